@@ -1,0 +1,132 @@
+"""The map as play changes it: laid tiles, station tokens, hotels and markers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .hexgrid import neighbour, opposite
+from .tiles import Layout, hex_layout, tile_layout
+from .titledata import TitleData
+
+
+@dataclass
+class HexState:
+    tile: str | None = None  # tile id; None means the preprinted hex
+    instance: int = 0  # copy number of that tile, for ids such as "9-3"
+    rotation: int = 0
+    # station tokens per city, slot order; None is a free slot
+    tokens: list[list[str | None]] = field(default_factory=list)
+    # tokens beside the tile that take no slot (18FL Terminal Company): (corp, city)
+    extra_tokens: list[tuple[str, int]] = field(default_factory=list)
+    # hotels per town index (18FL)
+    hotels: dict[int, str] = field(default_factory=dict)
+    # bonus markers, e.g. {"port": "SAL"} or {"coal": "S&NA"}
+    markers: dict[str, str] = field(default_factory=dict)
+
+
+class Board:
+    """Mutable map state on top of the title's printed board."""
+
+    def __init__(self, title: TitleData) -> None:
+        self.title = title
+        self.layout_kind = title.layout
+        self.hexes: dict[str, HexState] = {}
+        for h in title.hexes:
+            self.hexes[h.id] = HexState(tokens=[[None] * c.slots for c in h.cities])
+        # free copies of each tile type, lowest copy number first
+        self.supply: dict[str, list[int]] = {tid: list(range(t.count)) for tid, t in title.tiles.items()}
+
+    # -- reading ------------------------------------------------------------
+    def layout(self, hex_id: str) -> Layout:
+        st = self.hexes[hex_id]
+        if st.tile is None:
+            return hex_layout(self.title.hex(hex_id))
+        return tile_layout(self.title.tiles[st.tile], st.rotation)
+
+    def tile_name(self, hex_id: str) -> str:
+        """The 18xx.games id of what lies on the hex: "9-3", or "B5-0" if preprinted."""
+        st = self.hexes[hex_id]
+        return f"{hex_id}-0" if st.tile is None else f"{st.tile}-{st.instance}"
+
+    def neighbour(self, hex_id: str, edge: int) -> str | None:
+        n = neighbour(hex_id, edge, self.layout_kind)
+        return n if n in self.hexes else None
+
+    def edge_open(self, hex_id: str, edge: int) -> bool:
+        """Track may cross this side: a hex is there and no impassable border."""
+        other = self.neighbour(hex_id, edge)
+        if other is None:
+            return False
+        h = self.title.hex(hex_id)
+        return not any(b.edge == edge for b in h.borders)
+
+    def connects_across(self, hex_id: str, edge: int) -> tuple[str, int] | None:
+        """The hex and edge on the other side if track there meets track here."""
+        if not self.edge_open(hex_id, edge):
+            return None
+        other = self.neighbour(hex_id, edge)
+        assert other is not None
+        back = opposite(edge)
+        if back in self.layout(other).exits:
+            return other, back
+        return None
+
+    def city_tokens(self, hex_id: str, city: int) -> list[str | None]:
+        return self.hexes[hex_id].tokens[city]
+
+    def stations(self, corp: str) -> list[tuple[str, int]]:
+        """Cities where the corporation has a station (slot or beside-tile token)."""
+        out: list[tuple[str, int]] = []
+        for hid, st in self.hexes.items():
+            for ci, slots in enumerate(st.tokens):
+                if corp in slots:
+                    out.append((hid, ci))
+            for c, ci in st.extra_tokens:
+                if c == corp and (hid, ci) not in out:
+                    out.append((hid, ci))
+        return out
+
+    def hotels_of(self, corp: str) -> list[tuple[str, int]]:
+        return [(hid, ti) for hid, st in self.hexes.items() for ti, c in st.hotels.items() if c == corp]
+
+    def marker_hexes(self, kind: str) -> dict[str, str]:
+        return {hid: st.markers[kind] for hid, st in self.hexes.items() if kind in st.markers}
+
+    # -- changing -----------------------------------------------------------
+    def place_tile(self, hex_id: str, tile: str, rotation: int, city_map: list[int]) -> None:
+        """Put a tile from the supply on the hex; tokens follow ``city_map``."""
+        st = self.hexes[hex_id]
+        if st.tile is not None:
+            self.supply[st.tile].append(st.instance)
+            self.supply[st.tile].sort()
+        new_def = self.title.tiles[tile]
+        copies = self.supply[tile]
+        instance = copies.pop(0) if copies else (self._next_unlimited(tile) if new_def.unlimited else -1)
+        if instance < 0:
+            raise ValueError(f"no tile {tile} left")
+        new_tokens: list[list[str | None]] = [[None] * c.slots for c in new_def.cities]
+        for old_ci, slots in enumerate(st.tokens):
+            target = new_tokens[city_map[old_ci]]
+            for corp in slots:
+                if corp is None:
+                    continue
+                free = target.index(None)
+                target[free] = corp
+        st.extra_tokens = [(c, city_map[ci]) for c, ci in st.extra_tokens]
+        st.tile, st.instance, st.rotation, st.tokens = tile, instance, rotation, new_tokens
+
+    def _next_unlimited(self, tile: str) -> int:
+        used = [st.instance for st in self.hexes.values() if st.tile == tile]
+        return max(used, default=-1) + 1
+
+    def clear_tile(self, hex_id: str) -> None:
+        """Return the hex to its printed state (18FL Keys hurricane)."""
+        st = self.hexes[hex_id]
+        if st.tile is not None:
+            self.supply[st.tile].append(st.instance)
+            self.supply[st.tile].sort()
+        h = self.title.hex(hex_id)
+        st.tile, st.instance, st.rotation = None, 0, 0
+        st.tokens = [[None] * c.slots for c in h.cities]
+        st.extra_tokens = []
+        st.hotels = {}

@@ -1,0 +1,261 @@
+"""Title data: the published facts of a title, validated at load.
+
+The JSON files under ``engine/data`` are transcriptions of the published
+components (see ``tools/transcribe.py``). Nothing here holds rules; the rules
+live in the round and step modules and in each title's small hook module.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Color = Literal["white", "yellow", "green", "brown", "gray", "red", "blue"]
+TILE_COLORS: tuple[str, ...] = ("yellow", "green", "brown", "gray")
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Endpoint(_Model):
+    """One end of a track path on a tile or hex."""
+
+    edge: int | None = None
+    city: int | None = None
+    town: int | None = None
+    offboard: int | None = None
+    junction: int | None = None
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> Endpoint:
+        if sum(v is not None for v in (self.edge, self.city, self.town, self.offboard, self.junction)) != 1:
+            raise ValueError("an endpoint names exactly one of edge, city, town, offboard, junction")
+        if self.edge is not None:
+            object.__setattr__(self, "edge", self.edge % 6)
+        return self
+
+    @property
+    def kind(self) -> str:
+        for k in ("edge", "city", "town", "offboard", "junction"):
+            if getattr(self, k) is not None:
+                return k
+        raise AssertionError
+
+    @property
+    def index(self) -> int:
+        v = getattr(self, self.kind)
+        assert v is not None
+        return v
+
+
+class CityDef(_Model):
+    revenue: int
+    slots: int = 1
+
+
+class TownDef(_Model):
+    revenue: int
+
+
+class OffboardDef(_Model):
+    revenue: dict[str, int]
+    stub: bool = False
+    visitable: bool = True
+
+
+class Border(_Model):
+    edge: int
+    type: str = "impassable"
+
+
+class TileDef(_Model):
+    color: Literal["yellow", "green", "brown", "gray"]
+    cities: tuple[CityDef, ...] = ()
+    towns: tuple[TownDef, ...] = ()
+    paths: tuple[tuple[Endpoint, Endpoint], ...] = ()
+    label: str | None = None
+    number: str | None = None
+    count: int = 0
+    unlimited: bool = False
+
+
+class HexDef(_Model):
+    id: str
+    name: str | None = None
+    color: Color = "white"
+    cost: int = 0
+    terrain: str | None = None
+    label: str | None = None
+    cities: tuple[CityDef, ...] = ()
+    towns: tuple[TownDef, ...] = ()
+    offboard: OffboardDef | None = None
+    paths: tuple[tuple[Endpoint, Endpoint], ...] = ()
+    borders: tuple[Border, ...] = ()
+
+    @property
+    def buildable(self) -> bool:
+        """White hexes take yellow tiles; preprinted yellow ones take upgrades."""
+        return self.color in ("white", "yellow", "green", "brown")
+
+
+class CompanyDef(_Model):
+    sym: str
+    name: str
+    value: int
+    revenue: int
+    blocks_hexes: tuple[str, ...] = ()
+    min_players: int = 1
+
+
+class CorporationDef(_Model):
+    sym: str
+    name: str
+    sym_18xx_games: str | None = None
+    home: str
+    home_city: int = 0
+    tokens: tuple[int, ...]
+    shares: tuple[int, ...]
+    shares_after_conversion: tuple[int, ...] = ()
+    float_percent: int
+    color: str
+    text_color: str = "#ffffff"
+    objective: str | None = None
+
+    @property
+    def record_sym(self) -> str:
+        return self.sym_18xx_games or self.sym
+
+
+class TrainVariant(_Model):
+    name: str
+    distance: int
+    price: int
+    multiplier: int = 1
+
+
+class TrainDef(_Model):
+    name: str
+    distance: int
+    price: int
+    count: int
+    unlimited: bool = False
+    rusts_on: str | None = None
+    obsolete_on: str | None = None
+    variants: tuple[TrainVariant, ...] = ()
+    events: tuple[str, ...] = ()
+
+
+class PhaseDef(_Model):
+    name: str
+    on: str | tuple[str, ...] | None = None
+    train_limit: dict[str, int]
+    tiles: tuple[str, ...]
+    operating_rounds: int
+    corporation_sizes: tuple[int, ...] = ()
+    offboard_and_hotel_values: str = "top"
+
+    @property
+    def triggers(self) -> tuple[str, ...]:
+        if self.on is None:
+            return ()
+        return (self.on,) if isinstance(self.on, str) else tuple(self.on)
+
+    @property
+    def late_values(self) -> bool:
+        """Off-boards use their second ('brown') value from this phase on."""
+        return self.offboard_and_hotel_values.startswith("bottom")
+
+
+class MarketDef(_Model):
+    kind: Literal["1d", "2d"]
+    rows: tuple[tuple[str, ...], ...]
+
+
+class TitleData(_Model):
+    title: str
+    layout: Literal["flat", "pointy"]
+    players: dict[str, int]
+    currency: str = "$%d"
+    bank: int
+    starting_cash: dict[str, int]
+    cert_limit: dict[str, int]
+    market: MarketDef
+    companies: tuple[CompanyDef, ...]
+    corporations: tuple[CorporationDef, ...]
+    trains: tuple[TrainDef, ...]
+    phases: tuple[PhaseDef, ...]
+    tiles: dict[str, TileDef]
+    hexes: tuple[HexDef, ...]
+    assumptions: tuple[str, ...] = Field(default=())
+
+    @property
+    def min_players(self) -> int:
+        return self.players["min"]
+
+    @property
+    def max_players(self) -> int:
+        return self.players["max"]
+
+    def hex(self, hex_id: str) -> HexDef:
+        return self._hex_index()[hex_id]
+
+    def _hex_index(self) -> dict[str, HexDef]:
+        idx = self.__dict__.get("_hexidx")
+        if idx is None:
+            idx = {h.id: h for h in self.hexes}
+            self.__dict__["_hexidx"] = idx
+        return idx
+
+    def has_hex(self, hex_id: str) -> bool:
+        return hex_id in self._hex_index()
+
+    def corporation(self, sym: str) -> CorporationDef:
+        for c in self.corporations:
+            if c.sym == sym:
+                return c
+        raise KeyError(sym)
+
+    def company(self, sym: str) -> CompanyDef:
+        for c in self.companies:
+            if c.sym == sym:
+                return c
+        raise KeyError(sym)
+
+    def train(self, name: str) -> TrainDef:
+        for t in self.trains:
+            if t.name == name:
+                return t
+            if any(v.name == name for v in t.variants):
+                return t
+        raise KeyError(name)
+
+    def fmt(self, amount: int) -> str:
+        return self.currency % amount
+
+
+def _data_text(*parts: str) -> str:
+    return resources.files("engine").joinpath("data/" + "/".join(parts)).read_text(encoding="utf-8")
+
+
+@cache
+def standard_tiles() -> dict[str, dict]:
+    return json.loads(_data_text("tiles.json"))
+
+
+@cache
+def load_title(name: str) -> TitleData:
+    raw = json.loads(_data_text("titles", f"{name}.json"))
+    lib = standard_tiles()
+    tiles: dict[str, dict] = {}
+    for tid, entry in raw["tiles"].items():
+        if isinstance(entry, int):
+            tiles[tid] = dict(lib[tid], count=entry, number=tid)
+        else:
+            tiles[tid] = dict(entry)
+    raw["tiles"] = tiles
+    return TitleData.model_validate(raw)
