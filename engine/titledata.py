@@ -67,6 +67,10 @@ class OffboardDef(_Model):
     stub: bool = False
     visitable: bool = True
 
+    def __hash__(self) -> int:
+        # the revenue dict is unhashable; hexes with an off-board must hash for the cached hex_layout
+        return hash((tuple(sorted(self.revenue.items())), self.stub, self.visitable))
+
 
 class Border(_Model):
     edge: int

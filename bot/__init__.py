@@ -1,0 +1,1 @@
+"""Stationmaster bot: everything with I/O (storage, service, Discord adapter, local CLI)."""

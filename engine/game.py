@@ -1,0 +1,478 @@
+"""A game: title + options + seed + players + action log. State is the replay of the log.
+
+``Game.process`` applies one action completely or raises ``GameError`` and
+leaves the state as it was. Rounds (``engine.rounds``) decide who acts and
+what is legal; this module holds the shared bookkeeping every round uses:
+money, certificates and presidency, trains and phases, and the end of game.
+A title plugs in through a ``TitleRules`` object (``engine.titles``).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from .actions import Action, dump_action, parse_action
+from .board import Board
+from .errors import GameError
+from .market import Market
+from .state import IPO, POOL, RESERVED, Certificate, Company, Corporation, Player, Train
+from .titledata import PhaseDef, TitleData, load_title
+
+BANK = "bank"
+
+
+def seat_order(names: Sequence[str], seed: int) -> list[str]:
+    """Random seat order from the game seed (the rules draw move order at random)."""
+    order = list(names)
+    random.Random(seed).shuffle(order)
+    return order
+
+
+class Game:
+    def __init__(
+        self,
+        title: str,
+        players: Sequence[str],
+        seed: int = 0,
+        options: dict[str, Any] | None = None,
+        actions: Iterable[dict[str, Any] | Action] = (),
+    ) -> None:
+        from .titles import rules_for
+
+        self.title_name = title
+        self.data: TitleData = load_title(title)
+        self.rules = rules_for(title)
+        self.seed = seed
+        self.options: dict[str, Any] = dict(options or {})
+        if not self.data.min_players <= len(players) <= self.data.max_players:
+            raise GameError(
+                f"{title} is for {self.data.min_players} to {self.data.max_players} players, not {len(players)}."
+            )
+        if len(set(players)) != len(players):
+            raise GameError("Player names must be different.")
+        n = len(players)
+        start = self.data.starting_cash[str(n)]
+        self.players: list[Player] = [Player(name, start) for name in players]
+        self.bank: int = self.data.bank - start * n
+        self.rules.check_options(self, self.options)
+        self.board = Board(self.data)
+        self.market = Market.from_def(self.data.market)
+        self.companies: dict[str, Company] = {
+            c.sym: Company(c.sym, c.name, c.value, c.revenue)
+            for c in self.data.companies
+            if c.min_players <= n
+        }
+        self.corps: dict[str, Corporation] = {}
+        self.certs: list[Certificate] = []
+        for cd in self.data.corporations:
+            corp = Corporation(cd.sym, cd.name, tokens_left=len(cd.tokens))
+            self.corps[cd.sym] = corp
+            unit = min(cd.shares)
+            corp.size = sum(cd.shares) // unit
+            for i, pct in enumerate(cd.shares):
+                self.certs.append(Certificate(cd.sym, i, pct // unit, IPO))
+            for i in range(len(cd.shares), len(cd.shares_after_conversion)):
+                self.certs.append(Certificate(cd.sym, i, 1, RESERVED))
+        self.trains: list[Train] = []
+        for td in self.data.trains:
+            for i in range(td.count):
+                self.trains.append(Train(f"{td.name}-{i}", td.name, td.name, td.distance, td.price))
+        self.phase_index = 0
+        self.bank_broken = False
+        self.finished = False
+        self.end_reason: str | None = None
+        self.actions: list[Action] = []
+        self.messages: list[tuple[int, str]] = []  # (action index, line) for the table's log
+        self.round_no = 0  # counts stock rounds
+        self.or_set: tuple[int, int] = (0, 0)  # (OR number within the set, ORs in the set)
+        self.priority = 0  # seat index holding the Priority Deal
+        self.pending_discards: list[str] = []
+        self.bought_train_types: set[str] = set()
+        self.history: list[dict[str, int]] = []  # net worth per player after each round
+        self.finished_rounds: list[dict[str, Any]] = []  # kind, name, summary lines, action index
+        self.round: Any = None
+        self.replaying = False  # True while replaying a stored log: its route choices are trusted
+        self.rules.setup(self)
+        self.replaying = True
+        for a in actions:
+            self._apply(parse_action(a))
+        self.replaying = False
+
+    # ------------------------------------------------------------------ process
+    def process(self, action: dict[str, Any] | Action) -> Game:
+        """Apply one action or raise GameError leaving the state untouched."""
+        try:
+            act = parse_action(action)
+        except GameError:
+            raise
+        except Exception as e:  # pydantic validation
+            raise GameError(f"That action is malformed: {_short_validation(e)}") from None
+        saved = self._snapshot()
+        try:
+            self._apply(act)
+        except GameError:
+            self._restore(saved)
+            raise
+        except Exception:
+            self._restore(saved)
+            raise
+        return self
+
+    def _apply(self, act: Action) -> None:
+        if self.finished:
+            raise GameError("The game is over.")
+        index = len(self.actions)
+        self._msg_index = index
+        self.logged_as: Action | None = None
+        if act.type == "end_game":
+            self.say(f"{act.entity} ends the game.")
+            self.end_game("manually_ended")
+        elif self.pending_discards:
+            self._discard(act)
+        else:
+            self.round.process(self, act)
+        # an action may be made concrete for the log (run_routes: the routes the engine chose)
+        self.actions.append(self.logged_as or act)
+        self.logged_as = None
+        self._advance()
+
+    def _advance(self) -> None:
+        """Let rounds finish themselves and start the next one."""
+        guard = 0
+        while not self.finished and self.round.finished(self):
+            guard += 1
+            if guard > 100:
+                raise AssertionError("round loop")
+            old = self.round
+            self.finished_rounds.append(
+                {"kind": old.kind, "name": old.name, "summary": list(getattr(old, "summary", [])),
+                 "action_index": len(self.actions) - 1, "phase": self.phase.name}
+            )
+            self.round = self.rules.next_round(self, old)
+
+    def _discard(self, act: Action) -> None:
+        sym = self.pending_discards[0]
+        if act.type != "discard_train" or act.entity != sym:
+            raise GameError(f"{sym} is over its train limit of {self.train_limit(sym)}: its president "
+                            f"{self.corps[sym].president} must first discard a train to the pool.")
+        train = self.train(act.train)  # type: ignore[union-attr]
+        if train.owner != sym:
+            mine = ", ".join(t.id for t in self.trains_of(sym))
+            raise GameError(f"{sym} does not own {train.id}; its trains: {mine}.")
+        train.owner = POOL
+        self.say(f"{sym} discards {train.variant}-train {train.id} to the pool.")
+        if len(self.trains_of(sym)) <= self.train_limit(sym):
+            self.pending_discards.pop(0)
+
+    _SNAP_SKIP = ("data", "rules")
+    # append-only lists: a refused action is undone by cutting them back, not by copying them
+    _SNAP_APPEND_ONLY = ("actions", "messages", "finished_rounds", "history")
+
+    def _snapshot(self) -> dict[str, Any]:
+        memo: dict[int, Any] = {id(self.data): self.data, id(self.rules): self.rules}
+        saved: dict[str, Any] = {}
+        for k, v in self.__dict__.items():
+            if k in self._SNAP_SKIP:
+                continue
+            saved[k] = len(v) if k in self._SNAP_APPEND_ONLY else copy.deepcopy(v, memo)
+        return saved
+
+    def _restore(self, saved: dict[str, Any]) -> None:
+        for k, v in saved.items():
+            if k in self._SNAP_APPEND_ONLY:
+                del getattr(self, k)[v:]
+            else:
+                setattr(self, k, v)
+
+    def say(self, line: str) -> None:
+        self.messages.append((getattr(self, "_msg_index", len(self.actions)), line))
+
+    # ------------------------------------------------------------------ replay helpers
+    def action_log(self) -> list[dict[str, Any]]:
+        return [dump_action(a) for a in self.actions]
+
+    def replayed(self, upto: int | None = None) -> Game:
+        """A fresh game replaying the first ``upto`` actions (all by default)."""
+        acts = self.action_log()[: upto if upto is not None else len(self.actions)]
+        return Game(self.title_name, [p.name for p in self.players], self.seed, self.options, acts)
+
+    # ------------------------------------------------------------------ who acts
+    @property
+    def current_entity(self) -> str | None:
+        if self.finished:
+            return None
+        if self.pending_discards:
+            return self.pending_discards[0]
+        return self.round.current_entity(self)
+
+    def acting_players(self) -> list[str]:
+        """Players who may act now (several during 18FL's sealed bids)."""
+        if self.finished:
+            return []
+        if self.pending_discards:
+            p = self.corps[self.pending_discards[0]].president
+            return [p] if p else []
+        return self.round.acting_players(self)
+
+    def player_for(self, entity: str) -> str | None:
+        """The player who decides for an entity (a corporation's president, a private's owner)."""
+        if entity in self.corps:
+            return self.corps[entity].president
+        if entity in self.companies:
+            owner = self.companies[entity].owner
+            return self.player_for(owner) if owner in self.corps else owner
+        return entity if self.has_player(entity) else None
+
+    # ------------------------------------------------------------------ lookups
+    def has_player(self, name: str) -> bool:
+        return any(p.name == name for p in self.players)
+
+    def player(self, name: str) -> Player:
+        for p in self.players:
+            if p.name == name:
+                return p
+        raise GameError(f"There is no player called {name}.")
+
+    def corp(self, sym: str) -> Corporation:
+        c = self.corps.get(sym)
+        if c is None:
+            c = self.corps.get(self.rules.corp_alias(sym) or "")
+        if c is None:
+            raise GameError(f"There is no corporation {sym}. Corporations: {', '.join(self.corps)}.")
+        return c
+
+    def company(self, sym: str) -> Company:
+        c = self.companies.get(sym)
+        if c is None:
+            raise GameError(f"There is no private company {sym} in this game. Privates: {', '.join(self.companies)}.")
+        return c
+
+    @property
+    def phase(self) -> PhaseDef:
+        return self.data.phases[self.phase_index]
+
+    def active_players(self) -> list[Player]:
+        return [p for p in self.players if not p.bankrupt]
+
+    def fmt(self, amount: int) -> str:
+        return self.data.fmt(amount)
+
+    # ------------------------------------------------------------------ money
+    def pay(self, source: str, target: str, amount: int) -> None:
+        """Move money between the bank, players and corporations."""
+        if amount < 0:
+            raise AssertionError("negative payment")
+        self._add(source, -amount)
+        self._add(target, amount)
+
+    def _add(self, who: str, amount: int) -> None:
+        if who == BANK:
+            self.bank += amount
+            if self.bank <= 0 and not self.bank_broken:
+                self.bank_broken = True
+                self.say("The bank has broken: the game ends after the current set of operating rounds.")
+            return
+        if who in self.corps:
+            self.corps[who].cash += amount
+            return
+        self.player(who).cash += amount
+
+    def cash(self, who: str) -> int:
+        if who in self.corps:
+            return self.corps[who].cash
+        return self.player(who).cash
+
+    # ------------------------------------------------------------------ shares
+    def certs_of(self, corp: str, owner: str | None = None) -> list[Certificate]:
+        return [c for c in self.certs if c.corp == corp and (owner is None or c.owner == owner)]
+
+    def shares_held(self, owner: str, corp: str) -> int:
+        return sum(c.shares for c in self.certs if c.corp == corp and c.owner == owner)
+
+    def percent_of(self, corp: str, shares: int) -> int:
+        return shares * 100 // self.corps[corp].size
+
+    def cert_count(self, player: str) -> int:
+        return sum(1 for c in self.certs if c.owner == player and self.rules.counts_for_cert_limit(self, c))
+
+    def cert_limit(self) -> int:
+        return self.data.cert_limit[str(len(self.players))]
+
+    def holding_limit_percent(self) -> int:
+        return self.rules.holding_limit_percent(self)
+
+    def price(self, corp: str) -> int:
+        return self.market.price(corp)
+
+    def sold_shares(self, corp: str) -> int:
+        """Shares out of the IPO: held by players or in the pool."""
+        return sum(c.shares for c in self.certs if c.corp == corp and c.owner not in (IPO, RESERVED))
+
+    def transfer_cert(self, cert: Certificate, owner: str) -> None:
+        cert.owner = owner
+
+    def update_presidency(self, corp_sym: str, after: str | None = None) -> None:
+        """Swap the President's certificate if another player now holds strictly more shares.
+
+        Ties keep the current president; among tied challengers the first in
+        seat order after the current president wins.
+        """
+        corp = self.corps[corp_sym]
+        pres_cert = self.certs_of(corp_sym)[0]
+        current = corp.president
+        holders = self._holders_after(current or after, corp_sym)
+        if current is None:
+            # a President's certificate left in the pool after a bankruptcy
+            if pres_cert.owner == POOL:
+                for name in holders:
+                    if self.shares_held(name, corp_sym) >= 2:
+                        self._swap_president(corp_sym, POOL, name)
+                        corp.president, corp.frozen = name, False
+                        self.say(f"{name} exchanges two shares for the {corp_sym} President's certificate.")
+                        return
+            elif pres_cert.owner not in (IPO, RESERVED, POOL):
+                corp.president, corp.frozen = pres_cert.owner, False
+            return
+        best, best_n = current, self.shares_held(current, corp_sym)
+        for name in holders:
+            n = self.shares_held(name, corp_sym)
+            if n > best_n:
+                best, best_n = name, n
+        if best != current:
+            self._swap_president(corp_sym, current, best)
+            corp.president = best
+            self.say(f"{best} becomes president of {corp_sym}.")
+
+    def _holders_after(self, start: str | None, corp_sym: str) -> list[str]:
+        names = [p.name for p in self.players if not p.bankrupt]
+        if start in names:
+            i = names.index(start)
+            names = names[i + 1 :] + names[:i]
+        return names
+
+    def _swap_president(self, corp_sym: str, old: str, new: str) -> None:
+        pres = self.certs_of(corp_sym)[0]
+        singles = [c for c in self.certs_of(corp_sym, new) if not c.president][:2]
+        if len(singles) < 2:
+            raise AssertionError("presidency swap needs two singles")
+        for c in singles:
+            c.owner = old
+        pres.owner = new
+
+    # ------------------------------------------------------------------ trains and phases
+    def depot(self) -> list[Train]:
+        """Trains still in the bank, in the order they are sold."""
+        return [t for t in self.trains if t.owner is None]
+
+    def next_bank_trains(self) -> list[Train]:
+        """The trains the bank sells now: the first of the current type (one per variant)."""
+        depot = self.depot()
+        if not depot:
+            return []
+        first = depot[0]
+        td = self.data.train(first.name)
+        out = [first]
+        for v in td.variants:
+            out.append(Train(first.id, first.name, v.name, v.distance, v.price, v.multiplier))
+        return out
+
+    def pool_trains(self) -> list[Train]:
+        return [t for t in self.trains if t.owner == POOL]
+
+    def trains_of(self, corp: str) -> list[Train]:
+        return [t for t in self.trains if t.owner == corp]
+
+    def train(self, train_id: str) -> Train:
+        for t in self.trains:
+            if t.id == train_id:
+                return t
+        raise GameError(f"There is no train {train_id}.")
+
+    def ensure_unlimited_stock(self) -> None:
+        """Unlimited train types never run out: add a card when the last is taken."""
+        for td in self.data.trains:
+            if td.unlimited and not any(t.name == td.name and t.owner is None for t in self.trains):
+                n = sum(1 for t in self.trains if t.name == td.name)
+                if any(t.name == td.name for t in self.trains):
+                    self.trains.append(Train(f"{td.name}-{n}", td.name, td.name, td.distance, td.price))
+
+    def train_limit(self, corp: str) -> int:
+        return self.rules.train_limit(self, self.corps[corp])
+
+    def on_train_bought(self, train: Train) -> None:
+        """Phase changes, rusting and events after a purchase from the bank."""
+        first_of_kind = train.variant not in self.bought_train_types and train.name not in self.bought_train_types
+        self.bought_train_types.update({train.name, train.variant})
+        if not first_of_kind:
+            return
+        for i, ph in enumerate(self.data.phases):
+            if i > self.phase_index and (train.variant in ph.triggers or train.name in ph.triggers):
+                self.phase_index = i
+                self.say(f"Phase {ph.name} begins.")
+        rusted = [t for t in self.trains if self.data.train(t.name).rusts_on in (train.name, train.variant)]
+        for t in rusted:
+            if t.owner is not None:
+                self.say(f"{t.variant}-train {t.id} of {t.owner} is scrapped.")
+        if rusted:
+            gone = {id(t) for t in rusted}
+            self.trains = [t for t in self.trains if id(t) not in gone]
+        for event in self.data.train(train.name).events:
+            self.rules.train_event(self, event)
+        self.rules.on_phase(self)
+        self.check_train_limits()
+
+    def check_train_limits(self) -> None:
+        for sym, corp in self.corps.items():
+            if corp.floated and len(self.trains_of(sym)) > self.train_limit(sym) and sym not in self.pending_discards:
+                self.pending_discards.append(sym)
+
+    # ------------------------------------------------------------------ scores and end
+    def net_worth(self, player: str) -> int:
+        return self.rules.net_worth(self, player)
+
+    def result(self) -> dict[str, int]:
+        return {p.name: self.net_worth(p.name) for p in self.players}
+
+    def end_game(self, reason: str) -> None:
+        if self.finished:
+            return
+        self.finished = True
+        self.end_reason = reason
+        self.record_history()
+        ranking = sorted(self.result().items(), key=lambda kv: -kv[1])
+        self.say("Game over (" + reason.replace("_", " ") + "). " + ", ".join(f"{n} {self.fmt(v)}" for n, v in ranking))
+
+    def record_history(self) -> None:
+        self.history.append(self.result())
+
+    def winner(self) -> list[str]:
+        res = self.result()
+        best = max(res.values())
+        return [n for n, v in res.items() if v == best]
+
+    # ------------------------------------------------------------------ legal moves
+    def legal_actions(self) -> list[Action]:
+        """Concrete legal actions for whoever may act now (several entities during sealed bids)."""
+        if self.finished:
+            return []
+        if self.pending_discards:
+            sym = self.pending_discards[0]
+            return [parse_action({"type": "discard_train", "entity": sym, "train": t.id}) for t in self.trains_of(sym)]
+        return self.round.legal_actions(self)
+
+    def describe_turn(self) -> str:
+        """One line: who must act and what they may do."""
+        if self.finished:
+            return "The game is over."
+        if self.pending_discards:
+            sym = self.pending_discards[0]
+            return f"{sym} is over its train limit and must discard a train."
+        return self.round.describe(self)
+
+
+def _short_validation(e: Exception) -> str:
+    text = str(e).splitlines()
+    return "; ".join(line.strip() for line in text[1:3]) or str(e)

@@ -1,0 +1,321 @@
+"""The track graph of a board, and what one corporation can reach on it.
+
+Model
+-----
+Every path of every hex (printed or on a laid tile) is one *segment*. Segments meet at *nodes*:
+
+* stops: a city, a town or an off-board of a hex;
+* junctions: the centre of a Lawson-style plain tile, where all of its paths meet;
+* sides: the side shared by two hexes whose track meets there (``Board.connects_across``). A walk crossing
+  a side goes from a segment of one hex to a segment of the other, never back into the hex it came from;
+* dead ends: a track end at a side where nothing continues.
+
+A *walk* is what a train, or the trace for track laying and token placement, may follow. It uses no segment and
+no side twice, visits no stop twice, and visits at most one stop per *location* (by default the hex: this is how
+18FL forbids running between Jacksonville North and South). It never leaves an off-board, a city printed on a red
+hex (18AL Nashville and Mobile) or a city whose every slot holds another corporation's token: those can only end
+a walk. Junctions may be passed again on other segments (18FL D7: the junction is part of no track segment).
+Off-boards marked ``visitable=False`` (18FL stubs A4/A6) cannot be entered at all, so their track is left out.
+
+Reachability
+------------
+``reach`` and ``token_distance`` search over *directed segments* (a segment and the end it runs toward) from
+the corporation's stations, breadth first with side crossings as the step cost. Searching states instead of
+whole walks is exact: a shortest walk to any state never repeats a node, because cutting out the loop leaves a
+legal walk (it has no extra stops and no new pass-through). The one rule a state search cannot see, one stop
+per location, is handled by running the search once for each choice of the stop allowed in every location that
+has several (18FL: twice while Jacksonville has two cities). The argument needs each side of a hex to carry at
+most one path, which holds in 18FL and 18AL; on a side with two paths of one hex (1830 Altoona) the search may
+accept a walk that crosses that side twice.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from .board import Board
+from .hexgrid import opposite
+
+STOP_KINDS = ("city", "town", "offboard")
+
+
+@dataclass(frozen=True)
+class GraphNode:
+    """One node of the track graph.
+
+    ``kind`` is "city", "town", "offboard", "junction", "side" or "dead". For stops and junctions ``index`` is
+    the index on the hex; for sides and dead ends it is the edge number of ``hex`` (for a side, the first of its
+    two hexes in (hex, edge) order; ``other`` names the second).
+    """
+
+    kind: str
+    hex: str
+    index: int
+    other: tuple[str, int] | None = None
+
+    @property
+    def is_stop(self) -> bool:
+        return self.kind in STOP_KINDS
+
+
+class TrackGraph:
+    """Segments and nodes of the whole board; the same for every corporation.
+
+    ``location`` maps a hex to the location its stops belong to; stops of one location exclude each other on
+    a walk. The default (each hex its own location) is the general rule; a title can merge hexes, such as two
+    red hexes of one off-board area.
+    """
+
+    def __init__(self, board: Board, location: Callable[[str], str] | None = None) -> None:
+        self.board = board
+        self.nodes: list[GraphNode] = []
+        self._node_ids: dict[tuple, int] = {}
+        self.segs: list[tuple[str, int]] = []  # (hex, path index in board.layout(hex).paths)
+        self.seg_ends: list[tuple[int, int]] = []
+        self.seg_hex: list[str] = []
+        self.adj: list[list[int]] = []  # node -> incident segments, in construction order
+        # Every hex's stops get a node, even without track, so that node ids of the whole board resolve.
+        layouts = {h: board.layout(h) for h in board.hexes}
+        for hex_id, lay in layouts.items():
+            for i in range(len(lay.cities)):
+                self._node(("city", hex_id, i), GraphNode("city", hex_id, i))
+            for i in range(len(lay.towns)):
+                self._node(("town", hex_id, i), GraphNode("town", hex_id, i))
+            if lay.offboard is not None and lay.offboard.visitable:
+                self._node(("offboard", hex_id, 0), GraphNode("offboard", hex_id, 0))
+        for hex_id, lay in layouts.items():
+            for pi, (a, b) in enumerate(lay.paths):
+                ends = (self._endpoint(hex_id, a), self._endpoint(hex_id, b))
+                if ends[0] is None or ends[1] is None:
+                    continue  # runs into a stub no train may enter
+                sid = len(self.segs)
+                self.segs.append((hex_id, pi))
+                self.seg_ends.append((ends[0], ends[1]))
+                self.seg_hex.append(hex_id)
+                self.adj[ends[0]].append(sid)
+                if ends[1] != ends[0]:
+                    self.adj[ends[1]].append(sid)
+        self.seg_index: dict[tuple[str, int], int] = {s: i for i, s in enumerate(self.segs)}
+        # Resource bits: one per segment, then one per side, so that "no shared track" is one AND.
+        self.side_bit: dict[int, int] = {}
+        for nid, node in enumerate(self.nodes):
+            if node.kind == "side":
+                self.side_bit[nid] = 1 << (len(self.segs) + len(self.side_bit))
+        loc = location or (lambda h: h)
+        self.location: list[str | None] = [loc(n.hex) if n.is_stop else None for n in self.nodes]
+
+    def _node(self, key: tuple, node: GraphNode) -> int:
+        nid = self._node_ids.get(key)
+        if nid is None:
+            nid = len(self.nodes)
+            self._node_ids[key] = nid
+            self.nodes.append(node)
+            self.adj.append([])
+        return nid
+
+    def _endpoint(self, hex_id: str, end: tuple[str, int]) -> int | None:
+        kind, idx = end
+        if kind == "edge":
+            across = self.board.connects_across(hex_id, idx)
+            if across is None:
+                return self._node(("dead", hex_id, idx), GraphNode("dead", hex_id, idx))
+            first, second = sorted([(hex_id, idx), across])
+            return self._node(("side", *first), GraphNode("side", first[0], first[1], second))
+        if kind == "junction":
+            return self._node(("junction", hex_id, idx), GraphNode("junction", hex_id, idx))
+        return self._node_ids.get((kind, hex_id, idx))  # None for an unvisitable off-board
+
+    # -- lookups -----------------------------------------------------------------------------------------------
+    def stop_node(self, hex_id: str, kind: str, index: int) -> int | None:
+        return self._node_ids.get((kind, hex_id, index))
+
+    def other_end(self, seg: int, node: int) -> int:
+        a, b = self.seg_ends[seg]
+        return b if a == node else a
+
+    def seg_bit(self, seg: int) -> int:
+        return 1 << seg
+
+    def stop_nodes(self) -> list[int]:
+        return [i for i, n in enumerate(self.nodes) if n.is_stop]
+
+    def exclusive_groups(self, nodes: Iterable[int]) -> list[list[int]]:
+        """Locations holding several of the given stops, each as its list of stops."""
+        by_loc: dict[str, list[int]] = {}
+        for n in nodes:
+            loc = self.location[n]
+            if loc is not None:
+                by_loc.setdefault(loc, []).append(n)
+        return [g for g in by_loc.values() if len(g) > 1]
+
+
+@dataclass(frozen=True)
+class CorpView:
+    """What one corporation's tokens make of the graph."""
+
+    corp: str
+    stations: frozenset[int]  # city nodes holding its station (slot or beside-tile token; hotels are not)
+    terminal: tuple[bool, ...]  # a walk may end here but not pass through
+
+
+def corp_view(graph: TrackGraph, corp: str) -> CorpView:
+    board = graph.board
+    stations: set[int] = set()
+    for hex_id, ci in board.stations(corp):
+        nid = graph.stop_node(hex_id, "city", ci)
+        if nid is not None:
+            stations.add(nid)
+    terminal = []
+    for node in graph.nodes:
+        if node.kind == "offboard":
+            term = True
+        elif node.kind == "city":
+            term = board.layout(node.hex).color == "red" or city_blocked(board, corp, node.hex, node.index)
+        else:
+            term = False
+        terminal.append(term)
+    return CorpView(corp, frozenset(stations), tuple(terminal))
+
+
+def city_blocked(board: Board, corp: str, hex_id: str, city: int) -> bool:
+    """Every slot holds another corporation's token and the corporation has no token there of its own."""
+    st = board.hexes[hex_id]
+    slots = st.tokens[city] if city < len(st.tokens) else []
+    if not slots or None in slots or corp in slots:
+        return False
+    return (corp, city) not in st.extra_tokens
+
+
+# -- the state search -------------------------------------------------------------------------------------------
+def _search(
+    graph: TrackGraph, view: CorpView, through_blocked: bool = False
+) -> tuple[dict[int, int], dict[int, int]]:
+    """Fewest side crossings to reach each node and each segment along legal walks from the stations.
+
+    Returns (node -> cost, segment -> cost of standing on it). Cities blocked by other corporations are
+    passable when ``through_blocked`` (a measuring rule some titles use for token costs).
+    """
+    node_cost: dict[int, int] = {}
+    seg_cost: dict[int, int] = {}
+    groups = graph.exclusive_groups(n for n in range(len(graph.nodes)) if graph.adj[n] or n in view.stations)
+    for choice in itertools.product(*groups) if groups else [()]:
+        excluded = {n for g in groups for n in g} - set(choice)
+        _search_once(graph, view, excluded, through_blocked, node_cost, seg_cost)
+    return node_cost, seg_cost
+
+
+def _search_once(
+    graph: TrackGraph,
+    view: CorpView,
+    excluded: set[int],
+    through_blocked: bool,
+    node_cost: dict[int, int],
+    seg_cost: dict[int, int],
+) -> None:
+    board = graph.board
+    best: dict[tuple[int, int], int] = {}  # (segment, node it runs toward) -> crossings
+    queue: deque[tuple[int, int, int]] = deque()
+
+    def push(seg: int, toward: int, cost: int, front: bool) -> None:
+        if toward in excluded:
+            return
+        key = (seg, toward)
+        if best.get(key, 1 << 30) <= cost:
+            return
+        best[key] = cost
+        (queue.appendleft if front else queue.append)((seg, toward, cost))
+
+    for st in sorted(view.stations):
+        if st in excluded:
+            continue
+        node_cost[st] = 0
+        for seg in graph.adj[st]:
+            push(seg, graph.other_end(seg, st), 0, True)
+    while queue:
+        seg, node, cost = queue.popleft()
+        if best[(seg, node)] < cost:
+            continue
+        if cost < node_cost.get(node, 1 << 30):
+            node_cost[node] = cost
+        if cost < seg_cost.get(seg, 1 << 30):
+            seg_cost[seg] = cost
+        info = graph.nodes[node]
+        if info.kind == "dead" or node in view.stations:
+            # a station is a starting point already; arriving there again adds nothing new
+            continue
+        if view.terminal[node]:
+            if not (through_blocked and info.kind == "city" and city_blocked(board, view.corp, info.hex, info.index)):
+                continue
+            if board.layout(info.hex).color == "red":
+                continue
+        if info.kind == "side":
+            here = graph.seg_hex[seg]
+            for nxt in graph.adj[node]:
+                if graph.seg_hex[nxt] != here:
+                    push(nxt, graph.other_end(nxt, node), cost + 1, False)
+        else:
+            for nxt in graph.adj[node]:
+                if nxt != seg:
+                    push(nxt, graph.other_end(nxt, node), cost, True)
+
+
+# -- public API -------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Reach:
+    """The part of the board a corporation's legal walks can use."""
+
+    hex_edges: dict[str, frozenset[int]]  # sides of each hex the network touches (also from the neighbour's side)
+    cities: frozenset[tuple[str, int]]  # (hex, city index) a legal route can visit
+    towns: frozenset[tuple[str, int]]
+    paths: frozenset[tuple[str, int]]  # (hex, path index in board.layout(hex).paths) on the network
+
+
+def reach(board: Board, corp: str, *, location: Callable[[str], str] | None = None) -> Reach:
+    graph = TrackGraph(board, location)
+    view = corp_view(graph, corp)
+    node_cost, seg_cost = _search(graph, view)
+    cities = frozenset((graph.nodes[n].hex, graph.nodes[n].index) for n in node_cost if graph.nodes[n].kind == "city")
+    towns = frozenset((graph.nodes[n].hex, graph.nodes[n].index) for n in node_cost if graph.nodes[n].kind == "town")
+    paths = frozenset(graph.segs[s] for s in seg_cost)
+    edges: dict[str, set[int]] = {}
+    for s in sorted(seg_cost):
+        hex_id, pi = graph.segs[s]
+        for kind, e in board.layout(hex_id).paths[pi]:
+            if kind != "edge":
+                continue
+            edges.setdefault(hex_id, set()).add(e)
+            if board.edge_open(hex_id, e):
+                other = board.neighbour(hex_id, e)
+                assert other is not None
+                edges.setdefault(other, set()).add(opposite(e))
+    hex_edges = {h: frozenset(edges[h]) for h in board.hexes if h in edges}
+    return Reach(hex_edges, cities, towns, paths)
+
+
+def token_distance(
+    board: Board,
+    corp: str,
+    hex_id: str,
+    *,
+    node: tuple[str, int] | None = None,
+    through_blocked: bool = False,
+    location: Callable[[str], str] | None = None,
+) -> int | None:
+    """Fewest hex steps along the corporation's track from one of its stations to ``hex_id``.
+
+    A station on the hex itself gives 0, an adjacent hex 1. The walk follows the same rules as ``reach``.
+    ``node`` (("city", i) or ("town", i)) measures to that stop of the hex rather than to any of its track.
+    ``through_blocked`` lets the measure pass cities full of other corporations' tokens. None if not connected.
+    """
+    graph = TrackGraph(board, location)
+    view = corp_view(graph, corp)
+    node_cost, seg_cost = _search(graph, view, through_blocked)
+    if node is not None:
+        nid = graph.stop_node(hex_id, node[0], node[1])
+        return None if nid is None else node_cost.get(nid)
+    costs = [c for s, c in seg_cost.items() if graph.seg_hex[s] == hex_id]
+    costs += [c for n, c in node_cost.items() if graph.nodes[n].hex == hex_id and graph.nodes[n].is_stop]
+    return min(costs) if costs else None

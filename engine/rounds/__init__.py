@@ -1,0 +1,1 @@
+"""Rounds: who acts, what is legal, and how a turn ends."""

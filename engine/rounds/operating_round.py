@@ -1,0 +1,496 @@
+"""The operating round: each floated corporation takes its turn in market order.
+
+A turn is a sequence of steps the title lists (18FL: convert, track, token,
+routes, dividend, trains). A step is skipped when it offers nothing; the
+president passes to leave an optional step. Private companies' bonus actions
+come in through the title's rules object, in the step they belong to.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import stock, track
+from ..actions import (
+    Action,
+    Bankrupt,
+    BuyTrain,
+    Dividend,
+    LayTile,
+    Pass,
+    RouteSpec,
+    RunRoutes,
+    SellShares,
+    parse_action,
+)
+from ..errors import GameError
+from ..game import BANK
+from ..graph import reach
+from ..routes import RouteError, RouteSet, best_routes, check_routes
+from ..state import POOL, Train
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+
+class OperatingRound:
+    kind = "operating"
+
+    def __init__(self, game: Game, number: int, total: int) -> None:
+        self.number = number
+        self.total = total
+        self.operated: list[str] = []
+        self.corp: str | None = None
+        self.step = ""
+        self.revenue = 0
+        self.routes: RouteSet | None = None
+        self.last_routes: dict[str, RouteSet] = {}
+        self.lays: list[str] = []
+        self.company_uses: list[str] = []
+        self.token_placed = False
+        self.bank_types_bought: list[str] = []
+        self.emergency_sold: list[str] = []
+        self.summary: list[str] = []
+        self.done = False
+        game.say(f"Operating round {game.round_no}.{number} begins.")
+        game.rules.pay_private_revenue(game)
+        self._next_corp(game)
+
+    @property
+    def name(self) -> str:
+        return f"OR {self.number}/{self.total}"
+
+    # ------------------------------------------------------------------ sequencing
+    def _next_corp(self, game: Game) -> None:
+        self.corp = None
+        waiting = [s for s, c in game.corps.items()
+                   if c.floated and not c.frozen and s not in self.operated and c.president]
+        if not waiting:
+            self.done = True
+            return
+        self.corp = game.market.operating_order(waiting)[0]
+        self.lays, self.company_uses, self.token_placed = [], [], False
+        self.bank_types_bought, self.emergency_sold = [], []
+        self.revenue, self.routes = 0, None
+        corp = game.corps[self.corp]
+        game.say(f"{self.corp} operates (president {corp.president}, treasury {game.fmt(corp.cash)}).")
+        self.step = ""
+        self._enter(game, 0)
+
+    def _enter(self, game: Game, index: int) -> None:
+        steps = game.rules.or_steps
+        while index < len(steps):
+            self.step = steps[index]
+            if self._step_applies(game):
+                return
+            index += 1
+        self._end_turn(game)
+
+    def advance(self, game: Game) -> None:
+        steps = game.rules.or_steps
+        self._enter(game, steps.index(self.step) + 1)
+
+    def _step_applies(self, game: Game) -> bool:
+        assert self.corp is not None
+        sym = self.corp
+        if self.step == "routes":
+            if not game.trains_of(sym):
+                self._no_revenue(game)
+                return False
+            return True
+        if self.step == "dividend":
+            if self.revenue == 0:
+                if self.routes is not None:
+                    self._no_revenue(game)
+                return False
+            return True
+        if self.step == "buy_train":
+            return self._can_buy_any(game) or not game.trains_of(sym)
+        return game.rules.step_applies(game, self, self.step)
+
+    def _no_revenue(self, game: Game) -> None:
+        assert self.corp is not None
+        before = game.price(self.corp)
+        game.rules.move_price_after_run(game, self.corp, 0, "withhold")
+        after = game.price(self.corp)
+        game.say(f"{self.corp} earns nothing; price {game.fmt(before)} → {game.fmt(after)}.")
+        self.summary.append(f"{self.corp} earned nothing ({game.fmt(before)} → {game.fmt(after)})")
+
+    def _end_turn(self, game: Game) -> None:
+        assert self.corp is not None
+        game.corps[self.corp].operated = True
+        self.operated.append(self.corp)
+        for t in game.trains_of(self.corp):
+            t.ran = False
+        self._next_corp(game)
+
+    def finished(self, game: Game) -> bool:
+        return self.done
+
+    # ------------------------------------------------------------------ who acts
+    def current_entity(self, game: Game) -> str | None:
+        return self.corp
+
+    def acting_players(self, game: Game) -> list[str]:
+        if self.corp is None:
+            return []
+        p = game.corps[self.corp].president
+        return [p] if p else []
+
+    # ------------------------------------------------------------------ actions
+    def process(self, game: Game, act: Action) -> None:
+        sym = self.corp
+        if sym is None:
+            raise GameError("No corporation is operating.")
+        if act.entity in game.companies:
+            game.rules.company_action(game, self, act)
+            return
+        pres = game.corps[sym].president
+        if act.entity != sym and not (isinstance(act, SellShares) and act.entity == pres):
+            raise GameError(f"{sym} is operating ({self.step_text()}); actions now are for {sym}, "
+                            f"decided by its president {pres}.")
+        handler = getattr(self, f"_{self.step}_{act.type}", None)
+        if handler is None:
+            special = game.rules.or_action(game, self, act)
+            if not special:
+                raise GameError(f"{sym} is at the {self.step_text()} step: {self.allowed_text(game)}.")
+            return
+        handler(game, act)
+
+    def step_text(self) -> str:
+        return {"convert": "conversion", "track": "track", "token": "token", "routes": "run trains",
+                "dividend": "dividend", "buy_train": "buy trains"}.get(self.step, self.step)
+
+    def allowed_text(self, game: Game) -> str:
+        return {
+            "convert": "convert to 10 shares, or pass",
+            "track": "lay or upgrade a tile, or pass",
+            "token": "place a station token or hotel, or pass",
+            "routes": "run trains (the engine shows the best routes)",
+            "dividend": "pay out or withhold",
+            "buy_train": "buy a train" + ("" if not self.corp or game.trains_of(self.corp) else " (it must own one)")
+            + ", or pass",
+        }.get(self.step, "act")
+
+    # -- track
+    def _track_lay_tile(self, game: Game, act: LayTile) -> None:
+        assert self.corp is not None
+        kind = "upgrade" if track.is_upgrade(game, act.hex) else "yellow"
+        problem = game.rules.lay_allowance_problem(game, self, kind)
+        if problem:
+            raise GameError(problem)
+        lay_tile(game, self.corp, act.hex, act.tile, act.rotation)
+        self.lays.append(kind)
+        if not game.rules.more_lays_possible(game, self):
+            self.advance(game)
+
+    def _track_pass(self, game: Game, act: Pass) -> None:
+        self.advance(game)
+
+    # -- token
+    def _token_pass(self, game: Game, act: Pass) -> None:
+        self.advance(game)
+
+    def token_done(self, game: Game) -> None:
+        if not game.rules.step_applies(game, self, "token"):
+            self.advance(game)
+
+    # -- routes
+    def _routes_run_routes(self, game: Game, act: RunRoutes) -> None:
+        assert self.corp is not None
+        if act.routes is None:
+            chosen = self.best(game)
+            game.logged_as = RunRoutes(entity=act.entity, routes=[
+                RouteSpec(train=r.train, nodes=r.node_ids()) for r in chosen.routes])
+        else:
+            try:
+                chosen = check_routes(game.board, self.corp, game.rules.train_specs(game, self.corp),
+                                      game.rules.route_rules(game),
+                                      [(r.train, list(r.nodes)) for r in act.routes])
+            except RouteError as e:
+                raise GameError(str(e)) from None
+            # a stored log was checked when it was played; a new submission must be the maximum
+            if not game.replaying:
+                best = self.best(game)
+                if chosen.revenue < best.revenue:
+                    raise GameError(f"Those routes earn {game.fmt(chosen.revenue)}, but {self.corp} must run for "
+                                    f"its maximum, {game.fmt(best.revenue)}.")
+        self.routes = chosen
+        self.last_routes[self.corp] = chosen
+        self.revenue = chosen.revenue
+        for r in chosen.routes:
+            game.train(r.train).ran = True
+        parts = [f"{game.train(r.train).variant} {r.revenue and '–'.join(game.rules.stop_name(game, s) for s in r.stops)}"
+                 f" {game.fmt(r.revenue)}" for r in chosen.routes]
+        game.say(f"{self.corp} runs " + ("; ".join(parts) if parts else "no routes") +
+                 f": {game.fmt(chosen.revenue)}.")
+        self.advance(game)
+
+    def best(self, game: Game) -> RouteSet:
+        assert self.corp is not None
+        return best_routes(game.board, self.corp, game.rules.train_specs(game, self.corp), game.rules.route_rules(game))
+
+    # -- dividend
+    def _dividend_dividend(self, game: Game, act: Dividend) -> None:
+        assert self.corp is not None
+        sym, revenue = self.corp, self.revenue
+        before = game.price(sym)
+        if act.kind == "withhold":
+            game.pay(BANK, sym, revenue)
+            text = f"{sym} withholds {game.fmt(revenue)}"
+        else:
+            per_share = game.rules.per_share(game, sym, revenue)
+            for p in game.players:
+                n = game.shares_held(p.name, sym)
+                if n:
+                    game.pay(BANK, p.name, per_share * n)
+            pool = game.shares_held(POOL, sym)
+            if pool:
+                game.pay(BANK, sym, per_share * pool)
+            text = f"{sym} pays {game.fmt(per_share)} per share"
+        game.rules.move_price_after_run(game, sym, revenue, act.kind)
+        after = game.price(sym)
+        game.say(f"{text}; price {game.fmt(before)} → {game.fmt(after)}.")
+        self.summary.append(f"{sym} earned {game.fmt(revenue)}, {act.kind} ({game.fmt(before)} → {game.fmt(after)})")
+        self.advance(game)
+
+    # -- trains
+    def _buy_train_buy_train(self, game: Game, act: BuyTrain) -> None:
+        assert self.corp is not None
+        buy_train(game, self, act)
+        if not self._can_buy_any(game) and game.trains_of(self.corp):
+            self.advance(game)
+
+    def _buy_train_pass(self, game: Game, act: Pass) -> None:
+        assert self.corp is not None
+        if not game.trains_of(self.corp):
+            raise GameError(f"{self.corp} must own a train at the end of its turn; buy one"
+                            + (" (emergency rules apply)." if self.must_raise(game) else "."))
+        self.advance(game)
+
+    def _buy_train_sell_shares(self, game: Game, act: SellShares) -> None:
+        assert self.corp is not None
+        if not self.must_raise(game):
+            raise GameError("Shares may be sold in an operating round only to raise money for a required train.")
+        pres = game.corps[self.corp].president
+        assert pres is not None
+        if act.entity != pres:
+            raise GameError(f"Only {self.corp}'s president {pres} may sell shares for its train.")
+        corp_sym = game.corp(act.corporation).sym
+        if corp_sym in self.emergency_sold:
+            raise GameError(f"You already sold {corp_sym} for this purchase; all sales of one corporation are one sale.")
+        stock.sell(game, pres, corp_sym, act.count, keep_presidency_of=self.corp)
+        self.emergency_sold.append(corp_sym)
+
+    def _buy_train_bankrupt(self, game: Game, act: Bankrupt) -> None:
+        assert self.corp is not None
+        if not self.must_raise(game):
+            raise GameError(f"{self.corp} is not in an emergency: bankruptcy is only for a president who cannot "
+                            "raise the price of a required train.")
+        pres = game.corps[self.corp].president
+        assert pres is not None
+        if self.raisable(game, pres) >= self.cheapest_price(game) - game.corps[self.corp].cash:
+            raise GameError(f"{pres} can still raise enough by selling shares; bankruptcy is not allowed.")
+        game.rules.bankrupt(game, self, pres)
+
+    # -- helpers for the train step
+    def available_trains(self, game: Game) -> list[tuple[Train, str]]:
+        """(train, source) the corporation may buy now at face value: bank, then pool."""
+        assert self.corp is not None
+        out: list[tuple[Train, str]] = []
+        for t in game.next_bank_trains():
+            if game.rules.bank_purchase_allowed(game, self, t):
+                out.append((t, "bank"))
+        seen: set[tuple[str, str]] = set()
+        for t in game.pool_trains():
+            if (t.name, t.variant) not in seen:
+                seen.add((t.name, t.variant))
+                out.append((t, "pool"))
+        return out
+
+    def _can_buy_any(self, game: Game) -> bool:
+        assert self.corp is not None
+        if len(game.trains_of(self.corp)) >= game.train_limit(self.corp):
+            return False
+        return bool(self.available_trains(game)) or any(
+            game.trains_of(s) for s in game.corps if s != self.corp)
+
+    def cheapest_price(self, game: Game) -> int:
+        prices = [t.price for t, _ in self.available_trains(game)]
+        return min(prices) if prices else 0
+
+    def must_raise(self, game: Game) -> bool:
+        """The corporation has no train and cannot pay for any bank or pool train itself."""
+        assert self.corp is not None
+        return not game.trains_of(self.corp) and bool(self.available_trains(game)) and \
+            game.corps[self.corp].cash < self.cheapest_price(game)
+
+    def raisable(self, game: Game, pres: str) -> int:
+        """Cash plus what the president could still raise by legal emergency sales."""
+        assert self.corp is not None
+        total = game.player(pres).cash
+        for sym in game.corps:
+            if sym in self.emergency_sold:
+                continue
+            for n in range(game.shares_held(pres, sym), 0, -1):
+                if stock.sell_problem(game, pres, sym, n, keep_presidency_of=self.corp) is None:
+                    total += n * game.price(sym)
+                    break
+        return total
+
+    # ------------------------------------------------------------------ legal moves
+    def legal_actions(self, game: Game) -> list[Action]:
+        sym = self.corp
+        if sym is None:
+            return []
+        out: list[Action] = []
+        pres = game.corps[sym].president
+        if self.step == "track":
+            out.append(Pass(entity=sym))
+            r = reach(game.board, sym)
+            kinds_ok = {k for k in ("yellow", "upgrade") if game.rules.lay_allowance_problem(game, self, k) is None}
+            for h in track.candidate_hexes(game, r):
+                for opt in track.legal_tiles(game, sym, h, r):
+                    if ("upgrade" if opt.upgrade else "yellow") in kinds_ok:
+                        out.append(LayTile(entity=sym, hex=h, tile=opt.tile, rotation=opt.rotation))
+        elif self.step == "routes":
+            out.append(RunRoutes(entity=sym))
+        elif self.step == "dividend":
+            out += [Dividend(entity=sym, kind="payout"), Dividend(entity=sym, kind="withhold")]
+        elif self.step == "buy_train":
+            if game.trains_of(sym):
+                out.append(Pass(entity=sym))
+            if len(game.trains_of(sym)) < game.train_limit(sym):
+                cash = game.corps[sym].cash
+                emergency = self.must_raise(game)
+                pres_cash = game.player(pres).cash if pres else 0
+                for t, _src in self.available_trains(game):
+                    if t.price <= cash or (emergency and t.price <= cash + pres_cash):
+                        out.append(BuyTrain(entity=sym, train=t.id, price=t.price, variant=t.variant))
+                for other in game.corps:
+                    if other == sym:
+                        continue
+                    for t in game.trains_of(other):
+                        if cash >= 1:
+                            out.append(BuyTrain(entity=sym, train=t.id, price=min(cash, t.price)))
+                        elif not game.trains_of(sym) and pres_cash >= 1:
+                            out.append(BuyTrain(entity=sym, train=t.id, price=min(pres_cash, t.price)))
+                if emergency and pres:
+                    for csym in game.corps:
+                        if csym in self.emergency_sold:
+                            continue
+                        for n in range(1, game.shares_held(pres, csym) + 1):
+                            if stock.sell_problem(game, pres, csym, n, keep_presidency_of=sym) is None:
+                                out.append(SellShares(entity=pres, corporation=csym, count=n))
+                    if pres and self.raisable(game, pres) < self.cheapest_price(game) - cash:
+                        out.append(Bankrupt(entity=sym))
+        out += game.rules.or_legal_actions(game, self)
+        return out
+
+    def describe(self, game: Game) -> str:
+        sym = self.corp
+        if sym is None:
+            return "The operating round is over."
+        pres = game.corps[sym].president
+        extra = ""
+        if self.step == "buy_train" and self.must_raise(game):
+            extra = (f" {sym} has {game.fmt(game.corps[sym].cash)} and must buy a train: {pres} pays the rest,"
+                     " selling shares if needed.")
+        return f"{pres}, for {sym} ({self.name}): {self.allowed_text(game)}.{extra}"
+
+
+def lay_tile(game: Game, corp: str, hex_id: str, tile_id: str, rotation: int, *, yellow_only: bool = False,
+             by: str | None = None) -> None:
+    r = reach(game.board, corp)
+    problem = track.tile_problem(game, corp, hex_id, tile_id, rotation, r, yellow_only=yellow_only)
+    if problem:
+        opts = track.legal_tiles(game, corp, hex_id, r, yellow_only=yellow_only)
+        hint = ""
+        if opts:
+            hint = " Legal here: " + ", ".join(f"#{o.tile} r{o.rotation}" for o in opts[:12]) + "."
+        raise GameError(problem + hint)
+    cost = game.data.hex(hex_id).cost if game.board.layout(hex_id).color == "white" else 0
+    if cost:
+        game.pay(corp, BANK, cost)
+    game.board.place_tile(hex_id, tile_id, rotation, track.city_map(game, hex_id, tile_id, rotation))
+    name = game.data.hex(hex_id).name
+    where = f"{hex_id}" + (f" ({name})" if name else "")
+    game.say(f"{by or corp} lays #{tile_id} at {where} (rotation {rotation})" +
+             (f" for {game.fmt(cost)}" if cost else "") + ".")
+
+
+def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
+    sym = rnd.corp
+    assert sym is not None
+    corp = game.corps[sym]
+    if len(game.trains_of(sym)) >= game.train_limit(sym):
+        raise GameError(f"{sym} already has {len(game.trains_of(sym))} trains, its limit in phase {game.phase.name}.")
+    available = rnd.available_trains(game)
+    match = [(t, src) for t, src in available
+             if act.train in (t.id, t.name, t.variant) and (act.variant in (None, t.variant))]
+    if act.variant is None and len(match) > 1:
+        match = match[:1]
+    if match:
+        t, src = match[0]
+        price = t.price
+        if act.price is not None and act.price != price:
+            raise GameError(f"Train {t.variant} from the {src} costs {game.fmt(price)}, not {game.fmt(act.price)}.")
+        pres = corp.president
+        assert pres is not None
+        if corp.cash < price:
+            if not rnd.must_raise(game):
+                raise GameError(f"{sym} has {game.fmt(corp.cash)}; the {t.variant}-train costs {game.fmt(price)}.")
+            need = price - corp.cash
+            if game.player(pres).cash < need:
+                raise GameError(f"{sym} has {game.fmt(corp.cash)} and {pres} has {game.fmt(game.player(pres).cash)}; "
+                                f"the {t.variant}-train costs {game.fmt(price)}. Sell shares to raise "
+                                f"{game.fmt(need - game.player(pres).cash)} more, or choose a cheaper train.")
+            game.pay(pres, sym, need)
+            game.say(f"{pres} contributes {game.fmt(need)} to {sym}.")
+        real = t if src == "pool" else game.train(t.id)
+        real.variant, real.distance, real.price, real.multiplier = t.variant, t.distance, t.price, t.multiplier
+        game.pay(sym, BANK, price)
+        real.owner = sym
+        if src == "bank":
+            rnd.bank_types_bought.append(t.name)
+            game.ensure_unlimited_stock()
+        game.say(f"{sym} buys a {t.variant}-train from the {src} for {game.fmt(price)}.")
+        rnd.summary.append(f"{sym} bought a {t.variant}-train ({src})")
+        game.rules.on_corp_bought_train(game, sym, real)
+        if src == "bank":
+            game.on_train_bought(real)
+        return
+    # from another corporation
+    try:
+        t = game.train(act.train)
+    except GameError:
+        options = ", ".join(f"{t.variant} ({src}, {game.fmt(t.price)})" for t, src in available) or "none"
+        raise GameError(f"There is no train {act.train} to buy. Available at face value: {options}.") from None
+    if t.owner in (None, POOL):
+        raise GameError(f"Train {t.id} is not for sale now (bank trains are sold in order, one type per turn).")
+    if t.owner == sym:
+        raise GameError(f"{sym} already owns {t.id}.")
+    if act.price is None or act.price < 1:
+        raise GameError("Name a price of at least $1 to buy a train from another corporation.")
+    seller = t.owner
+    assert seller is not None
+    pres = corp.president
+    assert pres is not None
+    if act.price > corp.cash:
+        if corp.cash > 0 or game.trains_of(sym):
+            raise GameError(f"{sym} has {game.fmt(corp.cash)}; it can pay at most that for {t.id}.")
+        if act.price > t.price:
+            raise GameError(f"With no money in {sym}, its president may pay at most the face value "
+                            f"{game.fmt(t.price)} for {t.id}.")
+        if game.player(pres).cash < act.price:
+            raise GameError(f"{pres} has only {game.fmt(game.player(pres).cash)}.")
+        game.pay(pres, seller, act.price)
+    else:
+        game.pay(sym, seller, act.price)
+    t.owner = sym
+    game.say(f"{sym} buys {t.variant}-train {t.id} from {seller} for {game.fmt(act.price)}.")
+    rnd.summary.append(f"{sym} bought a {t.variant}-train from {seller}")
+    game.rules.on_corp_bought_train(game, sym, t)
+
+
+__all__ = ["OperatingRound", "lay_tile", "buy_train", "parse_action"]

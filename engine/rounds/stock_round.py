@@ -1,0 +1,218 @@
+"""The stock round: players in seat order from the Priority Deal sell, then buy one certificate.
+
+The round ends when every solvent player has passed in succession; the
+player who started that run of passes takes the Priority Deal.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import stock
+from ..actions import Action, BuyShares, Par, Pass, SellShares, parse_action
+from ..errors import GameError
+from ..state import IPO, POOL
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+
+class StockRound:
+    kind = "stock"
+
+    def __init__(self, game: Game) -> None:
+        game.round_no += 1
+        self.number = game.round_no
+        self.turn = game.priority
+        self._skip_bankrupt(game)
+        self.pass_run = 0
+        self.pass_start: int | None = None
+        self.sold_in_round: dict[str, set[str]] = {p.name: set() for p in game.players}
+        self.sold_this_turn: set[str] = set()
+        self.bought_this_turn = False
+        self.done = False
+        self.summary: list[str] = []
+        game.say(f"Stock round {self.number} begins; {self.player(game)} has the Priority Deal.")
+
+    @property
+    def name(self) -> str:
+        return f"SR {self.number}"
+
+    def player(self, game: Game) -> str:
+        return game.players[self.turn].name
+
+    def current_entity(self, game: Game) -> str:
+        return self.player(game)
+
+    def acting_players(self, game: Game) -> list[str]:
+        return [self.player(game)]
+
+    def finished(self, game: Game) -> bool:
+        return self.done
+
+    def _skip_bankrupt(self, game: Game) -> None:
+        for _ in range(len(game.players)):
+            if not game.players[self.turn].bankrupt:
+                return
+            self.turn = (self.turn + 1) % len(game.players)
+
+    # ------------------------------------------------------------------ actions
+    def process(self, game: Game, act: Action) -> None:
+        player = self.player(game)
+        if act.type not in ("par", "buy_shares", "sell_shares", "pass"):
+            raise GameError(f"It is {player}'s turn in the stock round: buy, sell, par or pass.")
+        if act.entity != player:
+            raise GameError(f"It is {player}'s turn in the stock round, not {act.entity}'s.")
+        if isinstance(act, SellShares):
+            self._sell(game, player, act)
+        elif isinstance(act, Par):
+            self._par(game, player, act)
+        elif isinstance(act, BuyShares):
+            self._buy(game, player, act)
+        elif isinstance(act, Pass):
+            self._pass(game, player)
+
+    def _sell(self, game: Game, player: str, act: SellShares) -> None:
+        corp = game.corp(act.corporation).sym
+        if self.bought_this_turn:
+            raise GameError("You have already bought this turn; sales come before the purchase.")
+        if not game.rules.sales_allowed(game, self):
+            raise GameError("No shares may be sold in this stock round.")
+        if corp in self.sold_this_turn:
+            raise GameError(f"You already sold {corp} this turn; all sales of one corporation form one sale.")
+        stock.sell(game, player, corp, act.count)
+        self.sold_this_turn.add(corp)
+        self.sold_in_round[player].add(corp)
+        self.summary.append(f"{player} sold {act.count}× {corp}")
+        self._acted(game)
+
+    def _check_can_buy(self, game: Game) -> None:
+        if self.bought_this_turn:
+            raise GameError("You have already bought a certificate this turn; pass to end your turn.")
+
+    def _par(self, game: Game, player: str, act: Par) -> None:
+        self._check_can_buy(game)
+        sym = game.corp(act.corporation).sym
+        corp = game.corps[sym]
+        if corp.started:
+            raise GameError(f"{sym} has already started at {game.fmt(corp.par_price or 0)}; buy its shares instead.")
+        cells = [c for c in game.rules.par_cells(game) if c.price == act.price]
+        if not cells:
+            allowed = ", ".join(game.fmt(c.price) for c in game.rules.par_cells(game))
+            raise GameError(f"{game.fmt(act.price)} is not a starting value. Choose one of {allowed}.")
+        size = game.rules.par_size(game, sym, act.size)
+        pres = game.certs_of(sym)[0]
+        cost = act.price * pres.shares
+        p = game.player(player)
+        if p.cash < cost:
+            raise GameError(f"The President's certificate of {sym} at {game.fmt(act.price)} costs {game.fmt(cost)}; "
+                            f"you have {game.fmt(p.cash)}.")
+        if game.cert_count(player) + 1 > game.cert_limit():
+            raise GameError(f"You hold {game.cert_count(player)} certificates; the limit is {game.cert_limit()}.")
+        cell = cells[0]
+        game.market.place(sym, cell.row, cell.col)
+        corp.par_price = act.price
+        game.rules.set_size(game, sym, size)
+        pct = game.percent_of(sym, game.shares_held(player, sym) + pres.shares)
+        if pct > game.holding_limit_percent():
+            raise GameError(f"You may hold at most {game.holding_limit_percent()}% of {sym}.")
+        game.pay(player, "bank", cost)
+        pres.owner = player
+        corp.president = player
+        game.say(f"{player} starts {sym} at {game.fmt(act.price)}" + (f" as a {size}-share corporation" if
+                 len(game.phase.corporation_sizes) > 1 else "") + f", paying {game.fmt(cost)}.")
+        self.summary.append(f"{player} started {sym} at {game.fmt(act.price)}")
+        stock.check_float(game, sym)
+        self._bought(game)
+
+    def _buy(self, game: Game, player: str, act: BuyShares) -> None:
+        self._check_can_buy(game)
+        sym = game.corp(act.corporation).sym
+        corp = game.corps[sym]
+        if not corp.started:
+            raise GameError(f"{sym} has not started; start it with par (the President's certificate comes first).")
+        if act.source == IPO:
+            cert = stock.ipo_cert(game, sym)
+            if cert is None:
+                raise GameError(f"The IPO has no {sym} shares left." + (
+                    " The pool has some." if stock.pool_cert(game, sym) else ""))
+        else:
+            cert = stock.pool_cert(game, sym, act.president)
+            if cert is None:
+                raise GameError(f"The pool has no {sym} {'President’s certificate' if act.president else 'shares'}.")
+        stock.buy(game, player, cert, self.sold_in_round[player])
+        self.summary.append(f"{player} bought {sym} ({act.source})")
+        self._bought(game)
+
+    def _bought(self, game: Game) -> None:
+        self.bought_this_turn = True
+        self._acted(game)
+        # one certificate per turn and no sales after it: nothing is left to do
+        self._end_turn(game)
+
+    def _acted(self, game: Game) -> None:
+        self.pass_run = 0
+        self.pass_start = None
+        self.acted_this_turn = True
+
+    def _pass(self, game: Game, player: str) -> None:
+        if self.sold_this_turn:
+            game.say(f"{player} ends the turn.")
+            self._end_turn(game)
+            return
+        if self.pass_run == 0:
+            self.pass_start = self.turn
+        self.pass_run += 1
+        game.say(f"{player} passes.")
+        self._end_turn(game)
+        if self.pass_run >= len(game.active_players()):
+            self.done = True
+            assert self.pass_start is not None
+            game.priority = self.pass_start
+            self.summary.append(f"{game.players[self.pass_start].name} holds the Priority Deal")
+
+    def _end_turn(self, game: Game) -> None:
+        self.sold_this_turn = set()
+        self.bought_this_turn = False
+        self.turn = (self.turn + 1) % len(game.players)
+        self._skip_bankrupt(game)
+
+    # ------------------------------------------------------------------ legal moves
+    def legal_actions(self, game: Game) -> list[Action]:
+        player = self.player(game)
+        out: list[Action] = [parse_action({"type": "pass", "entity": player})]
+        if not self.bought_this_turn and game.rules.sales_allowed(game, self):
+            for sym in game.corps:
+                if sym in self.sold_this_turn:
+                    continue
+                for n in range(1, game.shares_held(player, sym) + 1):
+                    if stock.sell_problem(game, player, sym, n) is None:
+                        out.append(SellShares(entity=player, corporation=sym, count=n))
+        if self.bought_this_turn:
+            return out
+        for sym, corp in game.corps.items():
+            if not corp.started:
+                pres = game.certs_of(sym)[0]
+                for cell in game.rules.par_cells(game):
+                    for size in game.rules.par_size_choices(game, sym):
+                        if game.player(player).cash >= cell.price * pres.shares and \
+                                game.cert_count(player) < game.cert_limit():
+                            out.append(Par(entity=player, corporation=sym, price=cell.price, size=size))
+                continue
+            for source, cert in (("ipo", stock.ipo_cert(game, sym)), ("pool", stock.pool_cert(game, sym)),
+                                 ("pool*", stock.pool_cert(game, sym, True))):
+                if cert is not None and stock.buy_problem(game, player, cert, self.sold_in_round[player]) is None:
+                    if source == "pool*":
+                        out.append(BuyShares(entity=player, corporation=sym, source="pool", president=True))
+                    else:
+                        out.append(BuyShares(entity=player, corporation=sym, source=source))  # type: ignore[arg-type]
+        return out
+
+    def describe(self, game: Game) -> str:
+        player = self.player(game)
+        if self.sold_this_turn:
+            return f"{player} may sell more, buy one certificate, or pass to end the turn ({self.name})."
+        return f"{player} may sell shares, then buy one certificate or start a corporation, or pass ({self.name})."
+
+
+__all__ = ["StockRound", "POOL"]

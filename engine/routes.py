@@ -1,0 +1,839 @@
+"""Train routes: legal route enumeration, the exact maximum revenue, and checking a submitted route set.
+
+Algorithm
+---------
+1. The board becomes a ``TrackGraph`` (see ``engine.graph``): segments (tile paths) joined at stops, junctions
+   and hex sides.
+2. *Links*: from every stop, a depth-first search follows track through junctions and sides only, up to the
+   next stop. A link is the track between two consecutive stops of a route, as a bitset with one bit per
+   segment and per side. Of the links between the same two stops, one whose track strictly contains another's
+   is dropped: a route set using it could use the smaller one instead, with the same revenue.
+3. *Track classes*: track bits used by exactly the same links form one class. Two routes share track exactly
+   when they share a class, and a route's classes are its links' classes side by side; a dense 18FL map has
+   about 40 classes, so "no shared track" is one AND of small integers.
+4. *Walks*: a depth-first search over links from every stop enumerates the walks that at least one train may
+   run: no track, stop or location twice, nothing passed through an off-board or a blocked city, at most the
+   longest train's number of counted stops, and a station somewhere on it (a lower bound on the stops still
+   needed to reach a station prunes walks that could not get one in time). Each walk is kept once (from its
+   end with the lower stop number), and of the walks visiting the same stops, one on more track than another is
+   dropped.
+5. *Prices*: each train prices walks through the title's hooks (``RouteHooks``): stop values and a route bonus;
+   cities and off-boards are multiplied by the train's multiplier, towns are added (for an express, ignored).
+   Trains pricing every walk alike (a 5 and a 6) share one list sorted by revenue, and each keeps the set of
+   positions it may run. A bit-sliced index (per class, the positions of the walks using it) turns "the best
+   route clear of this track" into a few ORs and a lowest-set-bit.
+6. *The maximum*: a branch and bound picks one route or none per train, most valuable trains first. A branch is
+   cut when its revenue plus every later train's best route clear of the track used cannot beat the best set
+   found; before paying for that, a cheaper cap is tried: for each class of a later train's best route, its best
+   route avoiding that class. Identical trains take routes in non-decreasing list order, so each unordered
+   choice is tried once. The result is the true optimum; on equal totals the first set found in this fixed
+   order wins, so the same position always gives the same answer.
+
+``check_routes`` validates stop lists as 18xx.games records write them (node ids ``<hex>-<part>``): it checks
+the stop-level rules, then searches links for track realising all the routes with no shared track, naming the
+rule broken when that fails.
+
+Hooks price a route by its set of stops; ``route_bonus`` must not depend on the order of ``stops``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from bisect import bisect_left
+from collections import deque
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Protocol
+
+from .board import Board
+from .graph import CorpView, TrackGraph, city_blocked, corp_view
+from .titledata import TitleData
+
+# -- public data ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TrainSpec:
+    """How one train runs.
+
+    ``distance`` counts cities and off-boards (and towns when ``towns_count``); None is unlimited. An
+    ``express`` ignores towns entirely: they neither count nor score. ``multiplier`` applies to the value of
+    cities and off-boards (18FL 3E and 18AL 4D double them).
+    """
+
+    id: str
+    name: str
+    distance: int | None
+    multiplier: int = 1
+    express: bool = False
+    towns_count: bool = False
+
+    def counted(self, majors: int, towns: int) -> int:
+        return majors + (towns if self.towns_count and not self.express else 0)
+
+    def fits(self, majors: int, towns: int) -> bool:
+        return self.distance is None or self.counted(majors, towns) <= self.distance
+
+    def scoring_stops(self, majors: int, towns: int) -> int:
+        return majors if self.express else majors + towns
+
+
+@dataclass(frozen=True)
+class Stop:
+    """A city, town or off-board on a route.
+
+    ``index`` counts within its kind on the hex (as in track endpoints); ``part`` is its node index on the hex
+    (cities, then towns, then the off-board), which 18xx.games records use in route node ids.
+    """
+
+    kind: str
+    hex: str
+    index: int
+    part: int | None = field(default=None, compare=False)
+
+    def node_id(self) -> str:
+        return f"{self.hex}-{self.index if self.part is None else self.part}"
+
+
+@dataclass(frozen=True)
+class Route:
+    train: str
+    stops: tuple[Stop, ...]
+    paths: tuple[tuple[str, int], ...]  # (hex, path index) of the segments used, in walk order
+    revenue: int
+
+    def node_ids(self) -> list[str]:
+        return [s.node_id() for s in self.stops]
+
+
+@dataclass(frozen=True)
+class RouteSet:
+    routes: tuple[Route, ...]
+    revenue: int
+
+
+class RouteError(Exception):
+    """A submitted route set breaks a rule; the message names it."""
+
+
+# -- title hooks ------------------------------------------------------------------------------------------------
+
+
+class RouteHooks(Protocol):
+    """What a title decides about revenue. ``GenericRules`` is the default; titles subclass it."""
+
+    def stop_value(self, stop: Stop, corp: str, train: TrainSpec, board: Board) -> int: ...
+
+    def route_bonus(self, stops: tuple[Stop, ...], corp: str, train: TrainSpec, board: Board) -> int: ...
+
+    def location(self, hex_id: str) -> str: ...
+
+    def stop_name(self, stop: Stop, board: Board) -> str: ...
+
+
+def phase_value(value: int | Mapping[str, int], late: bool) -> int:
+    """A printed value, or the early/late pair of an off-board ("yellow"/"brown")."""
+    if isinstance(value, Mapping):
+        return value["brown" if late else "yellow"]
+    return value
+
+
+@dataclass(frozen=True)
+class GenericRules:
+    """Printed values; off-boards (and any other two-valued stop) use their "brown" value when ``late``."""
+
+    late: bool = False
+
+    def stop_value(self, stop: Stop, corp: str, train: TrainSpec, board: Board) -> int:
+        lay = board.layout(stop.hex)
+        if stop.kind == "city":
+            return phase_value(lay.cities[stop.index].revenue, self.late)
+        if stop.kind == "town":
+            return phase_value(lay.towns[stop.index].revenue, self.late)
+        assert lay.offboard is not None
+        return phase_value(lay.offboard.revenue, self.late)
+
+    def route_bonus(self, stops: tuple[Stop, ...], corp: str, train: TrainSpec, board: Board) -> int:
+        return 0
+
+    def location(self, hex_id: str) -> str:
+        return hex_id
+
+    def stop_name(self, stop: Stop, board: Board) -> str:
+        name = board.title.hex(stop.hex).name
+        return f"{name} ({stop.node_id()})" if name else stop.node_id()
+
+
+def train_spec(title: TitleData, train_id: str, name: str, *, express: bool = False,
+               towns_count: bool = False) -> TrainSpec:
+    """A TrainSpec from the title's train card or variant called ``name``."""
+    card = title.train(name)
+    distance: int | None = card.distance
+    multiplier = 1
+    for v in card.variants:
+        if v.name == name:
+            distance, multiplier = v.distance, v.multiplier
+    if distance is not None and distance >= 99:  # "999" stands for unlimited (1830 D)
+        distance = None
+    return TrainSpec(train_id, name, distance, multiplier, express, towns_count)
+
+
+# -- the corporation's problem ----------------------------------------------------------------------------------
+
+
+class _Link:
+    """The track between two consecutive stops of a route."""
+
+    __slots__ = ("end", "res", "segs", "cls")
+
+    def __init__(self, end: int, res: int, segs: tuple[int, ...]) -> None:
+        self.end = end  # local stop index
+        self.res = res  # track bits (segments and sides)
+        self.segs = segs  # segment ids in walk order from the link's start
+        self.cls = 0  # track classes (see _Network._classify)
+
+
+class _Walk:
+    __slots__ = ("seq", "links", "cls", "smask", "majors", "towns")
+
+    def __init__(self, seq: tuple[int, ...], links: tuple[_Link, ...], cls: int, smask: int, majors: int,
+                 towns: int) -> None:
+        self.seq = seq  # local stop indices in walk order
+        self.links = links
+        self.cls = cls  # track classes used
+        self.smask = smask  # stops visited
+        self.majors = majors  # cities and off-boards
+        self.towns = towns
+
+
+class _Network:
+    """The corporation's view of the graph, reduced to stops and links."""
+
+    def __init__(self, board: Board, corp: str, rules: RouteHooks) -> None:
+        self.board, self.corp, self.rules = board, corp, rules
+        self.graph = graph = TrackGraph(board, rules.location)
+        self.view: CorpView = corp_view(graph, corp)
+        self.nodes: list[int] = [n for n in graph.stop_nodes() if graph.adj[n]]
+        self.local: dict[int, int] = {n: i for i, n in enumerate(self.nodes)}
+        self.stops: list[Stop] = [self._stop(n) for n in self.nodes]
+        self.major = [0 if s.kind == "town" else 1 for s in self.stops]
+        self.town = [1 - m for m in self.major]
+        self.station = [n in self.view.stations for n in self.nodes]
+        self.terminal = [self.view.terminal[n] for n in self.nodes]
+        self.group_bit = [0] * len(self.nodes)
+        for gi, group in enumerate(graph.exclusive_groups(self.nodes)):
+            for n in group:
+                self.group_bit[self.local[n]] = 1 << gi
+        self.links: list[list[_Link]] = [self._links_from(i) for i in range(len(self.nodes))]
+        self._classify()
+
+    def _stop(self, nid: int) -> Stop:
+        node = self.graph.nodes[nid]
+        lay = self.board.layout(node.hex)
+        part = node.index
+        if node.kind in ("town", "offboard"):
+            part += len(lay.cities)
+        if node.kind == "offboard":
+            part += len(lay.towns)
+        return Stop(node.kind, node.hex, node.index, part)
+
+    def _links_from(self, start: int) -> list[_Link]:
+        g = self.graph
+        origin = self.nodes[start]
+        found: list[_Link] = []
+        segs: list[int] = []
+
+        def follow(seg: int, node: int, used: int) -> None:
+            segs.append(seg)
+            info = g.nodes[node]
+            if info.is_stop:
+                if node != origin and node in self.local:
+                    found.append(_Link(self.local[node], used, tuple(segs)))
+            elif info.kind == "junction":
+                for nxt in g.adj[node]:
+                    bit = 1 << nxt
+                    if not used & bit:
+                        follow(nxt, g.other_end(nxt, node), used | bit)
+            elif info.kind == "side":
+                side = g.side_bit[node]
+                if not used & side:
+                    here = g.seg_hex[seg]
+                    for nxt in g.adj[node]:
+                        bit = 1 << nxt
+                        if g.seg_hex[nxt] != here and not used & bit:
+                            follow(nxt, g.other_end(nxt, node), used | bit | side)
+            segs.pop()
+
+        for seg in g.adj[origin]:
+            follow(seg, g.other_end(seg, origin), 1 << seg)
+        # Per end stop, drop links whose track strictly contains another's, and repeats of the same track.
+        by_end: dict[int, dict[int, _Link]] = {}
+        for link in found:
+            by_end.setdefault(link.end, {}).setdefault(link.res, link)
+        kept: list[_Link] = []
+        for rivals in by_end.values():
+            for res, link in rivals.items():
+                if not any(o != res and o & res == o for o in rivals):
+                    kept.append(link)
+        return kept
+
+    def _classify(self) -> None:
+        """Group track bits used by exactly the same links into classes.
+
+        Links of one walk share no track, so two walks share track exactly when they share a class, and a
+        walk's classes are its links' classes side by side: a few class bits replace dozens of track bits.
+        """
+        all_links = [lk for links in self.links for lk in links]
+        incidence: dict[int, int] = {}
+        for li, lk in enumerate(all_links):
+            res = lk.res
+            while res:
+                low = res & -res
+                incidence[low] = incidence.get(low, 0) | 1 << li
+                res ^= low
+        class_bit: dict[int, int] = {}
+        for lk in all_links:
+            res, cls = lk.res, 0
+            while res:
+                low = res & -res
+                cls |= class_bit.setdefault(incidence[low], 1 << len(class_bit))
+                res ^= low
+            lk.cls = cls
+
+    # -- enumeration -------------------------------------------------------------------------------------------
+    def walks(self, trains: Sequence[TrainSpec]) -> list[_Walk]:
+        """Every walk legal for at least one of the trains (ignoring prices), once each.
+
+        Of the walks visiting the same stops, those whose track contains another's are left out.
+        """
+        n = len(self.nodes)
+        if not trains or not any(self.station):
+            return []
+        big = 1 << 30
+        # Longest allowance among trains that ignore towns (lim_m) and those counting them (lim_t).
+        lim_m = max((big if t.distance is None else t.distance for t in trains if not t.counted(0, 1)), default=-1)
+        lim_t = max((big if t.distance is None else t.distance for t in trains if t.counted(0, 1)), default=-1)
+        need_m = self._need(self.major)
+        need_t = self._need([1] * n)
+        major, town, station, terminal, group_bit = self.major, self.town, self.station, self.terminal, self.group_bit
+        # Everything the inner loop needs about a link and its far stop, unpacked in one go.
+        steps = [[(lk.end, lk.cls, 1 << lk.end, group_bit[lk.end], major[lk.end], town[lk.end], station[lk.end],
+                   terminal[lk.end], lk) for lk in self.links[i]] for i in range(n)]
+        found: list[tuple] = []
+        seq: list[int] = []
+        lseq: list[_Link] = []
+
+        def extend(cur: int, start: int, used: int, smask: int, gmask: int, nm: int, nt: int, has: bool) -> None:
+            for j, cls, jbit, jgroup, jm, jt, jst, jterm, link in steps[cur]:
+                if cls & used or smask & jbit or gmask & jgroup:
+                    continue
+                m2 = nm + jm
+                t2 = nt + jt
+                ok_m = m2 <= lim_m
+                ok_t = m2 + t2 <= lim_t
+                if not (ok_m or ok_t):
+                    continue
+                has2 = has or jst
+                if not has2 and not ((ok_m and m2 + need_m[j] <= lim_m) or (ok_t and m2 + t2 + need_t[j] <= lim_t)):
+                    continue
+                seq.append(j)
+                lseq.append(link)
+                if has2 and j > start:
+                    found.append((tuple(seq), tuple(lseq), used | cls, smask | jbit, m2, t2))
+                if not jterm:
+                    extend(j, start, used | cls, smask | jbit, gmask | jgroup, m2, t2, has2)
+                seq.pop()
+                lseq.pop()
+
+        for s in range(n):
+            if lim_m < major[s] and lim_t < 1:
+                continue
+            seq.append(s)
+            extend(s, s, 0, 1 << s, group_bit[s], major[s], town[s], station[s])
+            seq.pop()
+        # Same stops (so same revenue for every train) on more track than another walk: never needed.
+        by_stops: dict[int, list[tuple]] = {}
+        for w in found:
+            by_stops.setdefault(w[3], []).append(w)
+        kept: list[tuple] = []
+        for variants in by_stops.values():
+            if len(variants) == 1:
+                kept.append(variants[0])
+                continue
+            chosen: list[int] = []
+            for w in sorted(variants, key=lambda v: v[2].bit_count()):  # stable: the first of equals stays
+                cls = w[2]
+                for c in chosen:
+                    if c & cls == c:
+                        break
+                else:
+                    chosen.append(cls)
+                    kept.append(w)
+        return [_Walk(*w) for w in kept]
+
+    def _need(self, weight: list[int]) -> list[int]:
+        """Least weight of the stops still needed, after leaving a stop, to include a station (ignores conflicts)."""
+        n = len(self.nodes)
+        big = 1 << 30
+        need = [big] * n
+        queue: deque[int] = deque()
+        for i in range(n):
+            if self.station[i]:
+                need[i] = 0
+                queue.append(i)
+        # 0-1 BFS backwards: from k (need d, entered with weight w(k)) to every stop j linked to k.
+        while queue:
+            k = queue.popleft()
+            if not self.station[k] and self.terminal[k]:
+                continue  # a walk cannot go on from k to reach a station beyond it
+            cost = need[k] + weight[k]
+            for link in self.links[k]:
+                j = link.end
+                if cost < need[j]:
+                    need[j] = cost
+                    (queue.appendleft if weight[k] == 0 else queue.append)(j)
+        return need
+
+    def price(self, walk_stops: tuple[int, ...], train: TrainSpec, values: list[int]) -> int:
+        majors = sum(values[i] for i in walk_stops if self.major[i])
+        towns = 0 if train.express else sum(values[i] for i in walk_stops if not self.major[i])
+        stops = tuple(self.stops[i] for i in walk_stops)
+        return majors * train.multiplier + towns + self.rules.route_bonus(stops, self.corp, train, self.board)
+
+    def route(self, train: TrainSpec, seq: Sequence[int], links: Sequence[_Link], revenue: int,
+              *, station_first: bool = False) -> Route:
+        paths = [self.graph.segs[s] for link in links for s in link.segs]
+        stops = [self.stops[i] for i in seq]
+        if station_first and not self.station[seq[0]] and self.station[seq[-1]]:
+            stops.reverse()
+            paths.reverse()
+        return Route(train.id, tuple(stops), tuple(paths), revenue)
+
+
+# -- the maximum ------------------------------------------------------------------------------------------------
+
+
+def _kind(train: TrainSpec) -> TrainSpec:
+    return replace(train, id="")
+
+
+class _Pricing:
+    """Routes in one revenue order, shared by the train kinds that price every walk alike (a 5 and a 6 do; a 3E
+    does not), with a bit-sliced index built on demand: bit p of ``index[c]`` is set when the p-th route uses
+    track class ``c`` (a single-bit integer), so the routes clashing with some track are an OR of a few integers.
+    """
+
+    def __init__(self, revenue: list[int], walk: list[int], cls: list[int]) -> None:
+        self.revenue, self.walk, self.cls = revenue, walk, cls
+        self._index: dict[int, int] | None = None
+
+    @property
+    def index(self) -> dict[int, int]:
+        if self._index is None:
+            used = 0
+            for m in self.cls:
+                used |= m
+            # Few classes, many routes: one pass per class, written as a binary numeral (last route first)
+            # that int() turns into the bitset in C.
+            backwards = self.cls[::-1]
+            self._index = {}
+            while used:
+                low = used & -used
+                used ^= low
+                c = low.bit_length() - 1
+                self._index[low] = int(bytes([48 + (m >> c & 1) for m in backwards]), 2)
+        return self._index
+
+
+@dataclass
+class _Options:
+    pricing: _Pricing
+    full: int  # positions in the pricing's order that this train kind may run
+
+
+def _all_options(net: _Network, walks: list[_Walk], kinds: list[TrainSpec]) -> dict[TrainSpec, _Options]:
+    """Each train kind's routes; kinds with the same revenue for every walk share one order and index."""
+    shared: dict[tuple[tuple[int, int], ...], _Pricing] = {}
+    out: dict[TrainSpec, _Options] = {}
+    smasks: dict[int, int] = {}  # stop set -> a walk with it, for pricing
+    for wi, w in enumerate(walks):
+        smasks.setdefault(w.smask, wi)
+    for train in kinds:
+        values = [net.rules.stop_value(s, net.corp, train, net.board) for s in net.stops]
+        # hooks price a route by its set of stops; the order they are visited in does not matter
+        price = {sm: net.price(walks[wi].seq, train, values) for sm, wi in smasks.items()}
+        key = tuple(price.items())
+        pricing = shared.get(key)
+        if pricing is None:
+            order = sorted((-price[w.smask], wi) for wi, w in enumerate(walks) if price[w.smask] > 0)
+            pricing = shared[key] = _Pricing([-r for r, _ in order], [wi for _, wi in order],
+                                             [walks[wi].cls for _, wi in order])
+        runs = {sm: _may_run(train, walks[wi]) for sm, wi in smasks.items()}
+        digits = bytes([49 if runs[walks[wi].smask] else 48 for wi in reversed(pricing.walk)])
+        out[train] = _Options(pricing, int(digits or b"0", 2))
+    return out
+
+
+def _may_run(train: TrainSpec, walk: _Walk) -> bool:
+    return train.fits(walk.majors, walk.towns) and train.scoring_stops(walk.majors, walk.towns) >= 2
+
+
+def best_routes(board: Board, corp: str, trains: Sequence[TrainSpec], rules: RouteHooks) -> RouteSet:
+    """The route set of highest total revenue (one route or none per train, no shared track)."""
+    _check_train_ids(trains)
+    net = _Network(board, corp, rules)
+    walks = net.walks(trains)
+    kinds = [_kind(t) for t in trains]
+    by_kind = _all_options(net, walks, list(dict.fromkeys(kinds)))
+    opts = [by_kind[k] for k in kinds]
+    picks = _branch_and_bound(opts, kinds)
+    routes: list[Route] = []
+    for train, opt, pick in zip(trains, opts, picks, strict=True):
+        if pick is not None:
+            w = walks[opt.pricing.walk[pick]]
+            routes.append(net.route(train, w.seq, w.links, opt.pricing.revenue[pick], station_first=True))
+    return RouteSet(tuple(routes), sum(r.revenue for r in routes))
+
+
+def _lowest(bits: int) -> int:
+    return (bits & -bits).bit_length() - 1
+
+
+def _branch_and_bound(opts: list[_Options], kinds: list[TrainSpec]) -> list[int | None]:
+    """Route position (or None) per train maximising the total with no shared track."""
+    n = len(opts)
+
+    def top(o: _Options) -> int:
+        return o.pricing.revenue[_lowest(o.full)] if o.full else 0
+
+    # Most valuable trains first: the bound tightens sooner. Identical trains next to each other (symmetry).
+    first_of_kind = {k: kinds.index(k) for k in kinds}
+    order = sorted(range(n), key=lambda i: (-top(opts[i]), first_of_kind[kinds[i]]))
+    lists = [opts[i] for i in order]
+    # Identical trains take non-decreasing positions ("none" counts as after every route): each set once.
+    same_as_prev = [k > 0 and kinds[order[k]] == kinds[order[k - 1]] for k in range(n)]
+    pricings: list[_Pricing] = []
+    for o in lists:
+        if all(o.pricing is not p for p in pricings):
+            pricings.append(o.pricing)
+    slot = [next(i for i, p in enumerate(pricings) if p is o.pricing) for o in lists]
+    later_slots = [sorted({slot[j] for j in range(k + 1, n)}) for k in range(n)]
+    indexes = {s: pricings[s].index for ks in later_slots for s in ks}
+    neg_revenue = {s: [-r for r in pricings[s].revenue] for s in indexes}
+    none_pos = [max(len(o.pricing.revenue), 1) for o in lists]
+    best_total = -1
+    best_pick: list[int | None] = [None] * n
+    pick: list[int | None] = [None] * n
+
+    def rest_bound(k: int, conflict: list[int], min_pos: int) -> int:
+        """Sum over trains k.. of their best route clear of ``conflict`` (ignoring clashes among themselves)."""
+        total = 0
+        for j in range(k, n):
+            o = lists[j]
+            avail = o.full & ~conflict[slot[j]]
+            if j == k and min_pos:
+                avail &= ~((1 << min_pos) - 1)
+            if avail:
+                total += o.pricing.revenue[_lowest(avail)]
+        return total
+
+    def excluded(k: int, total: int, caps: list[tuple[int, dict[int, int]]], rest: int) -> int:
+        """Routes of train k that the caps rule out: one using class c of a later train's capped route earns at
+        most revenue + cap; all such routes with too little revenue go at once (a suffix of the sorted list)."""
+        idx = indexes.get(slot[k])
+        if idx is None:
+            return 0
+        neg = neg_revenue[slot[k]]
+        out = 0
+        for top_j, cap in caps:
+            others = rest - top_j
+            for c, value in cap.items():
+                limit = best_total - total - value - others  # a route earning no more than this cannot help
+                if limit > 0:
+                    pos = bisect_left(neg, -limit)
+                    out |= idx.get(c, 0) >> pos << pos
+        return out
+
+    def search(k: int, conflict: list[int], total: int, min_pos: int) -> None:
+        nonlocal best_total, best_pick
+        if k == n:
+            if total > best_total:
+                best_total, best_pick = total, pick.copy()
+            return
+        o = lists[k]
+        revenue, classes = o.pricing.revenue, o.pricing.cls
+        nxt_same = k + 1 < n and same_as_prev[k + 1]
+        rest = rest_bound(k + 1, conflict, 0)
+        # Cheap bound per later train: its best route b avoiding the track already used; and, for each class
+        # c of b, its best route avoiding c too. A route of this train using c caps that train at the latter.
+        caps: list[tuple[int, dict[int, int]]] = []
+        for j in range(k + 1, n):
+            oj = lists[j]
+            base = oj.full & ~conflict[slot[j]]
+            if not base:
+                caps.append((0, {}))
+                continue
+            b = _lowest(base)
+            idx, rev_j = indexes[slot[j]], oj.pricing.revenue
+            cap: dict[int, int] = {}
+            cls = oj.pricing.cls[b]
+            while cls:
+                low_c = cls & -cls
+                cls ^= low_c
+                rest_j = base & ~idx[low_c]
+                cap[low_c] = rev_j[_lowest(rest_j)] if rest_j else 0
+            caps.append((rev_j[b], cap))
+        avail = o.full & ~conflict[slot[k]] & ~((1 << min_pos) - 1)
+        seen_best = best_total
+        avail &= ~excluded(k, total, caps, rest)
+        while avail:
+            low = avail & -avail
+            avail ^= low
+            p = low.bit_length() - 1
+            rev = revenue[p]
+            if total + rev + rest <= best_total:
+                break  # routes are sorted, later ones are no better
+            if best_total != seen_best:  # a better set was found below: more routes can go
+                seen_best = best_total
+                skip = excluded(k, total, caps, rest)
+                avail &= ~skip
+                if skip & low:
+                    continue
+            bits = []
+            cls = classes[p]
+            while cls:
+                low_c = cls & -cls
+                bits.append(low_c)
+                cls ^= low_c
+            bound = total + rev
+            for top_j, cap in caps:
+                bound += min([top_j] + [cap[c] for c in bits if c in cap])
+            if bound <= best_total:
+                continue
+            new_conflict = conflict.copy()
+            for s in later_slots[k]:
+                idx = indexes[s]
+                acc = new_conflict[s]
+                for c in bits:
+                    acc |= idx.get(c, 0)
+                new_conflict[s] = acc
+            if total + rev + rest_bound(k + 1, new_conflict, p if nxt_same else 0) <= best_total:
+                continue
+            pick[k] = p
+            search(k + 1, new_conflict, total + rev, p if nxt_same else 0)
+        pick[k] = None
+        if min_pos <= none_pos[k] and total + rest > best_total:
+            search(k + 1, conflict, total, none_pos[k] if nxt_same else 0)
+
+    search(0, [0] * len(pricings), 0, 0)
+    out: list[int | None] = [None] * n
+    for k, i in enumerate(order):
+        out[i] = best_pick[k]
+    return out
+
+
+def _check_train_ids(trains: Sequence[TrainSpec]) -> None:
+    ids = [t.id for t in trains]
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"train ids must be unique: {ids}")
+
+
+# -- checking a submitted route set ------------------------------------------------------------------------------
+
+
+def check_routes(
+    board: Board,
+    corp: str,
+    trains: Sequence[TrainSpec],
+    rules: RouteHooks,
+    submitted: Sequence[tuple[str, Sequence[str]]],
+) -> RouteSet:
+    """Validate routes given as (train id, [node ids]) and price them.
+
+    The stops are taken in the given order if that order can be run; otherwise any order of the same stops that
+    can be run is accepted (18xx.games records list a route's nodes in the order its segments were built, not
+    always end to end). The returned routes list their stops in running order. Track is found for all routes
+    together so that no two trains share any. Raises RouteError naming the broken rule.
+    """
+    _check_train_ids(trains)
+    by_id = {t.id: t for t in trains}
+    net = _Network(board, corp, rules)
+    seen: set[str] = set()
+    plans: list[tuple[TrainSpec, list[int]]] = []
+    for train_id, nodes in submitted:
+        train = by_id.get(train_id)
+        if train is None:
+            raise RouteError(f"{corp} has no train {train_id}")
+        if train_id in seen:
+            raise RouteError(f"train {train_id} is given two routes")
+        seen.add(train_id)
+        seq = [_parse_node(net, train_id, node) for node in nodes]
+        _check_stop_set(net, train, seq)
+        plans.append((train, seq))
+    chosen = _realise(net, plans)
+    routes: list[Route] = []
+    for (train, _), (seq, links) in zip(plans, chosen, strict=True):
+        values = [rules.stop_value(s, corp, train, board) for s in net.stops]
+        routes.append(net.route(train, seq, links, net.price(tuple(seq), train, values)))
+    return RouteSet(tuple(routes), sum(r.revenue for r in routes))
+
+
+def _parse_node(net: _Network, train_id: str, node: str) -> int:
+    hex_id, sep, part_s = node.rpartition("-")
+    if not sep or not part_s.isdigit() or hex_id not in net.board.hexes:
+        raise RouteError(f"train {train_id}: {node!r} is not a stop (expected <hex>-<number>, e.g. B23-0)")
+    part = int(part_s)
+    for i, s in enumerate(net.stops):
+        if s.hex == hex_id and s.part == part:
+            return i
+    raise RouteError(f"train {train_id}: there is no stop {node} with track on the map")
+
+
+def _names(net: _Network) -> list[str]:
+    return [net.rules.stop_name(s, net.board) for s in net.stops]
+
+
+def _check_stop_set(net: _Network, train: TrainSpec, seq: list[int]) -> None:
+    """The rules that do not depend on the order of the stops."""
+    name = _names(net)
+    tid = train.id
+    if len(seq) < 2:
+        raise RouteError(f"train {tid}: a route needs at least two stops")
+    for k, i in enumerate(seq):
+        if i in seq[:k]:
+            raise RouteError(f"train {tid} visits {name[i]} twice")
+    for k, i in enumerate(seq):
+        for j in seq[:k]:
+            if net.graph.location[net.nodes[i]] == net.graph.location[net.nodes[j]]:
+                raise RouteError(
+                    f"train {tid} may not run between {name[j]} and {name[i]}: a route visits one stop per hex"
+                )
+    if not any(net.station[i] for i in seq):
+        raise RouteError(f"train {tid}: the route has no {net.corp} station")
+    majors = sum(net.major[i] for i in seq)
+    towns = len(seq) - majors
+    if not train.fits(majors, towns):
+        what = "cities, towns and off-boards" if train.counted(0, 1) else "cities and off-boards"
+        raise RouteError(
+            f"train {tid} ({train.name}) may visit {train.distance} {what}; this route has "
+            f"{train.counted(majors, towns)}"
+        )
+    if train.scoring_stops(majors, towns) < 2:
+        what = "cities or off-boards" if train.express else "stops"
+        raise RouteError(f"train {tid} ({train.name}) needs at least two {what} to score")
+
+
+def _order_problem(net: _Network, train: TrainSpec, seq: list[int]) -> str:
+    """Why the stops cannot be run in this order (called once no order of them can be run)."""
+    name = _names(net)
+    tid = train.id
+    for i in seq[1:-1]:
+        s = net.stops[i]
+        if s.kind == "offboard" or (s.kind == "city" and net.board.layout(s.hex).color == "red"):
+            return f"train {tid}: {name[i]} is an off-board area and may only be at an end of a route"
+        if s.kind == "city" and city_blocked(net.board, net.corp, s.hex, s.index):
+            return (f"train {tid}: {name[i]} is full of other corporations' tokens; a route may end there but not"
+                    " pass through")
+    used_sets = [0]
+    for a, b in itertools.pairwise(seq):
+        links = [lk for lk in net.links[a] if lk.end == b]
+        if not links:
+            return (f"train {tid}: no track from {name[a]} to {name[b]} without passing another stop (a train may"
+                    " not skip cities or towns)")
+        used_sets = [u | lk.res for u in used_sets for lk in links if not u & lk.res][:4096]
+        if not used_sets:
+            return f"train {tid} would use track twice between {name[a]} and {name[b]}"
+    return f"train {tid}: these stops cannot be run in any order"
+
+
+_MAX_ORDERS = 2000  # realisations tried per route; a route has a handful
+
+
+def _walks_through(net: _Network, seq: list[int]) -> list[tuple[tuple[int, ...], tuple[_Link, ...], int]]:
+    """Ways to run exactly these stops: (stops in order, links, track), the given order first."""
+    out: list[tuple[tuple[int, ...], tuple[_Link, ...], int]] = []
+    seen: set[tuple[int, ...]] = set()
+
+    def add(order: tuple[int, ...], links: tuple[_Link, ...], used: int) -> None:
+        key = tuple(id(lk) for lk in links)
+        if key not in seen and len(out) < _MAX_ORDERS:
+            seen.add(key)
+            out.append((order, links, used))
+
+    middle_ok = all(not net.terminal[i] for i in seq[1:-1])
+    if middle_ok:
+        options = [[lk for lk in net.links[a] if lk.end == b] for a, b in itertools.pairwise(seq)]
+        for combo in itertools.product(*options):
+            used = 0
+            for lk in combo:
+                if used & lk.res:
+                    break
+                used |= lk.res
+            else:
+                add(tuple(seq), combo, used)
+            if len(out) >= _MAX_ORDERS:
+                break
+    wanted = set(seq)
+    order: list[int] = []
+    links: list[_Link] = []
+
+    def extend(cur: int, used: int) -> None:
+        if len(order) == len(seq):
+            add(tuple(order), tuple(links), used)
+            return
+        if len(order) > 1 and net.terminal[cur]:
+            return
+        for lk in net.links[cur]:
+            if lk.end in wanted and lk.end not in order and not lk.res & used and len(out) < _MAX_ORDERS:
+                order.append(lk.end)
+                links.append(lk)
+                extend(lk.end, used | lk.res)
+                order.pop()
+                links.pop()
+
+    for start in seq:
+        order.append(start)
+        extend(start, 0)
+        order.pop()
+    return out
+
+
+def _realise(net: _Network, plans: list[tuple[TrainSpec, list[int]]]) -> list[tuple[list[int], list[_Link]]]:
+    """A running order and track for every route, no track used twice overall; RouteError if impossible."""
+    name = _names(net)
+    options = [_walks_through(net, seq) for _, seq in plans]
+    for (train, seq), opts in zip(plans, options, strict=True):
+        if not opts:
+            raise RouteError(_order_problem(net, train, seq))
+
+    def solve(routes: list[int]) -> list[int] | None:
+        picks: list[int] = []
+
+        def go(k: int, used: int) -> bool:
+            if k == len(routes):
+                return True
+            for oi, (_, _, res) in enumerate(options[routes[k]]):
+                if not res & used:
+                    picks.append(oi)
+                    if go(k + 1, used | res):
+                        return True
+                    picks.pop()
+            return False
+
+        return picks if go(0, 0) else None
+
+    picks = solve(list(range(len(plans))))
+    if picks is not None:
+        return [(list(options[r][oi][0]), list(options[r][oi][1])) for r, oi in enumerate(picks)]
+    for r1, r2 in itertools.combinations(range(len(plans)), 2):
+        if solve([r1, r2]) is None:
+            used1 = options[r1][0][2]
+            seq2, links2, _ = options[r2][0]
+            for k, lk in enumerate(links2):
+                if lk.res & used1:
+                    raise RouteError(
+                        f"trains {plans[r1][0].id} and {plans[r2][0].id} would share track between "
+                        f"{name[seq2[k]]} and {name[seq2[k + 1]]}"
+                    )
+            raise RouteError(f"trains {plans[r1][0].id} and {plans[r2][0].id} cannot both run without sharing track")
+    raise RouteError("these trains cannot all run without sharing track")

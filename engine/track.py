@@ -1,0 +1,151 @@
+"""Laying and upgrading tiles: the checks every title shares.
+
+A title narrows them through its rules object (which tiles a hex takes,
+extra protections such as 18FL's rule against cutting off a corporation that
+has not yet operated).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .graph import Reach
+from .tiles import COLOR_ORDER, Layout, distinct_rotations, keeps_track, tile_layout
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+@dataclass(frozen=True)
+class TileOption:
+    hex: str
+    tile: str
+    rotation: int
+    cost: int
+    upgrade: bool
+
+
+def is_upgrade(game: Game, hex_id: str) -> bool:
+    return game.board.layout(hex_id).color != "white"
+
+
+def next_color(layout: Layout) -> str | None:
+    order = ["white", "yellow", "green", "brown", "gray"]
+    i = order.index(layout.color) if layout.color in order else -1
+    return order[i + 1] if 0 <= i < len(order) - 1 else None
+
+
+def exit_problem(game: Game, hex_id: str, new: Layout) -> str | None:
+    """New track may not run off the map, into a hex that cannot take track, or across a closed side."""
+    board = game.board
+    for e in sorted(new.exits):
+        other = board.neighbour(hex_id, e)
+        if other is None:
+            return f"track on side {e} would run off the map or into the sea"
+        if not board.edge_open(hex_id, e) or any(b.edge == (e + 3) % 6 for b in game.data.hex(other).borders):
+            return f"side {e} of {hex_id} is impassable"
+        odef = game.data.hex(other)
+        olayout = board.layout(other)
+        if odef.color in ("red", "gray") and (e + 3) % 6 not in olayout.exits:
+            return f"track on side {e} would run into the blank side of {odef.name or other}"
+    return None
+
+
+def tile_problem(
+    game: Game, corp: str, hex_id: str, tile_id: str, rotation: int, reach: Reach, *, yellow_only: bool = False
+) -> str | None:
+    """Why this lay is illegal for ``corp``, or None."""
+    data = game.data
+    if not data.has_hex(hex_id):
+        return f"There is no hex {hex_id} on this map."
+    hdef = data.hex(hex_id)
+    if hdef.color in ("red", "gray", "blue"):
+        return f"{hex_id} cannot take track."
+    tdef = data.tiles.get(tile_id)
+    if tdef is None:
+        return f"There is no tile #{tile_id} in {data.title}."
+    if not game.board.supply.get(tile_id) and not tdef.unlimited:
+        return f"All copies of tile #{tile_id} are on the map."
+    if rotation not in range(6):
+        return "Rotation must be 0 to 5."
+    if tdef.color not in game.phase.tiles:
+        return f"{tdef.color.capitalize()} tiles are not available in phase {game.phase.name}."
+    old = game.board.layout(hex_id)
+    want = next_color(old)
+    if tdef.color != want:
+        if old.color == "white":
+            return f"{hex_id} is empty: it takes a yellow tile first."
+        return f"{hex_id} holds a {old.color} tile: it can only be upgraded to {want or 'nothing'}."
+    if yellow_only and tdef.color != "yellow":
+        return "Only a yellow tile may be laid here."
+    if (tdef.label or None) != (hdef.label or None):
+        if hdef.label:
+            return f"{hex_id} ({hdef.name or hdef.label}) takes only its own '{hdef.label}' tiles."
+        return f"Tile #{tile_id} is only for the hexes labelled '{tdef.label}'."
+    new = tile_layout(tdef, rotation)
+    if len(new.towns) != len(old.towns) or (old.color == "white" and len(new.cities) != len(old.cities)):
+        kind = "a town" if old.towns else ("a city" if old.cities else "plain track")
+        return f"{hex_id} needs a tile with {kind}; #{tile_id} does not match."
+    if bool(old.cities) != bool(new.cities):
+        return f"{hex_id} needs a tile with a city." if old.cities else f"#{tile_id} has a city; {hex_id} has none."
+    if not keeps_track(old, new):
+        return f"#{tile_id} at rotation {rotation} does not keep all the existing track on {hex_id}."
+    bad = exit_problem(game, hex_id, new)
+    if bad:
+        return f"#{tile_id} at rotation {rotation}: {bad}."
+    if not _connected(game, corp, hex_id, old, new, reach):
+        return f"{corp} cannot reach {hex_id}: new track must extend one of its routes."
+    cost = hdef.cost if old.color == "white" else 0
+    if game.corps[corp].cash < cost:
+        return f"Building in {hex_id} costs {game.fmt(cost)}; {corp} has {game.fmt(game.corps[corp].cash)}."
+    return game.rules.tile_lay_problem(game, corp, hex_id, tile_id, rotation)
+
+
+def _connected(game: Game, corp: str, hex_id: str, old: Layout, new: Layout, reach: Reach) -> bool:
+    touched = reach.hex_edges.get(hex_id, frozenset())
+    if old.color == "white":
+        return bool(new.exits & touched)
+    # an upgrade must extend the network or improve a city on it
+    on_net = bool(touched) or any(h == hex_id for h, _ in reach.cities) or any(h == hex_id for h, _ in reach.towns)
+    return on_net
+
+
+def city_map(game: Game, hex_id: str, tile_id: str, rotation: int) -> list[int]:
+    """Where each old city's tokens go on the new tile: the city its track continues into."""
+    old = game.board.layout(hex_id)
+    new = tile_layout(game.data.tiles[tile_id], rotation)
+    out = []
+    for ci in range(len(old.cities)):
+        old_edges = {n[1] for p in old.paths for n in p if n[0] == "edge" and ("city", ci) in p}
+        best = 0
+        for nj in range(len(new.cities)):
+            new_edges = {n[1] for p in new.paths for n in p if n[0] == "edge" and ("city", nj) in p}
+            if old_edges <= new_edges:
+                best = nj
+                break
+        out.append(best)
+    return out
+
+
+def legal_tiles(game: Game, corp: str, hex_id: str, reach: Reach, *, yellow_only: bool = False) -> list[TileOption]:
+    out: list[TileOption] = []
+    if not game.data.has_hex(hex_id):
+        return out
+    old = game.board.layout(hex_id)
+    for tid, tdef in game.data.tiles.items():
+        if tdef.color != next_color(old) or (not game.board.supply.get(tid) and not tdef.unlimited):
+            continue
+        for r in distinct_rotations(tdef):
+            if tile_problem(game, corp, hex_id, tid, r, reach, yellow_only=yellow_only) is None:
+                cost = game.data.hex(hex_id).cost if old.color == "white" else 0
+                out.append(TileOption(hex_id, tid, r, cost, old.color != "white"))
+    return out
+
+
+def candidate_hexes(game: Game, reach: Reach) -> list[str]:
+    """Hexes the network touches, where a lay could be legal."""
+    out = set(reach.hex_edges)
+    out |= {h for h, _ in reach.cities} | {h for h, _ in reach.towns}
+    return sorted(h for h in out if game.data.has_hex(h) and game.data.hex(h).color not in ("red", "gray", "blue")
+                  and COLOR_ORDER.get(game.board.layout(h).color, 9) < 4)

@@ -1,0 +1,958 @@
+"""The map picture: board state (and optionally chosen routes) -> PNG bytes.
+
+Each hex is planned once in unit space (see render.geometry): where its
+cities and towns sit, the polyline of every track path, and where its
+small print goes (name, label, revenue, terrain cost, bonus badges) so that
+nothing covers the track. Plans are cached by what determines them, so a
+board that changes one tile per turn re-plans one hex.
+
+The picture is drawn on a canvas ``SS`` times larger and reduced at the end:
+Pillow draws lines and circles without anti-aliasing, and reducing a
+supersampled canvas is the cheapest way to smooth them.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from dataclasses import dataclass, field
+
+from PIL import Image, ImageColor, ImageDraw
+
+from engine.board import Board
+from engine.tiles import Layout, Node, hex_layout
+
+from . import geometry as geo
+from .fonts import Font, font, font_path, text_size
+from .geometry import HexGeometry, Point
+
+SS = 2  # supersampling factor
+LONG_SIDE = 1600  # target pixels on the long side of the picture
+MARGIN = 14
+HEADER = 34
+
+BACKGROUND = (205, 222, 232)  # sea / off the map
+HEX_FILL = {
+    "white": (240, 233, 212),
+    "yellow": (252, 226, 92),
+    "green": (124, 193, 104),
+    "brown": (201, 142, 90),
+    "gray": (190, 190, 190),
+    "red": (214, 72, 62),
+    "blue": (146, 196, 230),
+}
+BLOCKED_FILL = (160, 160, 160)  # gray hex with nothing on it: no track may enter
+OUTLINE = (118, 118, 118)
+TRACK = (20, 20, 20)
+BORDER = (24, 44, 84)
+ID_TEXT = (90, 90, 90)
+FALLBACK_CORP = ("#808080", "#ffffff")
+# One colour per train, chosen to stay apart from each other and from the tile colours.
+ROUTE_COLORS = ("#e6194b", "#1565c0", "#00a86b", "#ff8c00", "#9c27b0", "#00bcd4", "#795548", "#f06292")
+ROUTE_ALPHA = 165
+
+# Unit-space sizes (centre-to-corner = 1).
+CITY_R = 0.25
+TRACK_W = 0.13
+TOWN_BAR = (0.38, 0.12)
+TOWN_DOT = 0.11
+REV_R = 0.155
+EXTRA_R = 0.15
+ID_SIZE = 0.165
+NAME_SIZE = 0.2
+LABEL_SIZE = 0.34
+REV_SIZE = 0.19
+COST_SIZE = 0.2
+ROUTE_W = 0.34
+OFF_CELL = (0.5, 0.36)
+LEGEND_ROW = 32  # pixels per legend row
+HOTEL_HALF = 0.13
+
+# Known bonus markers: kind -> badge text with DejaVu (which has an anchor), and without it.
+# Other kinds show their own name.
+MARKER_TEXT = {"port": ("⚓+20", "P+20")}
+
+
+def marker_text(kind: str) -> str:
+    texts = MARKER_TEXT.get(kind)
+    if texts is None:
+        return kind
+    return texts[0] if font_path("bold") is not None else texts[1]
+
+
+@dataclass(frozen=True)
+class RouteDraw:
+    """One train's route: the paths it uses, as (hex id, index into board.layout(hex).paths)."""
+
+    label: str
+    revenue: int
+    paths: list[tuple[str, int]] = field(default_factory=list)
+
+
+def hex_layout_of(board: Board, hex_id: str) -> Layout:
+    """``board.layout(hex_id)``, also for preprinted off-boards.
+
+    engine.tiles.hex_layout is cached on the HexDef, and a HexDef with an
+    off-board (its revenue is a dict) cannot be hashed; the uncached function
+    gives the same Layout, so path indices agree with the engine's.
+    """
+    try:
+        return board.layout(hex_id)
+    except TypeError:
+        if board.hexes[hex_id].tile is not None:
+            raise
+        return getattr(hex_layout, "__wrapped__", hex_layout)(board.title.hex(hex_id))
+
+
+# -- planning in unit space -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rect:
+    cx: float
+    cy: float
+    w: float
+    h: float
+
+    def hits(self, o: Rect) -> bool:
+        return abs(self.cx - o.cx) * 2 < self.w + o.w and abs(self.cy - o.cy) * 2 < self.h + o.h
+
+    def corners(self) -> list[Point]:
+        x0, x1, y0, y1 = self.cx - self.w / 2, self.cx + self.w / 2, self.cy - self.h / 2, self.cy + self.h / 2
+        return [(x0, y0), (x1, y0), (x0, y1), (x1, y1)]
+
+
+@dataclass
+class Plan:
+    """Where everything on one hex goes, in unit space."""
+
+    paths: list[list[Point]]  # one polyline per layout path, same order
+    junction: bool
+    cities: list[Point]
+    towns: list[tuple[Point, Point | None]]  # position, track tangent (bar) or None (dot)
+    name: tuple[Point, list[str], float] | None = None  # centre, lines, font size (unit)
+    label: Point | None = None
+    revenues: list[tuple[Point, int]] = field(default_factory=list)
+    offboard: Point | None = None
+    cost: Point | None = None
+    extras: list[Point] = field(default_factory=list)  # one per extra token, in order
+    hotels: dict[int, Point] = field(default_factory=dict)
+    markers: dict[str, Rect] = field(default_factory=dict)
+
+
+def slot_offsets(slots: int) -> list[Point]:
+    """Centres of the token circles of one city, relative to the city, unit space."""
+    r = CITY_R
+    if slots <= 1:
+        return [(0.0, 0.0)]
+    if slots == 2:
+        return [(-r, 0.0), (r, 0.0)]
+    if slots == 3:
+        d = 2 * r / geo.SQRT3
+        return [(0.0, -d), (r, d / 2), (-r, d / 2)]
+    if slots == 4:
+        return [(-r, -r), (r, -r), (-r, r), (r, r)]
+    d = r / math.sin(math.pi / slots)
+    return [(d * math.cos(2 * math.pi * k / slots - math.pi / 2), d * math.sin(2 * math.pi * k / slots - math.pi / 2))
+            for k in range(slots)]
+
+
+def _city_extent(slots: int) -> tuple[float, float]:
+    offs = slot_offsets(slots)
+    return (max(abs(x) for x, _ in offs) + CITY_R, max(abs(y) for _, y in offs) + CITY_R)
+
+
+def _norm(v: Point) -> float:
+    return math.hypot(v[0], v[1])
+
+
+def plan_track(kind: str, lay: Layout) -> Plan:
+    """Node positions and path polylines of one hex."""
+    exits: dict[Node, list[int]] = {}
+    for a, b in lay.paths:
+        for x, y in ((a, b), (b, a)):
+            if x[0] in ("city", "town") and y[0] == "edge":
+                exits.setdefault(x, []).append(y[1])
+    # A town on exactly two edge paths sits on the track between them, drawn as a bar across it.
+    through: dict[int, tuple[list[Point], list[Point], Point, Point, int]] = {}
+    for ti in range(len(lay.towns)):
+        ends = exits.get(("town", ti), [])
+        n_paths = sum(1 for p in lay.paths if ("town", ti) in p)
+        if len(ends) == 2 and n_paths == 2 and ends[0] != ends[1]:
+            first, second, mid, tan = geo.split_half(geo.edge_to_edge(kind, ends[0], ends[1]))
+            through[ti] = (first, second, mid, tan, ends[0])
+
+    others: list[Node] = [("city", i) for i in range(len(lay.cities))]
+    others += [("town", i) for i in range(len(lay.towns)) if i not in through]
+    pos: dict[Node, Point] = {}
+    if len(others) + len(through) <= 1:
+        for n in others:
+            pos[n] = (0.0, 0.0)
+    else:
+        waiting: list[Node] = []
+        for n in others:
+            vx = sum(geo.edge_dir(kind, e)[0] for e in exits.get(n, []))
+            vy = sum(geo.edge_dir(kind, e)[1] for e in exits.get(n, []))
+            d = _norm((vx, vy))
+            if d < 0.3:
+                waiting.append(n)
+                continue
+            r = 0.5 if n[0] == "city" else 0.45
+            pos[n] = (vx / d * r, vy / d * r)
+        # nodes without a clear direction take the free corner farthest from everything placed
+        for n in waiting:
+            taken = list(pos.values()) + [t[2] for t in through.values()]
+            taken += [geo.edge_mid(kind, e) for e in lay.exits]
+            cands = [(v[0] * 0.5, v[1] * 0.5) for v in geo.vertex_dirs(kind)] + [(0.0, 0.0)]
+            pos[n] = max(cands, key=lambda c: min((math.dist(c, t) for t in taken), default=9.0))
+
+    polylines: list[list[Point]] = []
+    for a, b in lay.paths:
+        if a[0] == "edge" and b[0] == "edge":
+            polylines.append(geo.edge_to_edge(kind, a[1], b[1]))
+            continue
+        line: list[Point] = []
+        for e, n in ((a, b), (b, a)):
+            if e[0] == "edge" and n[0] == "town" and n[1] in through:
+                first, second, _, _, e0 = through[n[1]]
+                line = first if e[1] == e0 else second[::-1]
+                break
+        if not line:
+            line = [_node_point(kind, a, pos, through), _node_point(kind, b, pos, through)]
+        polylines.append(line)
+    cities = [pos[("city", i)] for i in range(len(lay.cities))]
+    towns: list[tuple[Point, Point | None]] = []
+    for i in range(len(lay.towns)):
+        if i in through:
+            towns.append((through[i][2], through[i][3]))
+        else:
+            towns.append((pos[("town", i)], None))
+    junction = any(n[0] == "junction" for p in lay.paths for n in p)
+    return Plan(polylines, junction, cities, towns)
+
+
+def _node_point(kind: str, n: Node, pos: dict[Node, Point], through: dict) -> Point:
+    if n[0] == "edge":
+        return geo.edge_mid(kind, n[1])
+    if n in pos:
+        return pos[n]
+    if n[0] == "town" and n[1] in through:
+        return through[n[1]][2]
+    return (0.0, 0.0)
+
+
+class _Placer:
+    """Greedy placement of small print: each item takes the candidate spot that covers least."""
+
+    def __init__(self, kind: str, plan: Plan, lay: Layout) -> None:
+        self.kind = kind
+        self.points: list[Point] = []
+        for line in plan.paths:
+            for i in range(len(line) - 1):
+                (x0, y0), (x1, y1) = line[i], line[i + 1]
+                n = max(1, int(math.dist(line[i], line[i + 1]) / 0.07))
+                self.points += [(x0 + (x1 - x0) * k / n, y0 + (y1 - y0) * k / n) for k in range(n + 1)]
+        self.discs: list[tuple[Point, float]] = []
+        for p, c in zip(plan.cities, lay.cities, strict=True):
+            self.discs += [((p[0] + dx, p[1] + dy), CITY_R + 0.02) for dx, dy in slot_offsets(c.slots)]
+        for p, _ in plan.towns:
+            self.discs.append((p, 0.17))
+        self.rects: list[Rect] = []
+        self.total = 0.0  # cost of everything placed so far
+        self.dirs = [geo.edge_dir(kind, e) for e in range(6)]
+
+    def cost(self, r: Rect, inside_weight: float = 2.0, bound: float = math.inf) -> float:
+        """How much the rect covers; stops counting once it reaches ``bound``."""
+        c = 0.0
+        for o in self.rects:
+            if r.hits(o):
+                c += 10.0
+        hx, hy = r.w / 2, r.h / 2
+        for (px, py), rad in self.discs:
+            nx = min(max(px, r.cx - hx), r.cx + hx)
+            ny = min(max(py, r.cy - hy), r.cy + hy)
+            if (px - nx) ** 2 + (py - ny) ** 2 < rad * rad:
+                c += 10.0
+        limit = geo.APOTHEM - 0.02
+        dirs = self.dirs
+        # quick test with the corner furthest out along each side's normal, then count the corners outside
+        if any(r.cx * dx + r.cy * dy + hx * abs(dx) + hy * abs(dy) > limit for dx, dy in dirs):
+            for x, y in r.corners():
+                if any(x * dx + y * dy > limit for dx, dy in dirs):
+                    c += inside_weight
+        if c >= bound:
+            return c
+        pad = TRACK_W / 2
+        x0, x1, y0, y1 = r.cx - hx - pad, r.cx + hx + pad, r.cy - hy - pad, r.cy + hy + pad
+        return c + sum(1 for x, y in self.points if x0 <= x <= x1 and y0 <= y <= y1)
+
+    def place(self, w: float, h: float, cands: list[Point], inside_weight: float = 2.0) -> Rect:
+        best: Rect | None = None
+        best_cost = math.inf
+        for cx, cy in cands:
+            r = Rect(cx, cy, w, h)
+            c = self.cost(r, inside_weight, best_cost)
+            if c < best_cost - 1e-9:
+                best, best_cost = r, c
+                if c == 0:
+                    break
+        assert best is not None
+        if best_cost > 0:
+            # nothing preferred is free: search the whole hex, nearest to the first preference
+            fx, fy = cands[0]
+            for gx, gy in _GRID:
+                r = Rect(gx, gy, w, h)
+                extra = 0.05 * math.hypot(gx - fx, gy - fy) + 0.3
+                c = self.cost(r, inside_weight, best_cost - extra) + extra
+                if c < best_cost - 1e-9:
+                    best, best_cost = r, c
+        self.rects.append(best)
+        self.total += best_cost
+        return best
+
+
+_GRID = [(x / 20, y / 20) for y in range(-16, 17, 2) for x in range(-16, 17, 2) if math.hypot(x, y) <= 17]
+
+
+def id_spot(kind: str) -> Point:
+    """Where the hex id goes: under the top corner (pointy) or in the upper-left corner (flat), off the track."""
+    return (0.0, -0.78) if kind == "pointy" else (-0.4, -0.7)
+
+
+def _corner_spots(kind: str, radius: float) -> list[Point]:
+    # preference: upper-left first, the usual home of a tile's label
+    order = (3, 2, 5, 0, 4, 1) if kind == "pointy" else (2, 1, 3, 5, 0, 4)
+    dirs = geo.vertex_dirs(kind)
+    return [(dirs[i][0] * radius, dirs[i][1] * radius) for i in order]
+
+
+def _wrap(name: str, f: Font, max_w: float) -> list[str]:
+    if text_size(f, name)[0] <= max_w or " " not in name:
+        return [name]
+    words = name.split(" ")
+    best = [name]
+    best_w = math.inf
+    for i in range(1, len(words)):
+        lines = [" ".join(words[:i]), " ".join(words[i:])]
+        w = max(text_size(f, t)[0] for t in lines)
+        if w < best_w:
+            best, best_w = lines, w
+    return best
+
+
+@dataclass(frozen=True)
+class _Extras:
+    """The state-dependent extras of a hex that need a place of their own."""
+
+    extra_cities: tuple[int, ...] = ()
+    hotel_towns: tuple[int, ...] = ()
+    marker_kinds: tuple[str, ...] = ()
+
+
+def _ring(p: Point, ex: float, ey: float, w: float, h: float, start_deg: float = 200.0, n: int = 16) -> list[Point]:
+    """Spots for a w x h item just outside an ex x ey (half sizes) object at p, going round from start_deg."""
+    gap = 0.02
+    out = []
+    for k in range(n):
+        a = math.radians(start_deg + k * 360.0 / n)
+        ca, sa = math.cos(a), math.sin(a)
+        # distance to leave the object's box along this direction, then the item's own half size
+        t_obj = min(ex / abs(ca) if abs(ca) > 1e-9 else math.inf, ey / abs(sa) if abs(sa) > 1e-9 else math.inf)
+        t_item = min(w / 2 / abs(ca) if abs(ca) > 1e-9 else math.inf, h / 2 / abs(sa) if abs(sa) > 1e-9 else math.inf)
+        t = t_obj + t_item + gap
+        out.append((p[0] + t * ca, p[1] + t * sa))
+    return out
+
+
+def _inside(kind: str, pts: list[Point], w: float, h: float) -> list[Point]:
+    return [q for q in pts if all(geo.inside_hex(kind, c, 0.02) for c in Rect(q[0], q[1], w, h).corners())]
+
+
+# Orders in which the groups of small print are tried; the first plan that covers nothing wins,
+# else the one that covers least.
+_ORDERS = (
+    ("small", "label", "name"),
+    ("name", "small", "label"),
+    ("small", "name", "label"),
+    ("label", "name", "small"),
+)
+
+
+def plan_hex(kind: str, px: float, lay: Layout, hex_id: str, name: str | None, cost_text: str | None,
+             extras: _Extras) -> Plan:
+    """Full plan of one hex for a hex of ``px`` pixels centre-to-corner.
+
+    Placement is greedy, so the order matters: small items are tied to their
+    city or town, the name is the widest item, so a few orders are tried.
+    """
+    best: tuple[float, Plan] | None = None
+    for order in _ORDERS:
+        total, plan = _plan_once(kind, px, lay, hex_id, name, cost_text, extras, order)
+        if best is None or total < best[0] - 1e-9:
+            best = (total, plan)
+        if total == 0:
+            break
+    assert best is not None
+    return best[1]
+
+
+def _side_spots(kind: str, radius: float) -> list[Point]:
+    """Spots towards the middle of each side (between the corner spots)."""
+    return [(geo.edge_dir(kind, e)[0] * radius, geo.edge_dir(kind, e)[1] * radius) for e in (1, 4, 2, 3, 0, 5)]
+
+
+def _plan_once(kind: str, px: float, lay: Layout, hex_id: str, name: str | None, cost_text: str | None,
+               extras: _Extras, order: tuple[str, ...]) -> tuple[float, Plan]:
+    plan = plan_track(kind, lay)
+    placer = _Placer(kind, plan, lay)
+    id_w, id_h = text_size(font(round(ID_SIZE * px)), hex_id)
+    id_x, id_y = id_spot(kind)
+    placer.rects.append(Rect(id_x, id_y, id_w / px + 0.04, id_h / px + 0.04))
+    corners_far = _corner_spots(kind, 0.62)
+
+    if lay.offboard is not None and lay.offboard.visitable:
+        n = len(lay.offboard.revenue)
+        w, h = OFF_CELL[0] * n + 0.04, OFF_CELL[1] + 0.04
+        box = placer.place(w, h, [(0.0, 0.1), (0.0, 0.3), (0.0, -0.2), (0.0, 0.0)])
+        plan.offboard = (box.cx, box.cy)
+
+    for group in order:
+        if group == "name" and name:
+            plan.name = _place_name(kind, px, placer, name, lay.color == "red")
+        elif group == "label" and lay.label:
+            lw, lh = text_size(font(round(LABEL_SIZE * px), "bold"), lay.label)
+            w, h = lw / px + 0.04, lh / px + 0.04
+            cands = _inside(kind, corners_far + _corner_spots(kind, 0.5) + _side_spots(kind, 0.5), w, h)
+            r = placer.place(w, h, cands + _corner_spots(kind, 0.45))
+            plan.label = (r.cx, r.cy)
+        elif group == "small":
+            _place_small(kind, px, placer, plan, lay, extras)
+
+    if cost_text:
+        cw, ch = text_size(font(round(COST_SIZE * px), "bold"), cost_text)
+        w, h = cw / px + 0.3, max(ch / px, 0.22) + 0.04
+        cands = [(0.0, 0.0)] + _inside(kind, _corner_spots(kind, 0.5), w, h) + [(0.0, 0.3), (0.0, -0.3)]
+        r = placer.place(w, h, cands)
+        plan.cost = (r.cx, r.cy)
+    return placer.total, plan
+
+
+def _place_small(kind: str, px: float, placer: _Placer, plan: Plan, lay: Layout, extras: _Extras) -> None:
+    """Revenues, extra tokens, hotels and bonus badges, each beside what it belongs to."""
+    corners_far = _corner_spots(kind, 0.62) + _side_spots(kind, 0.6)
+    revs = [c.revenue for c in lay.cities]
+    shared = len(revs) > 1 and len(set(revs)) == 1 and revs[0] > 0
+    d = 2 * REV_R
+    if shared:
+        # several cities of one value (Jacksonville, OO tiles) show it once
+        cands = _inside(kind, corners_far + _corner_spots(kind, 0.45), d, d)
+        r = placer.place(d, d, cands or [(0.0, 0.0)])
+        plan.revenues.append(((r.cx, r.cy), revs[0]))
+    for ci, (p, c) in enumerate(zip(plan.cities, lay.cities, strict=True)):
+        ex, ey = _city_extent(c.slots)
+        if c.revenue > 0 and not shared:
+            r = placer.place(d, d, _inside(kind, _ring(p, ex, ey, d, d), d, d) + corners_far)
+            plan.revenues.append(((r.cx, r.cy), c.revenue))
+        for _ in [x for x in extras.extra_cities if x == ci]:
+            e = 2 * EXTRA_R
+            r = placer.place(e, e, _inside(kind, _ring(p, ex, ey, e, e, 340.0), e, e) or [p])
+            plan.extras.append((r.cx, r.cy))
+
+    for ti, ((p, tan), t) in enumerate(zip(plan.towns, lay.towns, strict=True)):
+        te = TOWN_BAR[0] / 2 if tan is not None else TOWN_DOT
+        if t.revenue > 0:
+            r = placer.place(d, d, _inside(kind, _ring(p, te, te, d, d), d, d) + corners_far)
+            plan.revenues.append(((r.cx, r.cy), t.revenue))
+        if ti in extras.hotel_towns:
+            e = 2 * HOTEL_HALF
+            r = placer.place(e, e, _inside(kind, _ring(p, te, te, e, e, 20.0), e, e) or [p])
+            plan.hotels[ti] = (r.cx, r.cy)
+
+    if lay.cities:
+        anchor, ex, ey = plan.cities[0], *_city_extent(lay.cities[0].slots)
+    elif plan.towns:
+        anchor, ex, ey = plan.towns[0][0], 0.15, 0.15
+    else:
+        anchor, ex, ey = (0.0, 0.0), 0.0, 0.0
+    for k in extras.marker_kinds:
+        tw, th = text_size(font(round(REV_SIZE * px), "bold"), marker_text(k))
+        w, h = tw / px + 0.12, th / px + 0.1
+        cands = _inside(kind, _ring(anchor, ex, ey, w, h, 45.0), w, h) + _corner_spots(kind, 0.55)
+        plan.markers[k] = placer.place(w, h, cands)
+
+
+def _place_name(kind: str, px: float, placer: _Placer, name: str, on_red: bool) -> tuple[Point, list[str], float]:
+    """Best spot for the location name; long names wrap and, where space is short, shrink a little."""
+    best: tuple[float, Rect, list[str], float] | None = None
+    options = []
+    for k, size in enumerate((NAME_SIZE, NAME_SIZE * 0.88)):
+        f = font(round(size * px), "condensed-bold" if on_red else "condensed")
+        lines = _wrap(name, f, 1.25 * px)
+        w = max(text_size(f, t)[0] for t in lines) / px + 0.05
+        h = size * 1.12 * len(lines)
+        if kind == "pointy":
+            ys = [0.6 - h / 2, -0.58 + h / 2, 0.45 - h / 2, -0.45 + h / 2, 0.3, -0.3, 0.0]
+        else:
+            ys = [0.72 - h / 2, -0.56 + h / 2, 0.45 - h / 2, -0.4 + h / 2, 0.3, -0.3, 0.0]
+        options.append((k, size, lines, w, h, [(x, y) for y in ys for x in (0.0, -0.28, 0.28, -0.42, 0.42)]))
+    # preferred spots at both sizes first; the whole-hex search only if none of them is free
+    for extra in (False, True):
+        for k, size, lines, w, h, cands in options:
+            for cx, cy in (_GRID if extra else cands):
+                r = Rect(cx, cy, w, h)
+                # shrinking or leaving the usual spots costs a little, so they win whenever they fit as well
+                penalty = 0.6 * k + (0.3 + 0.05 * math.hypot(cx, cy) if extra else 0)
+                bound = best[0] - penalty if best is not None else math.inf
+                c = placer.cost(r, 3.0, bound) + penalty
+                if best is None or c < best[0] - 1e-9:
+                    best = (c, r, lines, size)
+        if best is not None and best[0] <= 0.6:
+            break
+    assert best is not None
+    c, r, lines, size = best
+    placer.rects.append(r)
+    placer.total += c
+    return (r.cx, r.cy), lines, size
+
+
+# Plans by (title object, hex state). The title itself is kept in the value, so its id cannot be reused by
+# another title while the entry lives; a variant title with the same name never shares plans.
+_PLANS: dict[tuple, tuple[object, Plan]] = {}
+
+
+def _plan_for(board: Board, hex_id: str, px: float) -> Plan:
+    st = board.hexes[hex_id]
+    h = board.title.hex(hex_id)
+    lay = hex_layout_of(board, hex_id)
+    extras = _Extras(
+        tuple(ci for _, ci in st.extra_tokens),
+        tuple(sorted(st.hotels)),
+        tuple(sorted(st.markers)),
+    )
+    cost_text = None
+    if st.tile is None and h.cost and not lay.paths:
+        cost_text = board.title.fmt(h.cost)
+    key = (id(board.title), board.layout_kind, round(px, 3), hex_id, st.tile, st.rotation, extras, cost_text)
+    hit = _PLANS.get(key)
+    if hit is not None and hit[0] is board.title:
+        return hit[1]
+    if len(_PLANS) > 20000:
+        _PLANS.clear()
+    plan = plan_hex(board.layout_kind, px, lay, hex_id, h.name, cost_text, extras)
+    _PLANS[key] = (board.title, plan)
+    return plan
+
+
+# -- drawing ----------------------------------------------------------------------------------------------
+
+
+def _rgb(color: str | tuple[int, int, int]) -> tuple[int, int, int]:
+    if isinstance(color, tuple):
+        return color
+    c = ImageColor.getrgb(color)
+    return (c[0], c[1], c[2])
+
+
+def _disc(d: ImageDraw.ImageDraw, c: Point, r: float, fill: object, outline: object = None, width: int = 0) -> None:
+    d.ellipse((c[0] - r, c[1] - r, c[0] + r, c[1] + r), fill=fill, outline=outline, width=width)
+
+
+def map_geometry(board: Board) -> tuple[HexGeometry, tuple[int, int]]:
+    """Where the hexes sit in the map picture (final pixels) and the picture's size before any legend band.
+
+    The hex size is chosen so the long side of the picture is LONG_SIDE pixels.
+    """
+    x0, y0, x1, y1 = geo.bounds(list(board.hexes), board.layout_kind)
+    bw, bh = x1 - x0, y1 - y0
+    size = min((LONG_SIDE - 2 * MARGIN) / bw, (LONG_SIDE - 2 * MARGIN - HEADER) / bh)
+    width = round(bw * size + 2 * MARGIN)
+    height = round(bh * size + 2 * MARGIN + HEADER)
+    return HexGeometry(board.layout_kind, size, (MARGIN - x0 * size, MARGIN + HEADER - y0 * size)), (width, height)
+
+
+class _Canvas:
+    """The supersampled picture and the geometry that maps hexes onto it."""
+
+    def __init__(self, board: Board, corp_colors: dict[str, tuple[str, str]], late: bool) -> None:
+        self.board = board
+        self.kind = board.layout_kind
+        self.corp_colors = corp_colors
+        self.late = late
+        ids = list(board.hexes)
+        frame, (self.width, self.height) = map_geometry(board)
+        self.size = frame.size  # final pixels, centre to corner
+        self.map_top = MARGIN + HEADER
+        self.px = frame.size * SS
+        self.geom = HexGeometry(self.kind, self.px, (frame.origin[0] * SS, frame.origin[1] * SS))
+        self.centres = {h: self.geom.centre(h) for h in ids}
+        self.plans = {h: _plan_for(board, h, self.px) for h in ids}
+
+    def new_image(self, extra_h: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+        self.height += extra_h
+        im = Image.new("RGB", (self.width * SS, self.height * SS), BACKGROUND)
+        return im, ImageDraw.Draw(im)
+
+    def pt(self, hex_id: str, p: Point) -> Point:
+        return self.geom.to_px(self.centres[hex_id], p)
+
+    def u(self, v: float) -> float:
+        return v * self.px
+
+    def free_box(self, w: float, h: float) -> tuple[float, float] | None:
+        """Top-left (final px) of a w x h box in a map corner no hex touches, if any."""
+        hx, hy = self.geom.half_extent()
+        boxes = [(c[0] / SS - hx / SS, c[1] / SS - hy / SS, c[0] / SS + hx / SS, c[1] / SS + hy / SS)
+                 for c in self.centres.values()]
+        x_lo, x_hi = MARGIN, self.width - MARGIN - w
+        y_lo, y_hi = self.map_top, self.height - MARGIN - h
+        for x, y in ((x_lo, y_hi), (x_hi, y_hi), (x_hi, y_lo), (x_lo, y_lo)):
+            if x < x_lo - 0.5 or y < y_lo - 0.5:
+                continue
+            if all(x + w + 6 < b[0] or b[2] < x - 6 or y + h + 6 < b[1] or b[3] < y - 6 for b in boxes):
+                return (x, y)
+        return None
+
+
+def _draw_hexes(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
+    board = cv.board
+    for h, c in cv.centres.items():
+        lay = hex_layout_of(board, h)
+        color = lay.color
+        fill = HEX_FILL.get(color, HEX_FILL["white"])
+        if color == "gray" and not lay.paths and not lay.cities and not lay.towns:
+            fill = BLOCKED_FILL
+        d.polygon(cv.geom.polygon(c), fill=fill)
+    # lines, not polygon(width=...): Pillow builds a full-canvas mask for every wide polygon outline
+    for c in cv.centres.values():
+        pts = cv.geom.polygon(c)
+        d.line(pts + pts[:1], fill=OUTLINE, width=SS)
+
+
+def _terrain_icon(d: ImageDraw.ImageDraw, terrain: str | None, c: Point, s: float) -> None:
+    """A small glyph for the terrain beside its cost; s is the glyph's half size in pixels."""
+    x, y = c
+    w = max(1, round(s / 4))
+    if terrain in ("water", "river", "lake"):
+        for dy in (-s * 0.35, s * 0.35):
+            pts = [(x - s + 2 * s * k / 12, y + dy + math.sin(k / 12 * 2 * math.pi) * s * 0.3) for k in range(13)]
+            d.line(pts, fill=(40, 110, 190), width=w, joint="curve")
+    elif terrain == "swamp":
+        base = y + s * 0.7
+        for a in (-50, -20, 0, 20, 50):
+            r = math.radians(a - 90)
+            d.line([(x + a / 60 * s * 0.3, base), (x + a / 60 * s * 0.3 + math.cos(r) * s * 1.2,
+                                                  base + math.sin(r) * s * 1.2)], fill=(46, 125, 50), width=w)
+        d.line([(x - s * 0.8, base), (x + s * 0.8, base)], fill=(46, 125, 50), width=w)
+    elif terrain in ("mountain", "hill", "hills"):
+        d.polygon([(x - s, y + s * 0.7), (x, y - s * 0.8), (x + s, y + s * 0.7)], fill=(140, 100, 60))
+    else:
+        _disc(d, c, s * 0.5, (120, 120, 120))
+
+
+def _draw_costs(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
+    f = font(round(cv.u(COST_SIZE)), "bold")
+    for h, plan in cv.plans.items():
+        if plan.cost is None:
+            continue
+        hd = cv.board.title.hex(h)
+        text = cv.board.title.fmt(hd.cost)
+        c = cv.pt(h, plan.cost)
+        tw, _ = text_size(f, text)
+        icon = cv.u(0.12)
+        total = tw + 2 * icon + cv.u(0.05)
+        _terrain_icon(d, hd.terrain, (c[0] - total / 2 + icon, c[1]), icon)
+        d.text((c[0] + total / 2 - tw / 2, c[1]), text, font=f, fill=(30, 30, 30), anchor="mm")
+
+
+def _draw_borders(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
+    w = round(cv.u(0.13))
+    for h in cv.centres:
+        for b in cv.board.title.hex(h).borders:
+            a, z = geo.side(cv.kind, b.edge)
+            pa, pz = cv.pt(h, a), cv.pt(h, z)
+            d.line([pa, pz], fill=BORDER, width=w)
+            _disc(d, pa, w / 2, BORDER)
+            _disc(d, pz, w / 2, BORDER)
+
+
+def _draw_track(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
+    w = round(cv.u(TRACK_W))
+    for h, plan in cv.plans.items():
+        lay = hex_layout_of(cv.board, h)
+        if lay.offboard is not None and not lay.offboard.visitable:
+            # a stub: track may be built towards it but never run to it, so it ends in a buffer stop
+            for a, b in lay.paths:
+                e = a if a[0] == "edge" else b
+                m = geo.edge_mid(cv.kind, e[1])
+                end = (m[0] * 0.45, m[1] * 0.45)
+                nx, ny = -m[1] / geo.APOTHEM, m[0] / geo.APOTHEM
+                d.line([cv.pt(h, m), cv.pt(h, end)], fill=TRACK, width=w)
+                bar = [(end[0] + nx * 0.2, end[1] + ny * 0.2), (end[0] - nx * 0.2, end[1] - ny * 0.2)]
+                d.line([cv.pt(h, q) for q in bar], fill=TRACK, width=w)
+            continue
+        for line in plan.paths:
+            d.line([cv.pt(h, p) for p in line], fill=TRACK, width=w, joint="curve")
+        if plan.junction:
+            _disc(d, cv.pt(h, (0.0, 0.0)), w / 2, TRACK)
+
+
+def _draw_routes(cv: _Canvas, im: Image.Image, routes: list[RouteDraw]) -> None:
+    """Each route as one translucent stroke: drawn opaque into a mask, then blended once, so overlaps
+    inside a route do not darken."""
+    w = round(cv.u(ROUTE_W))
+    for i, route in enumerate(routes):
+        lines: list[list[Point]] = []
+        for h, pi in route.paths:
+            plan = cv.plans.get(h)
+            if plan is None or not 0 <= pi < len(plan.paths):
+                raise ValueError(f"route {route.label!r}: no path {pi} on hex {h}")
+            lines.append([cv.pt(h, p) for p in plan.paths[pi]])
+        if not lines:
+            continue
+        # a mask only as large as the route keeps long maps cheap
+        x0 = max(0, math.floor(min(p[0] for ln in lines for p in ln) - w))
+        y0 = max(0, math.floor(min(p[1] for ln in lines for p in ln) - w))
+        x1 = min(im.width, math.ceil(max(p[0] for ln in lines for p in ln) + w))
+        y1 = min(im.height, math.ceil(max(p[1] for ln in lines for p in ln) + w))
+        mask = Image.new("L", (x1 - x0, y1 - y0), 0)
+        md = ImageDraw.Draw(mask)
+        ends: dict[tuple[int, int], int] = {}
+        for ln in lines:
+            for p in (ln[0], ln[-1]):
+                key = (round(p[0]), round(p[1]))
+                ends[key] = ends.get(key, 0) + 1
+        for ln in lines:
+            pts = [(x - x0, y - y0) for x, y in ln]
+            md.line(pts, fill=ROUTE_ALPHA, width=w, joint="curve")
+            # round off the joints between consecutive paths; the route's own two ends stay square
+            for p, q in ((pts[0], ln[0]), (pts[-1], ln[-1])):
+                if ends[(round(q[0]), round(q[1]))] > 1:
+                    _disc(md, p, w / 2, ROUTE_ALPHA)
+        im.paste(_rgb(ROUTE_COLORS[i % len(ROUTE_COLORS)]), (x0, y0, x1, y1), mask)
+
+
+def _token(d: ImageDraw.ImageDraw, c: Point, r: float, corp: str, colors: tuple[str, str]) -> None:
+    fill, text = _rgb(colors[0]), _rgb(colors[1])
+    _disc(d, c, r, fill, outline=(0, 0, 0), width=max(1, round(r / 12)))
+    f = _fit(corp, r * 1.72, round(r * 0.85))
+    d.text(c, corp, font=f, fill=text, anchor="mm")
+
+
+_FIT: dict[tuple[str, int, int], Font] = {}
+
+
+def _fit(text: str, max_w: float, max_size: int) -> Font:
+    key = (text, round(max_w), max_size)
+    f = _FIT.get(key)
+    if f is None:
+        size = max_size
+        while size > 6 and text_size(font(size, "condensed-bold"), text)[0] > max_w:
+            size -= 1
+        f = _FIT[key] = font(size, "condensed-bold")
+    return f
+
+
+def _draw_nodes(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
+    board = cv.board
+    lw = max(SS, round(cv.u(0.03)))
+    r = cv.u(CITY_R)
+    placed: set[str] = {c for st in board.hexes.values() for slots in st.tokens for c in slots if c}
+    homes: dict[tuple[str, int], list[str]] = {}
+    for corp in board.title.corporations:
+        if corp.sym not in placed:
+            homes.setdefault((corp.home, corp.home_city), []).append(corp.sym)
+    for h, plan in cv.plans.items():
+        lay = hex_layout_of(board, h)
+        st = board.hexes[h]
+        for ci, (p, city) in enumerate(zip(plan.cities, lay.cities, strict=True)):
+            centres = [cv.pt(h, (p[0] + dx, p[1] + dy)) for dx, dy in slot_offsets(city.slots)]
+            for col, grow in ((TRACK, lw), ((255, 255, 255), 0)):
+                for c in centres:
+                    _disc(d, c, r + grow, col)
+                # the circles of one city are joined into one shape
+                if len(centres) == 2:
+                    (ax, ay), (bx, by) = centres
+                    d.rectangle((ax, ay - r - grow, bx, by + r + grow), fill=col)
+                elif len(centres) > 2:
+                    d.polygon(centres, fill=col)
+            tokens = st.tokens[ci] if ci < len(st.tokens) else []
+            reserved = list(homes.get((h, ci), []))
+            for si, c in enumerate(centres):
+                corp = tokens[si] if si < len(tokens) else None
+                if corp is not None:
+                    _token(d, c, r - lw, corp, cv.corp_colors.get(corp, FALLBACK_CORP))
+                elif reserved:
+                    sym = reserved.pop(0)
+                    col = _rgb(cv.corp_colors.get(sym, FALLBACK_CORP)[0])
+                    _disc(d, c, r - 2 * lw, None, outline=col, width=lw)
+                    d.text(c, sym, font=_fit(sym, r * 1.6, round(r * 0.7)), fill=col, anchor="mm")
+        for (p, tan) in plan.towns:
+            c = cv.pt(h, p)
+            if tan is None:
+                _disc(d, c, cv.u(TOWN_DOT) + lw, (255, 255, 255))
+                _disc(d, c, cv.u(TOWN_DOT), TRACK)
+            else:
+                nx, ny = -tan[1], tan[0]
+                hl, hw = TOWN_BAR[0] / 2, TOWN_BAR[1] / 2
+                quad = [(p[0] + nx * hl + tan[0] * hw, p[1] + ny * hl + tan[1] * hw),
+                        (p[0] + nx * hl - tan[0] * hw, p[1] + ny * hl - tan[1] * hw),
+                        (p[0] - nx * hl - tan[0] * hw, p[1] - ny * hl - tan[1] * hw),
+                        (p[0] - nx * hl + tan[0] * hw, p[1] - ny * hl + tan[1] * hw)]
+                d.polygon([cv.pt(h, q) for q in quad], fill=TRACK)
+        for (corp, _ci), p in zip(st.extra_tokens, plan.extras, strict=False):
+            _token(d, cv.pt(h, p), cv.u(EXTRA_R), corp, cv.corp_colors.get(corp, FALLBACK_CORP))
+        for ti, corp in sorted(st.hotels.items()):
+            p = plan.hotels.get(ti)
+            if p is None:
+                continue
+            fill, text = (_rgb(x) for x in cv.corp_colors.get(corp, FALLBACK_CORP))
+            c = cv.pt(h, p)
+            hs = cv.u(HOTEL_HALF)
+            d.rectangle((c[0] - hs, c[1] - hs, c[0] + hs, c[1] + hs), fill=fill, outline=TRACK, width=max(1, lw // 2))
+            d.text(c, "H", font=font(round(hs * 1.6), "bold"), fill=text, anchor="mm")
+        for kind, corp in sorted(st.markers.items()):
+            rect = plan.markers.get(kind)
+            if rect is None:
+                continue
+            fill, text = (_rgb(x) for x in cv.corp_colors.get(corp, FALLBACK_CORP))
+            c = cv.pt(h, (rect.cx, rect.cy))
+            hw, hh = cv.u(rect.w) / 2, cv.u(rect.h) / 2
+            d.rounded_rectangle((c[0] - hw, c[1] - hh, c[0] + hw, c[1] + hh), radius=hh, fill=fill, outline=TRACK,
+                                width=max(1, lw // 2))
+            d.text(c, marker_text(kind), font=font(round(cv.u(REV_SIZE)), "bold"), fill=text, anchor="mm")
+
+
+def _draw_text(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
+    board = cv.board
+    f_id = font(round(cv.u(ID_SIZE)))
+    f_label = font(round(cv.u(LABEL_SIZE)), "bold")
+    f_off = font(round(cv.u(0.24)), "bold")
+    id_at = id_spot(cv.kind)
+    halo = max(1, SS)
+    for h, plan in cv.plans.items():
+        lay = hex_layout_of(board, h)
+        on_red = lay.color == "red"
+        fill_rgb = HEX_FILL.get(lay.color, HEX_FILL["white"])
+        d.text(cv.pt(h, id_at), h, font=f_id, fill=(255, 235, 230) if on_red else ID_TEXT, anchor="mm")
+        if plan.name is not None:
+            (nx, ny), lines, size = plan.name
+            f = font(round(cv.u(size)), "condensed-bold" if on_red else "condensed")
+            step = size * 1.12
+            y0 = ny - step * (len(lines) - 1) / 2
+            for k, line in enumerate(lines):
+                c = cv.pt(h, (nx, y0 + k * step))
+                if on_red:
+                    d.text(c, line, font=f, fill=(255, 255, 255), anchor="mm")
+                else:
+                    d.text(c, line, font=f, fill=(20, 20, 20), anchor="mm", stroke_width=halo, stroke_fill=fill_rgb)
+        if plan.label is not None and lay.label:
+            d.text(cv.pt(h, plan.label), lay.label, font=f_label, fill=(20, 20, 20), anchor="mm")
+        for p, value in plan.revenues:
+            c = cv.pt(h, p)
+            _disc(d, c, cv.u(REV_R), (255, 255, 255), outline=TRACK, width=max(1, SS))
+            d.text(c, str(value), font=_fit(str(value), cv.u(REV_R) * 1.75, round(cv.u(REV_SIZE))), fill=TRACK,
+                   anchor="mm")
+        if plan.offboard is not None and lay.offboard is not None:
+            _draw_offboard_values(cv, d, h, plan.offboard, lay, f_off)
+
+
+def _draw_offboard_values(cv: _Canvas, d: ImageDraw.ImageDraw, h: str, p: Point, lay: Layout, f: Font) -> None:
+    assert lay.offboard is not None
+    values = list(lay.offboard.revenue.items())
+    current = 1 if cv.late and len(values) > 1 else 0
+    cell_w, cell_h = cv.u(OFF_CELL[0]), cv.u(OFF_CELL[1])
+    c = cv.pt(h, p)
+    x = c[0] - cell_w * len(values) / 2
+    for i, (phase, value) in enumerate(values):
+        box = (x + i * cell_w, c[1] - cell_h / 2, x + (i + 1) * cell_w, c[1] + cell_h / 2)
+        base = HEX_FILL.get(phase, (255, 255, 255))
+        if i == current:
+            d.rectangle(box, fill=base, outline=TRACK, width=max(SS, round(cv.u(0.035))))
+            d.text(((box[0] + box[2]) / 2, c[1]), str(value), font=f, fill=TRACK, anchor="mm")
+        else:
+            faded = tuple(round(v * 0.45 + 255 * 0.55) for v in base)
+            d.rectangle(box, fill=faded, outline=(120, 120, 120), width=SS)
+            d.text(((box[0] + box[2]) / 2, c[1]), str(value), font=f, fill=(110, 110, 110), anchor="mm")
+
+
+def _legend_rows(routes: list[RouteDraw], board: Board) -> list[tuple[str, str, tuple[int, int, int] | None]]:
+    rows: list[tuple[str, str, tuple[int, int, int] | None]] = []
+    for i, r in enumerate(routes):
+        rows.append((r.label, board.title.fmt(r.revenue), _rgb(ROUTE_COLORS[i % len(ROUTE_COLORS)])))
+    rows.append(("Total", board.title.fmt(sum(r.revenue for r in routes)), None))
+    return rows
+
+
+def _draw_legend(d: ImageDraw.ImageDraw, x: float, y: float, rows: list, w: float, row_h: float) -> None:
+    f = font(round(row_h * 0.6 * SS))
+    fb = font(round(row_h * 0.6 * SS), "bold")
+    pad = 10
+    d.rounded_rectangle(((x) * SS, y * SS, (x + w) * SS, (y + row_h * len(rows) + 2 * pad) * SS), radius=8 * SS,
+                        fill=(255, 255, 255), outline=OUTLINE, width=SS)
+    for k, (label, value, color) in enumerate(rows):
+        cy = (y + pad + row_h * (k + 0.5)) * SS
+        if color is not None:
+            d.line([((x + pad) * SS, cy), ((x + pad + 34) * SS, cy)], fill=color, width=round(row_h * 0.45 * SS))
+        fk = fb if color is None else f
+        d.text(((x + pad + 44) * SS, cy), label, font=fk, fill=TRACK, anchor="lm")
+        d.text(((x + w - pad) * SS, cy), value, font=fb, fill=TRACK, anchor="rm")
+
+
+def render_map(board: Board, *, late: bool = False, routes: list[RouteDraw] | None = None,
+               corp_colors: dict[str, tuple[str, str]] | None = None, title_text: str = "") -> bytes:
+    """The whole board as PNG bytes; with ``routes``, each train's route in its own colour and a legend."""
+    if corp_colors is None:
+        corp_colors = {c.sym: (c.color, c.text_color) for c in board.title.corporations}
+    cv = _Canvas(board, corp_colors, late)
+    routes = list(routes or [])
+
+    legend_rows = _legend_rows(routes, board) if routes else []
+    row_h = LEGEND_ROW
+    legend_w = legend_h = 0.0
+    legend_at: tuple[float, float] | None = None
+    extra_h = 0
+    if legend_rows:
+        size = round(row_h * 0.6)
+        legend_w = max(text_size(font(size, "bold"), a)[0] + text_size(font(size, "bold"), b)[0]
+                       for a, b, _ in legend_rows) + 44 + 20 + 28
+        legend_h = row_h * len(legend_rows) + 20
+        legend_at = cv.free_box(legend_w, legend_h)
+        if legend_at is None:
+            # no empty corner on this map: a band under it
+            extra_h = math.ceil(legend_h) + MARGIN
+            legend_at = (MARGIN, cv.height)
+
+    im, d = cv.new_image(extra_h)
+    _draw_hexes(cv, d)
+    _draw_costs(cv, d)
+    _draw_borders(cv, d)
+    _draw_track(cv, d)
+    if routes:
+        _draw_routes(cv, im, routes)
+        d = ImageDraw.Draw(im)
+    _draw_nodes(cv, d)
+    _draw_text(cv, d)
+
+    header = title_text or board.title.title
+    d.text((MARGIN * SS, (MARGIN + HEADER / 2 - 4) * SS), header, font=font(22 * SS, "bold"), fill=(25, 25, 25),
+           anchor="lm")
+    values_note = "off-board values: " + ("late (brown)" if late else "early (yellow)")
+    d.text(((cv.width - MARGIN) * SS, (MARGIN + HEADER / 2 - 4) * SS), values_note, font=font(15 * SS),
+           fill=(60, 60, 60), anchor="rm")
+    if legend_at is not None:
+        _draw_legend(d, legend_at[0], legend_at[1], legend_rows, legend_w, row_h)
+
+    return encode_png(im.reduce(SS) if SS > 1 else im)
+
+
+def encode_png(im: Image.Image) -> bytes:
+    """PNG bytes of a picture reduced to a 256-colour palette.
+
+    Our pictures are a few flat colours plus their anti-aliased edges, so a
+    palette loses nothing visible, halves the file and, with light
+    compression, encodes several times faster than full RGB.
+    """
+    pal = im.quantize(256, method=Image.Quantize.FASTOCTREE)
+    buf = io.BytesIO()
+    pal.save(buf, format="PNG", compress_level=1)
+    return buf.getvalue()

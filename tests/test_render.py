@@ -1,0 +1,355 @@
+"""Pictures: properties of the PNGs built from real boards and markets (no golden bytes)."""
+
+from __future__ import annotations
+
+import io
+import math
+
+import pytest
+from PIL import Image, ImageColor
+
+from engine.board import Board
+from engine.hexgrid import coords, neighbour
+from engine.market import Market
+from engine.titledata import MarketDef, TitleData, load_title
+from render import RouteDraw, render_map, render_market, render_standings
+from render import geometry as geo
+from render.fonts import font, text_size
+from render.mapimg import HEX_FILL, ROUTE_COLORS, hex_layout_of, map_geometry, plan_track
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+RGB = tuple[int, int, int]
+
+# A board after a few operating rounds: (hex, tile, rotation, city map).
+BUSY_LAYS: list[tuple[str, str, int, list[int]]] = [
+    ("B3", "9", 1, []), ("B7", "4", 1, []), ("B9", "9", 1, []), ("B11", "9", 1, []), ("B13", "4", 1, []),
+    ("B15", "15", 3, [0]), ("C14", "58", 1, []), ("B17", "8", 5, []), ("C18", "9", 2, []), ("D19", "3", 2, []),
+    ("B21", "9", 1, []), ("B19", "4", 1, []), ("B23", "487", 4, [0, 1]), ("C22", "9", 0, []), ("D21", "9", 0, []),
+    ("E20", "8", 3, []), ("F21", "8", 0, []), ("G20", "405", 4, [0]), ("C24", "58", 0, []), ("D23", "4", 0, []),
+    ("E22", "8", 3, []), ("F23", "6o", 1, [0]), ("F25", "8", 5, []), ("G26", "9", 2, []), ("H27", "9", 2, []),
+    ("I28", "58", 0, []), ("J27", "6fl", 2, [0]), ("L27", "9", 0, []), ("M26", "8", 1, []), ("M24", "58", 4, []),
+    ("B9", "82", 1, []), ("B7", "146", 1, []), ("B11", "544", 0, []), ("F23", "443o", 1, [0]),
+]
+
+
+@pytest.fixture(scope="module")
+def title() -> TitleData:
+    return load_title("18FL")
+
+
+def _busy_board(title: TitleData) -> Board:
+    board = Board(title)
+    for hex_id, tile, rot, city_map in BUSY_LAYS:
+        board.place_tile(hex_id, tile, rot, city_map)
+    for hex_id, city, slot, corp in [("B5", 0, 0, "L&N"), ("B15", 0, 0, "TPS"), ("B15", 0, 1, "SAL"),
+                                     ("B23", 0, 0, "SAL"), ("B23", 1, 0, "SR"), ("G20", 0, 0, "ACL"),
+                                     ("K28", 0, 0, "FEC"), ("F23", 0, 0, "ACL")]:
+        board.hexes[hex_id].tokens[city][slot] = corp
+    board.hexes["B23"].extra_tokens.append(("FEC", 0))
+    board.hexes["M24"].hotels[0] = "FEC"
+    board.hexes["G20"].markers["port"] = "ACL"
+    return board
+
+
+def _variant(title: TitleData, **changes: object) -> TitleData:
+    """A changed copy of a title, validated afresh (model_copy would keep the title's cached hex index)."""
+    return TitleData.model_validate(title.model_dump() | changes)
+
+
+def _img(png: bytes) -> Image.Image:
+    assert png[:8] == PNG_MAGIC
+    im = Image.open(io.BytesIO(png))
+    im.load()
+    return im.convert("RGB")
+
+
+def _rgb(color: str) -> RGB:
+    c = ImageColor.getrgb(color)
+    return (c[0], c[1], c[2])
+
+
+def _count_near(im: Image.Image, color: RGB, box: tuple[int, int, int, int] | None = None, tol: int = 10) -> int:
+    """Pixels within ``tol`` (per channel) of ``color``, optionally inside a box."""
+    region = im.crop(box) if box else im
+    colors = region.getcolors(maxcolors=1 << 24) or []
+    return sum(n for n, c in colors if all(abs(a - b) <= tol for a, b in zip(c, color, strict=True)))
+
+
+def _hex_box(board: Board, hex_id: str, frac: float = 0.55) -> tuple[int, int, int, int]:
+    g, _ = map_geometry(board)
+    x, y = g.centre(hex_id)
+    r = g.size * frac
+    return (round(x - r), round(y - r), round(x + r), round(y + r))
+
+
+# -- geometry -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("layout", ["pointy", "flat"])
+def test_edge_directions_point_at_the_neighbour(layout: str) -> None:
+    """Edge e of the drawing faces the hex that engine.hexgrid calls the neighbour across e."""
+    g = geo.HexGeometry(layout, 10.0)
+    here = "F11"
+    assert (coords(here, layout)[0] + coords(here, layout)[1]) % 2 == 0
+    c = g.centre(here)
+    for e in range(6):
+        n = g.centre(neighbour(here, e, layout))
+        mx, my = geo.edge_mid(layout, e)
+        # the neighbour's centre lies twice the apothem away in the direction of the edge midpoint
+        assert math.isclose(n[0] - c[0], 2 * mx * 10.0, abs_tol=1e-6)
+        assert math.isclose(n[1] - c[1], 2 * my * 10.0, abs_tol=1e-6)
+
+
+@pytest.mark.parametrize("layout", ["pointy", "flat"])
+def test_curves_meet_the_edges_at_their_midpoints(layout: str) -> None:
+    for a in range(6):
+        for b in range(6):
+            if a == b:
+                continue
+            pts = geo.edge_to_edge(layout, a, b)
+            assert pts[0] == geo.edge_mid(layout, a) and pts[-1] == geo.edge_mid(layout, b)
+            assert all(geo.inside_hex(layout, p, -1e-9) for p in pts)
+            length = geo.polyline_length(pts)
+            # straight, gentle and sharp track have the lengths of their circle arcs
+            expected = {3: math.sqrt(3), 2: 1.5 * math.pi / 3, 1: 0.5 * 2 * math.pi / 3}[min((b - a) % 6, (a - b) % 6)]
+            assert math.isclose(length, expected, rel_tol=0.01)
+
+
+def test_through_town_sits_on_its_track(title: TitleData) -> None:
+    board = Board(title)
+    board.place_tile("B19", "58", 0, [])  # gentle curve with a town on it
+    plan = plan_track("pointy", hex_layout_of(board, "B19"))
+    (pos, tangent), = plan.towns
+    assert tangent is not None
+    assert pos in plan.paths[0] and pos in plan.paths[1]
+
+
+def test_fonts_find_dejavu_or_fall_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    from render import fonts
+
+    w, h = text_size(font(14), "Jacksonville")
+    assert w > 0 and h > 0
+    monkeypatch.setattr(fonts, "FONT_DIRS", ("/nonexistent-font-dir",))
+    fonts._find.cache_clear()
+    fonts.font.cache_clear()
+    try:
+        assert fonts.font_path("bold") is None
+        w2, _ = text_size(fonts.font(14, "bold"), "Jacksonville")
+        assert w2 > 0
+    finally:
+        fonts._find.cache_clear()
+        fonts.font.cache_clear()
+
+
+# -- map ----------------------------------------------------------------------------------------------
+
+
+def test_map_is_a_phone_sized_png(title: TitleData) -> None:
+    png = render_map(_busy_board(title), title_text="18FL OR 3.2")
+    im = _img(png)
+    assert 1500 <= max(im.size) <= 1700
+    assert len(png) < 600 * 1024
+
+
+def test_laid_yellow_tile_shows_at_its_hex(title: TitleData) -> None:
+    board = Board(title)
+    yellow = HEX_FILL["yellow"]
+    box = _hex_box(board, "C22")
+    before = _img(render_map(board))
+    assert _count_near(before, yellow, box) == 0
+    board.place_tile("C22", "9", 0, [])
+    after = _img(render_map(board))
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    assert _count_near(after, yellow, box) > area * 0.3
+    # the straight track crosses the centre
+    g, _ = map_geometry(board)
+    cx, cy = g.centre("C22")
+    assert max(after.getpixel((round(cx), round(cy)))) < 80
+
+
+def test_placed_token_shows_the_corporation_colour(title: TitleData) -> None:
+    board = Board(title)
+    fec = _rgb(title.corporation("FEC").color)
+    box = _hex_box(board, "F23")
+    assert _count_near(_img(render_map(board)), fec, box) == 0
+    board.hexes["F23"].tokens[0][0] = "FEC"
+    assert _count_near(_img(render_map(board)), fec, box) > 150
+
+
+def test_custom_corporation_colours_are_used(title: TitleData) -> None:
+    board = Board(title)
+    board.hexes["F23"].tokens[0][0] = "FEC"
+    colors = {c.sym: (c.color, c.text_color) for c in title.corporations} | {"FEC": ("#00ff00", "#000000")}
+    im = _img(render_map(board, corp_colors=colors))
+    assert _count_near(im, (0, 255, 0), _hex_box(board, "F23")) > 150
+
+
+def test_extras_hotels_and_markers_are_drawn(title: TitleData) -> None:
+    board = Board(title)
+    board.place_tile("M24", "58", 4, [])
+    board.hexes["M24"].hotels[0] = "SR"
+    board.hexes["B23"].extra_tokens.append(("ACL", 0))
+    board.hexes["G20"].markers["port"] = "FEC"
+    board.hexes["K28"].markers["mystery"] = "TPS"  # unknown kinds still get a badge
+    im = _img(render_map(board))
+    for hex_id, corp in (("M24", "SR"), ("B23", "ACL"), ("G20", "FEC"), ("K28", "TPS")):
+        assert _count_near(im, _rgb(title.corporation(corp).color), _hex_box(board, hex_id, 0.9)) > 30, corp
+
+
+def test_late_values_change_the_picture(title: TitleData) -> None:
+    board = Board(title)
+    assert render_map(board) != render_map(board, late=True)
+
+
+def test_map_is_deterministic(title: TitleData) -> None:
+    board = _busy_board(title)
+    assert render_map(board, title_text="x") == render_map(board, title_text="x")
+    again = _busy_board(title)
+    assert render_map(board) == render_map(again)
+
+
+def test_flat_layout_renders(title: TitleData) -> None:
+    flat = _variant(title, layout="flat")
+    board = Board(flat)
+    board.place_tile("C22", "9", 0, [])
+    board.hexes["G20"].tokens[0][0] = "ACL"
+    im = _img(render_map(board))
+    assert 1500 <= max(im.size) <= 1700
+    assert _count_near(im, HEX_FILL["yellow"], _hex_box(board, "C22")) > 100
+    assert _count_near(im, _rgb(title.corporation("ACL").color), _hex_box(board, "G20")) > 100
+
+
+# -- routes -------------------------------------------------------------------------------------------
+
+
+def _path(board: Board, hex_id: str, a: tuple[str, int], b: tuple[str, int]) -> tuple[str, int]:
+    for i, p in enumerate(hex_layout_of(board, hex_id).paths):
+        if p in ((a, b), (b, a)):
+            return hex_id, i
+    raise KeyError((hex_id, a, b))
+
+
+def _routes(board: Board) -> list[RouteDraw]:
+    r1 = [_path(board, "B23", ("edge", 1), ("city", 1)), ("B21", 0), ("B19", 0), ("B19", 1)]
+    r2 = [_path(board, "B23", ("edge", 0), ("city", 0)), ("C22", 0), ("D21", 0), ("E20", 0), ("F21", 0),
+          _path(board, "G20", ("edge", 3), ("city", 0))]
+    r3 = [_path(board, "K28", ("edge", 0), ("city", 0)), ("L27", 0), ("M26", 0), ("M24", 0), ("M24", 1),
+          ("N23", 0)]
+    return [RouteDraw("3", 110, r1), RouteDraw("4", 180, r2), RouteDraw("2", 90, r3)]
+
+
+def test_routes_are_drawn_in_their_colours(title: TitleData) -> None:
+    board = _busy_board(title)
+    routes = _routes(board)
+    plain = _img(render_map(board))
+    png = render_map(board, routes=routes)
+    im = _img(png)
+    assert len(png) < 600 * 1024
+    for i, (route, hex_id) in enumerate(zip(routes, ("B21", "D21", "M26"), strict=True)):
+        color = _rgb(ROUTE_COLORS[i])
+        assert _count_near(im, color) > 200, route.label  # legend swatch
+        # along the route the map is tinted towards the train's colour
+        box = _hex_box(board, hex_id, 0.8)
+
+        def dist(img: Image.Image, c: RGB = color, b: tuple[int, int, int, int] = box) -> float:
+            stat = img.crop(b).resize((1, 1), Image.Resampling.BOX).getpixel((0, 0))
+            return math.dist(stat, c)
+
+        assert dist(im) < dist(plain) - 10, route.label
+    assert render_map(board, routes=routes) == png
+
+
+def test_route_with_an_unknown_path_is_refused(title: TitleData) -> None:
+    board = _busy_board(title)
+    with pytest.raises(ValueError):
+        render_map(board, routes=[RouteDraw("2", 10, [("C12", 0)])])
+
+
+# -- market -------------------------------------------------------------------------------------------
+
+
+def test_market_shows_each_parked_corporation(title: TitleData) -> None:
+    market = Market.from_def(title.market)
+    colors = {c.sym: (c.color, c.text_color) for c in title.corporations}
+    for sym, col in (("SAL", 6), ("SR", 6), ("ACL", 9), ("L&N", 3)):
+        market.place(sym, 0, col)
+    png = render_market(title, market, colors, caption="SR 3")
+    im = _img(png)
+    assert max(im.size) == 1600 and len(png) < 600 * 1024
+    for sym in ("SAL", "SR", "ACL", "L&N"):
+        assert _count_near(im, _rgb(colors[sym][0])) > 300, sym
+    for sym in ("FEC", "TPS"):  # not parked: nowhere on the picture
+        assert _count_near(im, _rgb(colors[sym][0])) == 0, sym
+    assert render_market(title, market, colors, caption="SR 3") == png
+
+
+def test_market_stack_order_is_drawn_top_first(title: TitleData) -> None:
+    market = Market.from_def(title.market)
+    colors = {"A": ("#ff0000", "#ffffff"), "B": ("#0000ff", "#ffffff")}
+    market.place("A", 0, 6)
+    market.place("B", 0, 6)
+    im = _img(render_market(title, market, colors))
+    ys_a = [y for y in range(im.height) for x in range(0, im.width, 4) if im.getpixel((x, y)) == (255, 0, 0)]
+    ys_b = [y for y in range(im.height) for x in range(0, im.width, 4) if im.getpixel((x, y)) == (0, 0, 255)]
+    # both tokens are in the market cell and in the operating-order line; compare the cell ones (upper)
+    assert min(ys_a) < min(ys_b)
+
+
+def test_two_dimensional_market(title: TitleData) -> None:
+    rows = (("60", "65", "70p", "80", "90e"), ("55", "60p", "65", "70"), ("50y", "55y", "60"))
+    market = Market.from_def(MarketDef(kind="2d", rows=rows))
+    colors = {c.sym: (c.color, c.text_color) for c in title.corporations}
+    for sym, (r, c) in (("SAL", (0, 2)), ("SR", (0, 2)), ("ACL", (0, 2)), ("FEC", (1, 1)), ("TPS", (2, 0))):
+        market.place(sym, r, c)
+    im = _img(render_market(title, market, colors))
+    for sym in ("SAL", "SR", "ACL", "FEC", "TPS"):
+        assert _count_near(im, _rgb(colors[sym][0])) > 100, sym
+
+
+# -- standings ----------------------------------------------------------------------------------------
+
+
+def test_standings_chart(title: TitleData) -> None:
+    history = {"ann": [300, 420, 700, 1100], "bo": [300, 380, 650, 900], "cy": [300, 310, 500, 1150]}
+    rows = sorted(((p, v[-1]) for p, v in history.items()), key=lambda r: -r[1])
+    png = render_standings(rows, history, title_text="18FL final")
+    im = _img(png)
+    assert im.size == (1600, 900) and len(png) < 600 * 1024
+    assert png == render_standings(rows, history, title_text="18FL final")
+    # each player has a line of their own colour
+    from render.charts import PLAYER_COLORS
+
+    for i in range(len(rows)):
+        assert _count_near(im, PLAYER_COLORS[i], tol=6) > 200
+
+
+@pytest.mark.parametrize("history", [{}, {"solo": [500]}, {"a": [0, 0], "b": [0, 0]}])
+def test_standings_edge_cases(history: dict[str, list[int]]) -> None:
+    rows = [(p, v[-1]) for p, v in history.items()] or [("nobody", 0)]
+    _img(render_standings(rows, history))
+
+
+def _block_title(title: TitleData) -> TitleData:
+    """A small rectangular map with no empty corner, named like 18FL but with its own hexes."""
+    from engine.titledata import HexDef
+
+    hexes = [HexDef(id=f"{row}{col}") for r, row in enumerate("ABCD") for col in range(1 + (r + 1) % 2, 14, 2)]
+    return _variant(title, hexes=[h.model_dump() for h in hexes])
+
+
+def test_legend_gets_a_band_when_no_corner_is_free(title: TitleData) -> None:
+    block = _block_title(title)
+    board = Board(block)
+    board.place_tile("B5", "9", 1, [])
+    plain = _img(render_map(board))
+    with_routes = _img(render_map(board, routes=[RouteDraw("2", 20, [("B5", 0)])]))
+    assert with_routes.width == plain.width and with_routes.height > plain.height
+    assert _count_near(with_routes, _rgb(ROUTE_COLORS[0]), (0, plain.height, plain.width, with_routes.height)) > 100
+
+
+def test_variant_title_with_the_same_name_is_planned_afresh(title: TitleData) -> None:
+    renamed = _variant(title, hexes=[h.model_dump() | ({"name": "Gotham"} if h.id == "F23" else {})
+                                     for h in title.hexes])
+    assert renamed.title == title.title
+    a, b = render_map(Board(title)), render_map(Board(renamed))
+    assert a != b
