@@ -22,7 +22,8 @@ def _titles(args: argparse.Namespace) -> int:
         print(json.dumps(out, indent=1))
     else:
         for o in out:
-            print(f"{o['title']}: {o['min_players']}-{o['max_players']} players; options: {', '.join(o['options']) or '-'}")
+            opts = ", ".join(o["options"]) or "-"
+            print(f"{o['title']}: {o['min_players']}-{o['max_players']} players; options: {opts}")
     return 0
 
 

@@ -22,7 +22,9 @@ def pool_limit_shares(game: Game, corp: str) -> int:
     return game.corps[corp].size * game.rules.pool_limit_percent // 100
 
 
-def sell_problem(game: Game, player: str, corp_sym: str, count: int, *, keep_presidency_of: str | None = None) -> str | None:
+def sell_problem(
+    game: Game, player: str, corp_sym: str, count: int, *, keep_presidency_of: str | None = None
+) -> str | None:
     """Why ``player`` may not sell ``count`` shares of ``corp_sym`` now, or None if the sale is legal."""
     corp = game.corps[corp_sym]
     held = game.shares_held(player, corp_sym)

@@ -99,9 +99,10 @@ def keeps_track(old: Layout, new: Layout) -> bool:
     if len(old.towns) != len(new.towns):
         return False
     for mapping in itertools.product(range(max(n_new, 1)), repeat=n_old):
-        def m(node: Node) -> Node:
-            return ("city", mapping[node[1]]) if node[0] == "city" else node
-
-        if all(_pair(m(a), m(b)) in new_conn for a, b in old_conn):
+        if all(_pair(_mapped(a, mapping), _mapped(b, mapping)) in new_conn for a, b in old_conn):
             return True
     return False
+
+
+def _mapped(node: Node, mapping: tuple[int, ...]) -> Node:
+    return ("city", mapping[node[1]]) if node[0] == "city" else node

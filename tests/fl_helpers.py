@@ -32,3 +32,27 @@ def pass_all(game: Game) -> None:
     start = game.round
     while game.round is start and not game.finished:
         act(game, "pass", game.current_entity)
+
+
+def sal_operating(price: int = 100) -> Game:
+    """Three players; alice (TR) starts SAL, bob buys a share; OR 1 with SAL at its track step."""
+    g = drafted()
+    act(g, "par", "alice", corporation="SAL", price=price)
+    act(g, "buy_shares", "bob", corporation="SAL")
+    pass_all(g)
+    assert g.round.kind == "operating" and g.current_entity == "SAL"
+    return g
+
+
+def finish_turn(game: Game, corp: str) -> None:
+    """Pass every optional step until ``corp``'s turn ends (buying the cheapest train if it must)."""
+    while game.current_entity == corp:
+        step = game.round.step
+        if step == "routes":
+            act(game, "run_routes", corp)
+        elif step == "dividend":
+            act(game, "dividend", corp, kind="payout")
+        elif step == "buy_train" and not game.trains_of(corp):
+            act(game, "buy_train", corp, train=game.next_bank_trains()[0].id)
+        else:
+            act(game, "pass", corp)

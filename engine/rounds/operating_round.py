@@ -8,7 +8,7 @@ come in through the title's rules object, in the step they belong to.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import stock, track
 from ..actions import (
@@ -113,7 +113,7 @@ class OperatingRound:
         before = game.price(self.corp)
         game.rules.move_price_after_run(game, self.corp, 0, "withhold")
         after = game.price(self.corp)
-        game.say(f"{self.corp} earns nothing; price {game.fmt(before)} → {game.fmt(after)}.")
+        game.say(f"{self.corp} earns nothing; {price_move(game, before, after)}.")
         self.summary.append(f"{self.corp} earned nothing ({game.fmt(before)} → {game.fmt(after)})")
 
     def _end_turn(self, game: Game) -> None:
@@ -192,7 +192,7 @@ class OperatingRound:
         self.advance(game)
 
     def token_done(self, game: Game) -> None:
-        if not game.rules.step_applies(game, self, "token"):
+        if self.step == "token" and not game.rules.token_step_open(game, self):
             self.advance(game)
 
     # -- routes
@@ -220,11 +220,14 @@ class OperatingRound:
         self.revenue = chosen.revenue
         for r in chosen.routes:
             game.train(r.train).ran = True
-        parts = [f"{game.train(r.train).variant} {r.revenue and '–'.join(game.rules.stop_name(game, s) for s in r.stops)}"
-                 f" {game.fmt(r.revenue)}" for r in chosen.routes]
+        parts = [f"{game.train(r.train).variant} {self.route_text(game, r)} {game.fmt(r.revenue)}"
+                 for r in chosen.routes]
         game.say(f"{self.corp} runs " + ("; ".join(parts) if parts else "no routes") +
                  f": {game.fmt(chosen.revenue)}.")
         self.advance(game)
+
+    def route_text(self, game: Game, route: Any) -> str:
+        return "–".join(game.rules.stop_name(game, s) for s in route.stops)
 
     def best(self, game: Game) -> RouteSet:
         assert self.corp is not None
@@ -250,7 +253,7 @@ class OperatingRound:
             text = f"{sym} pays {game.fmt(per_share)} per share"
         game.rules.move_price_after_run(game, sym, revenue, act.kind)
         after = game.price(sym)
-        game.say(f"{text}; price {game.fmt(before)} → {game.fmt(after)}.")
+        game.say(f"{text}; {price_move(game, before, after)}.")
         self.summary.append(f"{sym} earned {game.fmt(revenue)}, {act.kind} ({game.fmt(before)} → {game.fmt(after)})")
         self.advance(game)
 
@@ -278,7 +281,8 @@ class OperatingRound:
             raise GameError(f"Only {self.corp}'s president {pres} may sell shares for its train.")
         corp_sym = game.corp(act.corporation).sym
         if corp_sym in self.emergency_sold:
-            raise GameError(f"You already sold {corp_sym} for this purchase; all sales of one corporation are one sale.")
+            raise GameError(f"You already sold {corp_sym} for this purchase; all sales of one corporation are one "
+                            "sale.")
         stock.sell(game, pres, corp_sym, act.count, keep_presidency_of=self.corp)
         self.emergency_sold.append(corp_sym)
 
@@ -397,6 +401,12 @@ class OperatingRound:
             extra = (f" {sym} has {game.fmt(game.corps[sym].cash)} and must buy a train: {pres} pays the rest,"
                      " selling shares if needed.")
         return f"{pres}, for {sym} ({self.name}): {self.allowed_text(game)}.{extra}"
+
+
+def price_move(game: Game, before: int, after: int) -> str:
+    if before == after:
+        return f"price stays {game.fmt(after)}"
+    return f"price {game.fmt(before)} → {game.fmt(after)}"
 
 
 def lay_tile(game: Game, corp: str, hex_id: str, tile_id: str, rotation: int, *, yellow_only: bool = False,

@@ -111,6 +111,9 @@ class TitleRules:
     def more_lays_possible(self, game: Game, rnd: OperatingRound) -> bool:
         return False
 
+    def token_step_open(self, game: Game, rnd: OperatingRound) -> bool:
+        return False
+
     def tile_lay_problem(self, game: Game, corp: str, hex_id: str, tile: str, rotation: int) -> str | None:
         return None
 

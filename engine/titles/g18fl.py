@@ -210,6 +210,12 @@ class Rules18FL(TitleRules):
             return bool(self._token_actions(game, rnd))
         return True
 
+    def token_step_open(self, game: Game, rnd: OperatingRound) -> bool:
+        """After the normal token the step stays open only for a bonus the president holds."""
+        if self._normal_token_problem(game, rnd) is None and self._token_actions(game, rnd):
+            return True
+        return any(self._president_holds(game, rnd, s) for s in ("POSC", "TC"))
+
     def lay_allowance_problem(self, game: Game, rnd: OperatingRound, kind: str) -> str | None:
         if "upgrade" in rnd.lays:
             return "You have upgraded a tile this turn; a turn allows two yellow tiles or one upgrade."
@@ -221,11 +227,16 @@ class Rules18FL(TitleRules):
 
     def more_lays_possible(self, game: Game, rnd: OperatingRound) -> bool:
         own = "upgrade" not in rnd.lays and len(rnd.lays) < 2
-        return own or self._usable(game, "TR")
+        return own or self._president_holds(game, rnd, "TR")
 
     def _usable(self, game: Game, sym: str) -> bool:
         c = game.companies.get(sym)
         return c is not None and not c.closed and c.owner is not None
+
+    def _president_holds(self, game: Game, rnd: OperatingRound, sym: str) -> bool:
+        """A step waits for a bonus only when the operating president owns it; other owners act while it is open."""
+        c = game.companies.get(sym)
+        return self._usable(game, sym) and c is not None and c.owner == game.corps[rnd.corp or ""].president
 
     def tile_lay_problem(self, game: Game, corp: str, hex_id: str, tile: str, rotation: int) -> str | None:
         from ..tiles import tile_layout
@@ -323,7 +334,8 @@ class Rules18FL(TitleRules):
             raise GameError(f"{sym} cannot place a station at {act.hex} city {act.city}: it needs an open city circle "
                             f"it can reach, on a hex where it has no station. Options: {listing or 'none'}.")
         if game.corps[sym].cash < cost:
-            raise GameError(f"A station at {act.hex} costs {game.fmt(cost)}; {sym} has {game.fmt(game.corps[sym].cash)}.")
+            raise GameError(f"A station at {act.hex} costs {game.fmt(cost)}; {sym} has "
+                            f"{game.fmt(game.corps[sym].cash)}.")
         slots = game.board.hexes[act.hex].tokens[act.city]
         slots[slots.index(None)] = sym
         if cost:
@@ -449,7 +461,8 @@ class Rules18FL(TitleRules):
         if self._usable(game, "POSC"):
             out += [Assign(entity="POSC", target=h) for h in PORT_HEXES]
         if self._usable(game, "TC"):
-            out += [PlaceToken(entity="TC", hex=h, city=c, corporation=sym) for h, c in self.terminal_options(game, sym)]
+            out += [PlaceToken(entity="TC", hex=h, city=c, corporation=sym)
+                    for h, c in self.terminal_options(game, sym)]
         return out
 
     def or_legal_actions(self, game: Game, rnd: OperatingRound) -> list[Action]:
@@ -464,7 +477,8 @@ class Rules18FL(TitleRules):
 
             r = reach(game.board, sym)
             return [LayTile(entity="TR", hex=o.hex, tile=o.tile, rotation=o.rotation)
-                    for h in track.candidate_hexes(game, r) for o in track.legal_tiles(game, sym, h, r, yellow_only=True)]
+                    for h in track.candidate_hexes(game, r)
+                    for o in track.legal_tiles(game, sym, h, r, yellow_only=True)]
         return []
 
     # -- routes and revenue
