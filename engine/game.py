@@ -44,9 +44,9 @@ class Game:
 
         self.title_name = title
         self.data: TitleData = load_title(title)
-        self.rules = rules_for(title)
         self.seed = seed
         self.options: dict[str, Any] = dict(options or {})
+        self.rules = rules_for(title, self.options.get("rules_profile", "rulebook"))
         if not self.data.min_players <= len(players) <= self.data.max_players:
             raise GameError(
                 f"{title} is for {self.data.min_players} to {self.data.max_players} players, not {len(players)}."

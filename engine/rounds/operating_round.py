@@ -246,10 +246,10 @@ class OperatingRound:
             for p in game.players:
                 n = game.shares_held(p.name, sym)
                 if n:
-                    game.pay(BANK, p.name, per_share * n)
+                    game.pay(BANK, p.name, game.rules.dividend_for(game, sym, revenue, n))
             pool = game.shares_held(POOL, sym)
             if pool:
-                game.pay(BANK, sym, per_share * pool)
+                game.pay(BANK, sym, game.rules.dividend_for(game, sym, revenue, pool))
             text = f"{sym} pays {game.fmt(per_share)} per share"
         game.rules.move_price_after_run(game, sym, revenue, act.kind)
         after = game.price(sym)

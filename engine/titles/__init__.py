@@ -1,21 +1,34 @@
-"""Title registry: each title is its data file plus a small rules module."""
+"""Title registry: each title is its data file plus a small rules module.
+
+A title may have more than one rules profile: "rulebook" (the default, exact to
+the published rules) and, for games imported from 18xx.games, "18xx.games",
+which follows that site's documented deviations so an imported game goes on
+the way its players expect.
+"""
 
 from __future__ import annotations
 
 from functools import cache
 
+from ..errors import GameError
 from .base import TitleRules
+
+TITLES = ("18FL",)
+PROFILES = ("rulebook", "18xx.games")
 
 
 @cache
-def rules_for(title: str) -> TitleRules:
+def rules_for(title: str, profile: str = "rulebook") -> TitleRules:
+    if title not in TITLES:
+        raise GameError(f"Unknown title {title}. Titles: {', '.join(TITLES)}.")
+    if profile not in PROFILES:
+        raise GameError(f"Unknown rules profile {profile}. Profiles: {', '.join(PROFILES)}.")
     if title == "18FL":
+        if profile == "18xx.games":
+            from .g18fl_site import Rules18FLSite
+
+            return Rules18FLSite()
         from .g18fl import Rules18FL
 
         return Rules18FL()
-    from ..errors import GameError
-
-    raise GameError(f"Unknown title {title}. Titles: {', '.join(TITLES)}.")
-
-
-TITLES = ("18FL",)
+    raise AssertionError(title)

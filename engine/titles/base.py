@@ -24,7 +24,7 @@ class TitleRules:
 
     # -- setup and round order
     def check_options(self, game: Game, options: dict[str, Any]) -> None:
-        unknown = set(options) - set(self.options)
+        unknown = set(options) - set(self.options) - {"rules_profile"}
         if unknown:
             known = ", ".join(self.options) or "none"
             raise GameError(f"Unknown option {', '.join(sorted(unknown))} for {game.data.title}; options: {known}.")
@@ -141,6 +141,10 @@ class TitleRules:
 
     def per_share(self, game: Game, corp: str, revenue: int) -> int:
         return revenue // game.corps[corp].size
+
+    def dividend_for(self, game: Game, corp: str, revenue: int, shares: int) -> int:
+        """What a holder of ``shares`` receives when ``revenue`` is paid out."""
+        return self.per_share(game, corp, revenue) * shares
 
     def move_price_after_run(self, game: Game, corp: str, revenue: int, kind: str) -> None:
         if kind == "withhold" or revenue == 0:
