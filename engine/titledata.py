@@ -140,6 +140,7 @@ class TrainVariant(_Model):
     distance: int
     price: int
     multiplier: int = 1
+    express: bool = False  # towns neither count nor score (18FL 3E)
 
 
 class TrainDef(_Model):
@@ -152,6 +153,16 @@ class TrainDef(_Model):
     obsolete_on: str | None = None
     variants: tuple[TrainVariant, ...] = ()
     events: tuple[str, ...] = ()
+    multiplier: int = 1
+    express: bool = False
+
+    def kind(self, name: str) -> TrainVariant:
+        """The card as the named side: itself or one of its variants."""
+        for v in self.variants:
+            if v.name == name:
+                return v
+        return TrainVariant(name=self.name, distance=self.distance, price=self.price,
+                            multiplier=self.multiplier, express=self.express)
 
 
 class PhaseDef(_Model):

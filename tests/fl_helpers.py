@@ -56,3 +56,65 @@ def finish_turn(game: Game, corp: str) -> None:
             act(game, "buy_train", corp, train=game.next_bank_trains()[0].id)
         else:
             act(game, "pass", corp)
+
+
+def two_corps(players: list[str] | None = None) -> Game:
+    """alice runs SAL, bob SR and carol ACL (all floated, 5-share), at the start of OR 1."""
+    g = drafted(players)
+    act(g, "par", "alice", corporation="SAL", price=70)
+    act(g, "par", "bob", corporation="SR", price=70)
+    act(g, "par", "carol", corporation="ACL", price=70)
+    act(g, "buy_shares", "alice", corporation="SR")
+    act(g, "buy_shares", "bob", corporation="ACL")
+    act(g, "buy_shares", "carol", corporation="SAL")
+    pass_all(g)
+    return g
+
+
+def drive(game: Game, until: Any, max_steps: int = 2000) -> None:
+    """Play plain moves (bank funds every train purchase) until ``until(game)`` holds.
+
+    Corporations skip track and tokens, run and withhold, and buy the next bank
+    train whenever the rules let them; players pass in stock rounds.
+    """
+    for _ in range(max_steps):
+        if until(game):
+            return
+        if game.finished:
+            raise AssertionError(f"the game ended ({game.end_reason}) first")
+        ent = game.current_entity
+        if game.pending_discards:
+            act(game, "discard_train", ent, train=game.trains_of(ent)[0].id)
+            continue
+        rnd = game.round
+        if rnd.kind == "stock":
+            act(game, "pass", ent)
+            continue
+        step = rnd.step
+        if step == "dividend" and len(game.trains_of(ent)) >= game.train_limit(ent) and game.depot():
+            # test scaffolding: free a slot as if an old train had been discarded earlier, so trains keep selling
+            game.trains_of(ent)[0].owner = "pool"
+        if step == "convert":
+            act(game, "convert", ent)
+        elif step == "routes":
+            act(game, "run_routes", ent)
+        elif step == "dividend":
+            act(game, "dividend", ent, kind="withhold")
+        elif step == "buy_train":
+            bank = [t for t, src in rnd.available_trains(game) if src == "bank"]
+            if bank and len(game.trains_of(ent)) < game.train_limit(ent):
+                game.pay("bank", ent, max(0, bank[0].price - game.corps[ent].cash))
+                act(game, "buy_train", ent, train=bank[0].id, variant=bank[0].variant)
+            elif game.trains_of(ent):
+                act(game, "pass", ent)
+            else:
+                t = rnd.available_trains(game)[0][0]
+                game.pay("bank", ent, max(0, t.price - game.corps[ent].cash))
+                act(game, "buy_train", ent, train=t.id, variant=t.variant)
+        else:
+            act(game, "pass", ent)
+    raise AssertionError("drive() did not reach its goal")
+
+
+def at_step(corp: str, step: str) -> Any:
+    return lambda g: g.round.kind == "operating" and g.current_entity == corp and g.round.step == step

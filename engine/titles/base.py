@@ -21,6 +21,7 @@ class TitleRules:
     or_steps: tuple[str, ...] = ("track", "token", "routes", "dividend", "buy_train")
     pool_limit_percent = 50
     aliases: dict[str, str] = {}
+    towns_count_toward_distance = False
 
     # -- setup and round order
     def check_options(self, game: Game, options: dict[str, Any]) -> None:
@@ -129,8 +130,12 @@ class TitleRules:
     def train_specs(self, game: Game, corp: str) -> list[TrainSpec]:
         from ..routes import TrainSpec
 
-        return [TrainSpec(id=t.id, name=t.variant, distance=t.distance, multiplier=t.multiplier)
-                for t in game.trains_of(corp)]
+        out = []
+        for t in game.trains_of(corp):
+            kind = game.data.train(t.name).kind(t.variant)
+            out.append(TrainSpec(id=t.id, name=t.variant, distance=kind.distance, multiplier=kind.multiplier,
+                                 express=kind.express, towns_count=self.towns_count_toward_distance))
+        return out
 
     def route_rules(self, game: Game) -> Any:
         raise NotImplementedError

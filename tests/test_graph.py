@@ -1,0 +1,223 @@
+"""Track graph, reachability and token distance on real 18FL boards."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.board import Board
+from engine.graph import TrackGraph, city_blocked, reach, token_distance
+from engine.tiles import tile_layout
+from engine.titledata import load_title
+from tests.test_routes import brute_walks, random_position
+
+TITLE = load_title("18FL")
+
+
+def lay(board: Board, hex_id: str, tile: str, exits: set[int]) -> None:
+    """Lay ``tile`` on ``hex_id`` turned so that its exits are exactly ``exits``."""
+    for rot in range(6):
+        if tile_layout(TITLE.tiles[tile], rot).exits == frozenset(exits):
+            n_new = len(TITLE.tiles[tile].cities)
+            board.place_tile(hex_id, tile, rot, [0] * len(board.hexes[hex_id].tokens) if n_new else [])
+            return
+    raise AssertionError(f"#{tile} has no rotation with exits {sorted(exits)}")
+
+
+def token(board: Board, hex_id: str, corp: str, city: int = 0) -> None:
+    slots = board.hexes[hex_id].tokens[city]
+    slots[slots.index(None)] = corp
+
+
+@pytest.fixture
+def board() -> Board:
+    return Board(TITLE)
+
+
+def tampa_line(board: Board) -> None:
+    """ACL at Tampa; #9 F21, #9 E22, town #4 at Palatka D23."""
+    token(board, "G20", "ACL")
+    lay(board, "F21", "9", {0, 3})
+    lay(board, "E22", "9", {0, 3})
+    lay(board, "D23", "4", {0, 3})
+
+
+def test_graph_nodes_and_segments(board: Board) -> None:
+    g = TrackGraph(board)
+    # every printed path except the two unvisitable stubs is a segment
+    printed = sum(len(board.layout(h).paths) for h in board.hexes)
+    assert len(g.segs) == printed - 2
+    assert ("A4", 0) not in g.seg_index and ("A6", 0) not in g.seg_index
+    assert g.stop_node("A4", "offboard", 0) is None
+    assert g.stop_node("A22", "offboard", 0) is not None
+    # Savannah's track meets Jacksonville North's at one side node
+    sav = g.seg_index[("A22", 0)]
+    jax_n = g.seg_index[("B23", 3)]  # edge 2 -> city 1
+    shared = set(g.seg_ends[sav]) & set(g.seg_ends[jax_n])
+    assert len(shared) == 1 and g.nodes[shared.pop()].kind == "side"
+    # two stops on Jacksonville form an exclusive group
+    assert [sorted(g.nodes[n].index for n in grp) for grp in g.exclusive_groups(g.stop_nodes())] == [[0, 1]]
+
+
+def test_reach_home_only(board: Board) -> None:
+    token(board, "G20", "ACL")
+    r = reach(board, "ACL")
+    assert r.cities == {("G20", 0)}
+    assert r.towns == frozenset()
+    assert r.paths == {("G20", 0), ("G20", 1)}
+    # Tampa's own sides, and the neighbours' sides facing them although those hexes have no track yet
+    assert r.hex_edges == {"G20": {3, 5}, "F21": {0}, "H21": {2}}
+
+
+def test_reach_follows_laid_track(board: Board) -> None:
+    tampa_line(board)
+    r = reach(board, "ACL")
+    assert r.cities == {("G20", 0)}
+    assert r.towns == {("D23", 0)}
+    assert {h for h, _ in r.paths} == {"G20", "F21", "E22", "D23"}
+    assert r.hex_edges["D23"] == {0, 3}
+    assert r.hex_edges["C24"] == {0}  # the next hex, reached through Palatka's far side
+
+
+def test_reach_nothing_without_station(board: Board) -> None:
+    tampa_line(board)
+    board.hexes["D23"].hotels[0] = "ACL"  # a hotel is not a station
+    assert reach(board, "SAL") == reach(board, "FEC")
+    r = reach(board, "SAL")
+    assert not r.cities and not r.towns and not r.paths and not r.hex_edges
+
+
+def orlando_line(board: Board) -> None:
+    """ACL at Tampa -> #8 F21 -> Orlando #6o -> #9 E24 -> Daytona #4 (town)."""
+    token(board, "G20", "ACL")
+    lay(board, "F21", "8", {0, 4})
+    lay(board, "F23", "6o", {1, 3})
+    lay(board, "E24", "9", {0, 3})
+    lay(board, "D25", "4", {0, 3})
+
+
+def test_blocked_city_is_an_end_not_a_passage(board: Board) -> None:
+    orlando_line(board)
+    assert reach(board, "ACL").towns == {("D25", 0)}
+    token(board, "F23", "SAL")
+    assert city_blocked(board, "ACL", "F23", 0)
+    assert not city_blocked(board, "SAL", "F23", 0)
+    r = reach(board, "ACL")
+    assert ("F23", 0) in r.cities  # a route may end there
+    assert r.towns == frozenset()
+    assert not any(h in ("E24", "D25") for h, _ in r.paths)
+    assert ("F23", 1) not in r.paths  # Orlando's far exit is not on ACL's network
+    # the blocking corporation itself runs through Orlando both ways
+    r_sal = reach(board, "SAL")
+    assert r_sal.cities == {("F23", 0), ("G20", 0)} and r_sal.towns == {("D25", 0)}
+
+
+def test_terminal_company_token_unblocks(board: Board) -> None:
+    orlando_line(board)
+    token(board, "F23", "SAL")
+    board.hexes["F23"].extra_tokens.append(("ACL", 0))
+    assert not city_blocked(board, "ACL", "F23", 0)
+    assert reach(board, "ACL").towns == {("D25", 0)}
+    # an extra token is a station in its own right: FEC there reaches both ways, but Tampa is full
+    board.hexes["F23"].extra_tokens.append(("FEC", 0))
+    r = reach(board, "FEC")
+    assert r.cities == {("F23", 0), ("G20", 0)} and r.towns == {("D25", 0)}
+    assert ("G20", 1) in r.paths  # the track into Tampa (edge 3)...
+    assert ("G20", 0) not in r.paths  # ...but Tampa is full of ACL: its other exit is out of FEC's reach
+
+
+def jax_loop(board: Board) -> None:
+    """SAL at Jacksonville South, SR at North; track from South round by C22 and B21 back into North."""
+    token(board, "B23", "SAL", 0)
+    token(board, "B23", "SR", 1)
+    lay(board, "C22", "80", {1, 2, 3})
+    lay(board, "B21", "80", {3, 4, 5})
+
+
+def test_reach_jacksonville_north_and_south_exclude_each_other(board: Board) -> None:
+    jax_loop(board)
+    r = reach(board, "SAL")
+    assert ("B23", 1) not in r.cities
+    assert ("B23", 2) not in r.paths and ("B23", 3) not in r.paths  # North's own track
+    assert ("B21", 1) in r.paths  # the path of B21 that runs into North is SAL's track up to the side
+    r = reach(board, "SR")
+    assert r.cities == {("B23", 1)}
+    assert ("B23", 0) not in r.paths and ("B23", 1) not in r.paths
+
+
+def test_reach_location_rule_is_pluggable(board: Board) -> None:
+    tampa_line(board)
+    assert reach(board, "ACL", location=lambda h: h) == reach(board, "ACL")
+    # a title whose location joins two hexes (as two red hexes of one off-board area) keeps them apart
+    r = reach(board, "ACL", location=lambda h: "T" if h in ("G20", "D23") else h)
+    assert r.towns == frozenset()
+    assert ("D23", 0) not in r.paths and ("E22", 0) in r.paths
+
+
+def test_stubs_are_never_entered(board: Board) -> None:
+    token(board, "B5", "L&N")
+    board.place_tile("B5", "15", 0, [0])
+    assert board.layout("B5").exits == {1, 2, 3, 4}
+    r = reach(board, "L&N")
+    assert not any(h in ("A4", "A6") for h, _ in r.paths)
+    assert r.cities == {("B5", 0)}
+    assert {2, 3} <= r.hex_edges["B5"]
+
+
+def test_token_distance(board: Board) -> None:
+    tampa_line(board)
+    assert token_distance(board, "ACL", "G20") == 0
+    assert token_distance(board, "ACL", "F21") == 1
+    assert token_distance(board, "ACL", "E22") == 2
+    assert token_distance(board, "ACL", "D23") == 3
+    assert token_distance(board, "ACL", "D23", node=("town", 0)) == 3
+    assert token_distance(board, "ACL", "C24") is None  # no track there
+    assert token_distance(board, "ACL", "H21") is None
+    assert token_distance(board, "SAL", "D23") is None  # no station at all
+
+
+def test_token_distance_counts_hexes_along_track_not_crow_flight(board: Board) -> None:
+    # Tampa to Orlando is one hex as the crow flies, but the track runs through F21
+    orlando_line(board)
+    assert token_distance(board, "ACL", "F23", node=("city", 0)) == 2
+    assert token_distance(board, "ACL", "D25", node=("town", 0)) == 4
+
+
+def test_token_distance_and_blocked_cities(board: Board) -> None:
+    orlando_line(board)
+    token(board, "F23", "SAL")
+    assert token_distance(board, "ACL", "F23") == 2
+    assert token_distance(board, "ACL", "D25") is None
+    assert token_distance(board, "ACL", "D25", through_blocked=True) == 4
+
+
+def test_token_distance_prefers_the_nearest_station(board: Board) -> None:
+    orlando_line(board)
+    board.hexes["F23"].extra_tokens.append(("ACL", 0))
+    assert token_distance(board, "ACL", "D25") == 2
+    assert token_distance(board, "ACL", "F21") == 1
+
+
+# -- property: reach and token distance agree with walks traced by brute force ------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_reach_and_distance_equal_brute_force(seed: int) -> None:
+    board, corp, _, _ = random_position(random.Random(seed))
+    stations = {("city", h, ci) for h, ci in board.stations(corp)}
+    walks = [(stops, used) for stops, used in brute_walks(board, corp) if stations & {stops[0], stops[-1]}]
+    r = reach(board, corp)
+    seen = {s for stops, _ in walks for s in stops} | stations
+    assert r.cities == {(h, i) for k, h, i in seen if k == "city"}
+    assert r.towns == {(h, i) for k, h, i in seen if k == "town"}
+    on_walks = {p for _, used in walks for p in used if isinstance(p, tuple)}
+    assert on_walks <= r.paths
+    for stop in sorted(seen):
+        kind, h, i = stop
+        if kind == "offboard":
+            continue
+        crossings = [sum(1 for p in used if isinstance(p, frozenset)) for stops, used in walks if stop in (stops[0],
+                     stops[-1])]
+        expected = 0 if stop in stations else min(crossings)
+        assert token_distance(board, corp, h, node=(kind, i)) == expected, stop
