@@ -52,6 +52,14 @@ from .titledata import TitleData
 # -- public data ------------------------------------------------------------------------------------------------
 
 
+def _shared(cls: type) -> type:
+    """Immutable values are shared, not copied, when a game state is snapshotted."""
+    cls.__deepcopy__ = lambda self, memo: self  # type: ignore[attr-defined]
+    cls.__copy__ = lambda self: self  # type: ignore[attr-defined]
+    return cls
+
+
+@_shared
 @dataclass(frozen=True)
 class TrainSpec:
     """How one train runs.
@@ -78,6 +86,7 @@ class TrainSpec:
         return majors if self.express else majors + towns
 
 
+@_shared
 @dataclass(frozen=True)
 class Stop:
     """A city, town or off-board on a route.
@@ -95,6 +104,7 @@ class Stop:
         return f"{self.hex}-{self.index if self.part is None else self.part}"
 
 
+@_shared
 @dataclass(frozen=True)
 class Route:
     train: str
@@ -106,6 +116,7 @@ class Route:
         return [s.node_id() for s in self.stops]
 
 
+@_shared
 @dataclass(frozen=True)
 class RouteSet:
     routes: tuple[Route, ...]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from functools import cache
 
 from .titledata import CityDef, Endpoint, HexDef, OffboardDef, TileDef, TownDef
 
@@ -65,14 +64,28 @@ def _paths(raw: tuple[tuple[Endpoint, Endpoint], ...], rotation: int) -> tuple[P
     return tuple((_endpoint(a, rotation), _endpoint(b, rotation)) for a, b in raw)
 
 
-@cache
+# Keyed by object identity: title data is loaded once and kept (load_title is cached), and hashing a
+# pydantic model field by field on every lookup was a measurable share of route search time.
+_TILE_CACHE: dict[tuple[int, int], tuple[TileDef, Layout]] = {}
+_HEX_CACHE: dict[int, tuple[HexDef, Layout]] = {}
+
+
 def tile_layout(tile: TileDef, rotation: int) -> Layout:
-    return Layout(tile.color, tile.cities, tile.towns, None, _paths(tile.paths, rotation), tile.label)
+    hit = _TILE_CACHE.get((id(tile), rotation))
+    if hit is not None and hit[0] is tile:
+        return hit[1]
+    layout = Layout(tile.color, tile.cities, tile.towns, None, _paths(tile.paths, rotation), tile.label)
+    _TILE_CACHE[(id(tile), rotation)] = (tile, layout)
+    return layout
 
 
-@cache
 def hex_layout(h: HexDef) -> Layout:
-    return Layout(h.color, h.cities, h.towns, h.offboard, _paths(h.paths, 0), h.label)
+    hit = _HEX_CACHE.get(id(h))
+    if hit is not None and hit[0] is h:
+        return hit[1]
+    layout = Layout(h.color, h.cities, h.towns, h.offboard, _paths(h.paths, 0), h.label)
+    _HEX_CACHE[id(h)] = (h, layout)
+    return layout
 
 
 def distinct_rotations(tile: TileDef) -> list[int]:

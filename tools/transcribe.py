@@ -82,7 +82,8 @@ def main() -> int:
     existing = json.loads(existing_path.read_text()) if existing_path.exists() else {}
     for tid in sorted(needed, key=lambda s: (len(s), s)):
         existing[tid] = _tile_body(lib[tid])
-    existing_path.write_text(json.dumps(dict(sorted(existing.items(), key=lambda kv: (len(kv[0]), kv[0]))), indent=1) + "\n")
+    ordered = dict(sorted(existing.items(), key=lambda kv: (len(kv[0]), kv[0])))
+    existing_path.write_text(json.dumps(ordered, indent=1) + "\n")
     return 0
 
 

@@ -220,18 +220,30 @@ class OperatingRound:
         self.revenue = chosen.revenue
         for r in chosen.routes:
             game.train(r.train).ran = True
-        parts = [f"{game.train(r.train).variant} {self.route_text(game, r)} {game.fmt(r.revenue)}"
+        parts = [f"a {game.train(r.train).variant}-train {self.route_text(game, r)} for {game.fmt(r.revenue)}"
                  for r in chosen.routes]
-        game.say(f"{self.corp} runs " + ("; ".join(parts) if parts else "no routes") +
-                 f": {game.fmt(chosen.revenue)}.")
+        if not parts:
+            game.say(f"{self.corp} has no route to run.")
+        elif len(parts) == 1:
+            game.say(f"{self.corp} runs {parts[0]}.")
+        else:
+            game.say(f"{self.corp} runs " + "; ".join(parts) + f": {game.fmt(chosen.revenue)} in all.")
         self.advance(game)
 
     def route_text(self, game: Game, route: Any) -> str:
         return "–".join(game.rules.stop_name(game, s) for s in route.stops)
 
     def best(self, game: Game) -> RouteSet:
+        """The corporation's maximum-revenue routes now (cached until the next action)."""
         assert self.corp is not None
-        return best_routes(game.board, self.corp, game.rules.train_specs(game, self.corp), game.rules.route_rules(game))
+        key = (len(game.actions), self.corp)
+        cached = getattr(self, "_best", None)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        result = best_routes(game.board, self.corp, game.rules.train_specs(game, self.corp),
+                             game.rules.route_rules(game))
+        self._best = (key, result)
+        return result
 
     # -- dividend
     def _dividend_dividend(self, game: Game, act: Dividend) -> None:
@@ -266,7 +278,7 @@ class OperatingRound:
 
     def _buy_train_pass(self, game: Game, act: Pass) -> None:
         assert self.corp is not None
-        if not game.trains_of(self.corp):
+        if not game.trains_of(self.corp) and game.rules.must_own_train(game, self):
             raise GameError(f"{self.corp} must own a train at the end of its turn; buy one"
                             + (" (emergency rules apply)." if self.must_raise(game) else "."))
         self.advance(game)
@@ -307,6 +319,8 @@ class OperatingRound:
                 out.append((t, "bank"))
         seen: set[tuple[str, str]] = set()
         for t in game.pool_trains():
+            if game.rules.pool_trains_count_as_depot and not game.rules.bank_purchase_allowed(game, self, t):
+                continue
             if (t.name, t.variant) not in seen:
                 seen.add((t.name, t.variant))
                 out.append((t, "pool"))
@@ -327,7 +341,7 @@ class OperatingRound:
         """The corporation has no train and cannot pay for any bank or pool train itself."""
         assert self.corp is not None
         return not game.trains_of(self.corp) and bool(self.available_trains(game)) and \
-            game.corps[self.corp].cash < self.cheapest_price(game)
+            game.corps[self.corp].cash < self.cheapest_price(game) and game.rules.must_own_train(game, self)
 
     def raisable(self, game: Game, pres: str) -> int:
         """Cash plus what the president could still raise by legal emergency sales."""
@@ -362,7 +376,7 @@ class OperatingRound:
         elif self.step == "dividend":
             out += [Dividend(entity=sym, kind="payout"), Dividend(entity=sym, kind="withhold")]
         elif self.step == "buy_train":
-            if game.trains_of(sym):
+            if game.trains_of(sym) or not game.rules.must_own_train(game, self):
                 out.append(Pass(entity=sym))
             if len(game.trains_of(sym)) < game.train_limit(sym):
                 cash = game.corps[sym].cash
@@ -461,8 +475,9 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
         real.variant, real.distance, real.price, real.multiplier = t.variant, t.distance, t.price, t.multiplier
         game.pay(sym, BANK, price)
         real.owner = sym
-        if src == "bank":
+        if src == "bank" or game.rules.pool_trains_count_as_depot:
             rnd.bank_types_bought.append(t.name)
+        if src == "bank":
             game.ensure_unlimited_stock()
         game.say(f"{sym} buys a {t.variant}-train from the {src} for {game.fmt(price)}.")
         rnd.summary.append(f"{sym} bought a {t.variant}-train ({src})")

@@ -21,6 +21,8 @@ class TitleRules:
     or_steps: tuple[str, ...] = ("track", "token", "routes", "dividend", "buy_train")
     pool_limit_percent = 50
     aliases: dict[str, str] = {}
+    # a train bought from the pool counts toward the per-turn limit on bank trains of its type (18xx.games 18FL D8)
+    pool_trains_count_as_depot = False
     towns_count_toward_distance = False
 
     # -- setup and round order
@@ -161,6 +163,10 @@ class TitleRules:
         return next(iter(game.phase.train_limit.values()))
 
     def bank_purchase_allowed(self, game: Game, rnd: OperatingRound, train: Any) -> bool:
+        return True
+
+    def must_own_train(self, game: Game, rnd: OperatingRound) -> bool:
+        """Whether the operating corporation must end its turn owning a train (the rulebook: always)."""
         return True
 
     def on_corp_bought_train(self, game: Game, corp: str, train: Any) -> None:

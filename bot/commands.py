@@ -1,0 +1,342 @@
+"""The command table shared by the Discord adapter and the local simulator.
+
+Each command has a path ("stock par", "pass"), typed options and, for game actions, the engine action it
+builds. Discord turns the table into app_commands groups; the local simulator parses `name:value` words with
+the same names and types; the service builds actions from it. Adding a title needs no change here unless the
+title brings a new kind of action: title-specific choices come from the engine's legal actions (autocomplete,
+`/act`, `/private use`).
+
+Buttons and menus carry an encoded action (`encode_action`): "type|entity|key=value|...", short enough for
+Discord's 100-character custom ids. Entity "*" means "the clicking player's own entity" (sealed bids).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+OptionType = Literal["str", "int", "float", "bool", "user"]
+Kind = Literal["lifecycle", "action", "view", "undo", "help"]
+
+ANY_ENTITY = "*"
+MAX_CUSTOM_ID = 100
+NAME_RE = re.compile(r"^[a-z0-9_-]{1,32}$")
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    type: OptionType
+    description: str
+    required: bool = False
+    choices: tuple[str, ...] = ()  # fixed choices (Discord shows a list)
+    autocomplete: bool = False  # choices computed from the game (legal moves)
+    min_value: int | None = None
+    max_value: int | None = None
+
+
+@dataclass(frozen=True)
+class Command:
+    path: str  # "game create", "pass"
+    description: str
+    kind: Kind
+    options: tuple[Option, ...] = ()
+    action: str | None = None  # engine action type this command builds
+    build: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None  # options -> action fields (no entity)
+    slow: bool = False  # renders a picture or searches routes: the Discord adapter defers first
+    admin: bool = False  # creator or Manage Server only
+
+    @property
+    def group(self) -> str | None:
+        return self.path.split(" ")[0] if " " in self.path else None
+
+    @property
+    def name(self) -> str:
+        return self.path.split(" ")[-1]
+
+    def option(self, name: str) -> Option | None:
+        return next((o for o in self.options if o.name == name), None)
+
+
+@dataclass(frozen=True)
+class Group:
+    name: str
+    description: str
+
+
+GROUPS: tuple[Group, ...] = (
+    Group("game", "Create, join, start and manage the channel's game"),
+    Group("private", "Private companies: sealed bids, picks and special abilities"),
+    Group("stock", "Stock round: start a corporation, buy and sell shares"),
+    Group("track", "Lay or upgrade track"),
+    Group("token", "Place station tokens and hotels"),
+    Group("train", "Run trains, buy and discard them"),
+    Group("corp", "Operating corporation: dividends, conversion, bankruptcy"),
+    Group("view", "Look at the game: map, market, players, corporations, log"),
+)
+
+
+def _fields(**mapping: str) -> Callable[[Mapping[str, Any]], dict[str, Any]]:
+    """A builder copying options to action fields (option name -> field name), dropping unset ones."""
+
+    def build(opts: Mapping[str, Any]) -> dict[str, Any]:
+        return {fieldname: opts[opt] for opt, fieldname in mapping.items() if opts.get(opt) is not None}
+
+    return build
+
+
+def _const(**values: Any) -> Callable[[Mapping[str, Any]], dict[str, Any]]:
+    def build(opts: Mapping[str, Any]) -> dict[str, Any]:
+        return dict(values)
+
+    return build
+
+
+def _pick(opts: Mapping[str, Any]) -> dict[str, Any]:
+    return {"company": opts["company"], "price": opts.get("price") or 0}
+
+
+def _bid(opts: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {"price": opts.get("price") or 0}
+    if opts.get("company"):
+        out["company"] = opts["company"]
+    return out
+
+
+_CORP = Option("corporation", "str", "Corporation (e.g. SAL)", required=True, autocomplete=True)
+_SHARE = Option("share", "bool", "Post the answer in the channel instead of only to you")
+
+COMMANDS: tuple[Command, ...] = (
+    # -- lifecycle
+    Command("game create", "Create a game in this channel (you join it)", "lifecycle", (
+        Option("title", "str", "Which game, e.g. 18FL", required=True, autocomplete=True),
+        Option("options", "str", "Title options, comma separated (see /help options)", autocomplete=True),
+        Option("reminder_hours", "float", "Remind a player who has not acted after this many hours (0 = off)"),
+        Option("images", "str", "When to post the map and market", choices=("turn", "round", "request")),
+        Option("name", "str", "Your player name (default: your display name)"),
+    )),
+    Command("game join", "Take a seat in the game gathering in this channel", "lifecycle", (
+        Option("name", "str", "Your player name (default: your display name)"),
+    )),
+    Command("game leave", "Leave the game before it starts", "lifecycle"),
+    Command("game start", "Start the game: the seat order is drawn from the game's seed", "lifecycle"),
+    Command("game status", "The game in this channel: players, round, whose turn", "lifecycle", (_SHARE,)),
+    Command("game settings", "Reminder interval, when to post pictures, reminders by DM", "lifecycle", (
+        Option("reminder_hours", "float", "Hours before a reminder (0 = off)"),
+        Option("images", "str", "When to post the map and market", choices=("turn", "round", "request")),
+        Option("dm", "bool", "Send my reminders by direct message"),
+    )),
+    Command("game abandon", "Abandon the game (creator or Manage Server; asks to confirm)", "lifecycle", admin=True),
+    Command("game finished", "Finished games of this channel", "lifecycle", (_SHARE,)),
+    Command("game replace", "Give a player's seat to another member (admin)", "lifecycle", (
+        Option("player", "str", "The seat to give away", required=True, autocomplete=True),
+        Option("user", "user", "The member who takes it", required=True),
+    ), admin=True),
+    Command("game kick", "Remove a player before the game starts (admin)", "lifecycle", (
+        Option("player", "str", "The player to remove", required=True, autocomplete=True),
+    ), admin=True),
+    Command("game end", "End the game now and score it (admin)", "lifecycle", action="end_game", admin=True),
+    # -- privates
+    Command("private bid", "Bid (18FL: your sealed $0/$5/$10 bid, kept secret until all have bid)", "action", (
+        Option("price", "int", "Amount", required=True, autocomplete=True, min_value=0),
+        Option("company", "str", "Private company, where the title auctions them", autocomplete=True),
+    ), action="bid", build=_bid),
+    Command("private pick", "Choose a private company when it is your turn to choose", "action", (
+        Option("company", "str", "Private company", required=True, autocomplete=True),
+    ), action="bid", build=_pick),
+    Command("private use", "Use a private company's special ability", "action", (
+        Option("ability", "str", "What to do (the list shows what is legal now)", required=True, autocomplete=True),
+    ), action="*"),
+    # -- stock
+    Command("stock par", "Start a corporation: buy its President's certificate at a par price", "action", (
+        _CORP,
+        Option("price", "int", "Par price", required=True, autocomplete=True),
+        Option("size", "int", "Shares (where the phase lets you choose: 5 or 10)", autocomplete=True),
+    ), action="par", build=_fields(corporation="corporation", price="price", size="size")),
+    Command("stock buy", "Buy one share", "action", (
+        _CORP,
+        Option("source", "str", "From the IPO (default) or the pool", choices=("ipo", "pool")),
+        Option("president", "bool", "Buy the President's certificate from the pool"),
+    ), action="buy_shares", build=_fields(corporation="corporation", source="source", president="president")),
+    Command("stock sell", "Sell shares (also emergency sales for a train)", "action", (
+        _CORP,
+        Option("count", "int", "Number of shares", autocomplete=True, min_value=1),
+    ), action="sell_shares", build=_fields(corporation="corporation", count="count")),
+    # -- operating
+    Command("track lay", "Lay or upgrade a tile", "action", (
+        Option("hex", "str", "Hex (the list shows where you can build)", required=True, autocomplete=True),
+        Option("tile", "str", "Tile number", required=True, autocomplete=True),
+        Option("rotation", "int", "Rotation 0-5 (the list shows the ones that fit)", required=True,
+               autocomplete=True, min_value=0, max_value=5),
+    ), action="lay_tile", build=_fields(hex="hex", tile="tile", rotation="rotation")),
+    Command("token place", "Place a station token", "action", (
+        Option("hex", "str", "City hex (the list shows reachable open cities and the cost)", required=True,
+               autocomplete=True),
+        Option("city", "int", "City on the hex, where it has several", autocomplete=True, min_value=0),
+    ), action="place_token", build=_fields(hex="hex", city="city")),
+    Command("token hotel", "Build a hotel in a town (18FL)", "action", (
+        Option("hex", "str", "Town hex", required=True, autocomplete=True),
+        Option("town", "int", "Town on the hex, where it has several", autocomplete=True, min_value=0),
+    ), action="hex_token", build=_fields(hex="hex", town="town")),
+    Command("train run", "Show the best routes and revenue; confirm to run them", "action", (
+        Option("confirm", "bool", "Run them now without showing the picture first"),
+    ), action="run_routes", slow=True),
+    Command("train buy", "Buy a train (bank, pool, or another corporation at a price)", "action", (
+        Option("train", "str", "Train (the list shows what you can buy)", required=True, autocomplete=True),
+        Option("price", "int", "Price, when buying from another corporation", autocomplete=True, min_value=1),
+        Option("variant", "str", "Which side of a double-sided train card", autocomplete=True),
+    ), action="buy_train", build=_fields(train="train", price="price", variant="variant")),
+    Command("train discard", "Discard a train when over the limit", "action", (
+        Option("train", "str", "Train", required=True, autocomplete=True),
+    ), action="discard_train", build=_fields(train="train")),
+    Command("corp dividend", "Pay out or withhold the revenue", "action", (
+        Option("kind", "str", "Pay out to shareholders or withhold in the treasury", required=True,
+               choices=("payout", "withhold")),
+    ), action="dividend", build=_fields(kind="kind")),
+    Command("corp convert", "Convert the operating corporation to 10 shares (18FL)", "action", action="convert",
+            build=_const()),
+    Command("corp bankrupt", "Declare bankruptcy (only when nothing else can pay for the train)", "action",
+            action="bankrupt", build=_const()),
+    Command("pass", "Pass: end your turn or skip the current step", "action", action="pass", build=_const()),
+    Command("act", "Any legal action, chosen from a list (covers every title's actions)", "action", (
+        Option("action", "str", "Legal actions for you now", required=True, autocomplete=True),
+    ), action="*"),
+    # -- undo
+    Command("undo", "Undo your last action (others' actions need their agreement)", "undo", (
+        Option("count", "int", "How many actions to take back", min_value=1),
+        Option("force", "bool", "Administrators: undo at once, without asking the players"),
+    )),
+    Command("redo", "Redo the last undone action, while nothing has happened since", "undo"),
+    # -- views
+    Command("view map", "The map", "view", (_SHARE,), slow=True),
+    Command("view market", "The stock market", "view", (_SHARE,), slow=True),
+    Command("view players", "Players: cash, certificates, privates, net worth", "view", (_SHARE,)),
+    Command("view corporations", "Corporations: treasury, trains, tokens, president", "view", (_SHARE,)),
+    Command("view history", "The last lines of the game log", "view", (
+        Option("lines", "int", "How many lines (default 20)", min_value=1, max_value=200), _SHARE)),
+    Command("view standings", "Net worth now and a chart over the game", "view", (_SHARE,), slow=True),
+    Command("help", "Commands, how a turn works and how to read the pictures", "help", (
+        Option("topic", "str", "commands, pictures, undo, options or a group name", autocomplete=True),
+    )),
+)
+
+BY_PATH: dict[str, Command] = {c.path: c for c in COMMANDS}
+
+
+def command(path: str) -> Command:
+    cmd = BY_PATH.get(" ".join(path.split()))
+    if cmd is None:
+        raise KeyError(path)
+    return cmd
+
+
+def command_set_hash(extra: str = "") -> str:
+    """A digest of the command table; the Discord adapter syncs only when it changes."""
+    data = [[c.path, c.description, c.admin,
+             [[o.name, o.type, o.description, o.required, list(o.choices), o.autocomplete, o.min_value, o.max_value]
+              for o in c.options]] for c in COMMANDS]
+    data.append([[g.name, g.description] for g in GROUPS])
+    return hashlib.sha256((json.dumps(data) + extra).encode()).hexdigest()
+
+
+# -- option values -------------------------------------------------------------------------------------------
+
+_TRUE = {"true", "yes", "y", "1", "on"}
+_FALSE = {"false", "no", "n", "0", "off"}
+
+
+def coerce(opt: Option, raw: str) -> Any:
+    """Turn a typed word into the option's type (the local simulator; Discord types values itself)."""
+    if opt.type == "int":
+        try:
+            value: Any = int(raw.lstrip("$"))
+        except ValueError:
+            raise ValueError(f"{opt.name} must be a whole number, not {raw!r}") from None
+    elif opt.type == "float":
+        try:
+            value = float(raw.rstrip("h"))
+        except ValueError:
+            raise ValueError(f"{opt.name} must be a number, not {raw!r}") from None
+    elif opt.type == "bool":
+        low = raw.lower()
+        if low not in _TRUE | _FALSE:
+            raise ValueError(f"{opt.name} must be true or false, not {raw!r}")
+        value = low in _TRUE
+    else:
+        value = raw
+    if opt.choices and value not in opt.choices:
+        raise ValueError(f"{opt.name} must be one of {', '.join(opt.choices)}, not {raw!r}")
+    if isinstance(value, int) and not isinstance(value, bool):
+        if opt.min_value is not None and value < opt.min_value:
+            raise ValueError(f"{opt.name} must be at least {opt.min_value}")
+        if opt.max_value is not None and value > opt.max_value:
+            raise ValueError(f"{opt.name} must be at most {opt.max_value}")
+    return value
+
+
+# -- encoded actions for buttons, menus and /act ----------------------------------------------------------------
+
+_FIELD_ORDER = ("corporation", "company", "hex", "tile", "rotation", "city", "town", "target", "train", "price",
+                "variant", "kind", "source", "president", "count", "size")
+
+
+def encode_action(action: Mapping[str, Any], entity: str | None = None) -> str:
+    """"type|entity|key=value|..." (entity overridable, e.g. ANY_ENTITY); routes are never encoded (None = best)."""
+    parts = [str(action["type"]), str(entity if entity is not None else action["entity"])]
+    rest = {k: v for k, v in action.items() if k not in ("type", "entity", "routes") and v is not None}
+    for key in sorted(rest, key=lambda k: (_FIELD_ORDER.index(k) if k in _FIELD_ORDER else 99, k)):
+        value = rest[key]
+        if isinstance(value, bool):
+            value = "1" if value else "0"
+        parts.append(f"{key}={value}")
+    return "|".join(parts)
+
+
+def decode_action(text: str) -> dict[str, Any]:
+    """The action dict of `encode_action`'s text; values stay strings, the engine's models coerce them."""
+    parts = text.split("|")
+    if len(parts) < 2 or not parts[0] or not parts[1]:
+        raise ValueError(f"not an encoded action: {text!r}")
+    out: dict[str, Any] = {"type": parts[0], "entity": parts[1]}
+    for part in parts[2:]:
+        key, sep, value = part.partition("=")
+        if not sep or not key:
+            raise ValueError(f"not an encoded action: {text!r}")
+        out[key] = value
+    return out
+
+
+@dataclass(frozen=True)
+class CustomId:
+    """What a button or menu was made for: the game, the state it was shown in, and what it does."""
+
+    game_id: int
+    state: str
+    key: str
+    extra: dict[str, str] = field(default_factory=dict)
+
+    def text(self) -> str:
+        return f"sm:{self.game_id}:{self.state}:{self.key}"
+
+
+def make_custom_id(game_id: int, state: str, key: str) -> str | None:
+    """The custom id, or None if it would exceed Discord's limit (the caller then leaves the button out)."""
+    text = f"sm:{game_id}:{state}:{key}"
+    return text if len(text) <= MAX_CUSTOM_ID else None
+
+
+def parse_custom_id(text: str) -> CustomId | None:
+    if not text.startswith("sm:"):
+        return None
+    parts = text.split(":", 3)
+    if len(parts) != 4:
+        return None
+    try:
+        game_id = int(parts[1])
+    except ValueError:
+        return None
+    return CustomId(game_id, parts[2], parts[3])

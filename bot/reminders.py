@@ -1,0 +1,94 @@
+"""Reminders for players who have not acted: read from SQLite, so a restart neither loses nor repeats them.
+
+The service sets a game's reminder after every action (one interval ahead; none when reminders are off).
+`due_notices` turns due rows into notices and marks each one sent *before* it is handed to the transport: a crash
+between the two loses that one reminder rather than sending it twice. The next one is due an interval after the
+one sent, so a bot that was down for days sends one reminder on restart, not a burst.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from .service import Service
+
+log = logging.getLogger("stationmaster.reminders")
+
+DEFAULT_PERIOD = 60.0
+
+
+@dataclass(frozen=True)
+class Notice:
+    game_id: int
+    channel_id: int
+    guild_id: int | None
+    text: str
+    mentions: list[int]
+    dm_user_id: int | None  # the player asked for reminders by direct message
+
+
+async def due_notices(service: Service, limit: int = 100) -> list[Notice]:
+    """Every reminder due now, marked as sent, as notices to deliver."""
+    now = service.now()
+    out: list[Notice] = []
+    for row in await service.store.due_reminders(now, limit):
+        try:
+            message = await service.reminder_message(row)
+        except Exception:
+            log.exception("reminder for game %s could not be built", row.game_id)
+            message = None
+        if message is None:
+            # nobody to wait for (or the game cannot be loaded): stop reminding instead of retrying every period
+            await service.store.mark_reminded(row.game_id, now, None, seen=row)
+            continue
+        next_due = now + row.interval if row.interval > 0 else None
+        if not await service.store.mark_reminded(row.game_id, now, next_due, seen=row):
+            continue  # the player acted meanwhile, or another worker sent it
+        text, mentions = message
+        dm = row.user_id if row.dm and row.user_id is not None else None
+        out.append(Notice(row.game_id, row.channel_id, row.guild_id, text, mentions, dm))
+    return out
+
+
+class ReminderLoop:
+    """Checks for due reminders every `period` seconds and hands them to `send`."""
+
+    def __init__(self, service: Service, send: Callable[[Notice], Awaitable[None]],
+                 period: float = DEFAULT_PERIOD) -> None:
+        self.service = service
+        self.send = send
+        self.period = period
+        self._task: asyncio.Task[None] | None = None
+
+    async def tick(self) -> int:
+        sent = 0
+        for notice in await due_notices(self.service):
+            try:
+                await self.send(notice)
+                sent += 1
+            except Exception:
+                log.exception("could not deliver the reminder for game %s", notice.game_id)
+        return sent
+
+    async def run(self) -> None:
+        while True:
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("reminder check failed")
+            await asyncio.sleep(self.period)
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self.run(), name="stationmaster-reminders")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None

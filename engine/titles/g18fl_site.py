@@ -1,0 +1,232 @@
+"""18FL as 18xx.games plays it: the rules profile ``"18xx.games"`` for imported games.
+
+A game imported from that site must go on the way its players expect and must reach the scores the site
+computed, so this profile follows the site's documented deviations from the rulebook (reference NOTES.md,
+section 13, D1-D18). Each deviation is one small override naming its D-number; everything else is the rulebook
+(``Rules18FL``). New games use the rulebook.
+
+The site also skips a step silently when it offers the current entity nothing (format spec 7.1); where our
+engine waits for a ``pass`` there instead, ``site_auto_passes`` says so, and the record reader and writer
+add or leave out that pass.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..actions import Action, Assign, LayTile, PlaceToken
+from ..errors import GameError
+from ..game import BANK
+from .g18fl import PORT_HEXES, Rules18FL
+
+if TYPE_CHECKING:
+    from ..game import Game
+    from ..rounds.operating_round import OperatingRound
+
+# The seven city hexes the site's Terminal Company ability lists, tiled or not (D4).
+TC_HEXES = ("B5", "B15", "B23", "F23", "G20", "J27", "K28")
+
+DEVIATIONS = (
+    ("D1", "A corporation without a train must buy one only if it has a route a train could run."),
+    ("D2", "The first bankruptcy ends the game: the bankrupt president's shares are sold into the pool as normal "
+           "sales (prices drop, pool limits apply) and his cash goes to the bank."),
+    ("D3", "The Terminal Company token counts as the turn's token placement: no station or hotel after it, and no "
+           "Terminal Company token after a station or hotel."),
+    ("D4", "The Terminal Company token may go on Orlando or Fort Lauderdale before a tile is laid there."),
+    ("D5", "Net worth counts the shares of every started corporation, floated or not."),
+    ("D6", "No check that a tile lay leaves a not-yet-operated corporation a route."),
+    ("D8", "A train bought from the pool counts toward the limit of one train of each type per turn."),
+    ("D9", "The Port token (POSC) may be placed at any moment of a corporation's turn."),
+    ("D15", "Dividends are rounded up per holder."),
+    ("D17", "The Tallahassee Railroad's extra tile may only be laid for a corporation its owner presides."),
+    ("Steps", "The track step stays open while the Tallahassee Railroad is unused, and the token step while the "
+              "Port or Terminal Company is unused, whoever owns them; the token step closes after one token."),
+)
+
+
+class Rules18FLSite(Rules18FL):
+    profile = "18xx.games"
+    pool_trains_count_as_depot = True  # D8
+
+    # -- D15 --------------------------------------------------------------------------------------------------
+    def dividend_for(self, game: Game, corp: str, revenue: int, shares: int) -> int:
+        """D15: each holder gets shares x revenue / size, rounded up."""
+        return -(-revenue * shares // game.corps[corp].size)
+
+    # -- D5 ---------------------------------------------------------------------------------------------------
+    def net_worth(self, game: Game, player: str) -> int:
+        """D5: shares of every started corporation count at market price."""
+        total = game.player(player).cash
+        for c in game.certs:
+            if c.owner == player and game.corps[c.corp].started:
+                total += c.shares * game.price(c.corp)
+        return total
+
+    # -- D6 ---------------------------------------------------------------------------------------------------
+    def tile_lay_problem(self, game: Game, corp: str, hex_id: str, tile: str, rotation: int) -> str | None:
+        """D6: the site does not protect corporations that have not operated."""
+        return None
+
+    # -- track step and D17 -----------------------------------------------------------------------------------
+    def more_lays_possible(self, game: Game, rnd: OperatingRound) -> bool:
+        """The site keeps the track step open while TR is unused, whoever owns it."""
+        own = "upgrade" not in rnd.lays and len(rnd.lays) < 2
+        return own or self._usable(game, "TR")
+
+    def _tr_for(self, game: Game, rnd: OperatingRound) -> bool:
+        """D17: TR lays only for a corporation presided by TR's owner."""
+        return self._president_holds(game, rnd, "TR")
+
+    # -- token step, D3, D4, D9 -------------------------------------------------------------------------------
+    def _normal_token_problem(self, game: Game, rnd: OperatingRound) -> str | None:
+        corp = game.corps[rnd.corp or ""]
+        if rnd.token_placed:
+            return f"{corp.sym} has placed its token this turn (one token per operating round, the Terminal " \
+                   "Company's included)."
+        if corp.tokens_left <= 0:
+            return f"{corp.sym} has no tokens left."
+        return None
+
+    def _site_token_step(self, game: Game, rnd: OperatingRound) -> bool:
+        if rnd.token_placed:
+            return False
+        if self._usable(game, "POSC") or self._usable(game, "TC"):
+            return True
+        sym = rnd.corp or ""
+        cash = game.corps[sym].cash
+        if game.corps[sym].tokens_left <= 0:
+            return False
+        return any(cost <= cash for _h, _c, cost in self.station_options(game, sym)) or \
+            any(cost <= cash for _h, _t, cost in self.hotel_options(game, sym))
+
+    def step_applies(self, game: Game, rnd: OperatingRound, step: str) -> bool:
+        if step == "token":
+            return self._site_token_step(game, rnd)
+        return super().step_applies(game, rnd, step)
+
+    def token_step_open(self, game: Game, rnd: OperatingRound) -> bool:
+        return self._site_token_step(game, rnd)
+
+    def terminal_options(self, game: Game, corp: str) -> list[tuple[str, int]]:
+        """D4: any of the seven city hexes, tiled or not, where the corporation has no station."""
+        out = []
+        for h in TC_HEXES:
+            st = game.board.hexes[h]
+            for ci in range(len(game.board.layout(h).cities)):
+                if corp in st.tokens[ci] or (corp, ci) in st.extra_tokens:
+                    continue
+                out.append((h, ci))
+        return out
+
+    def company_action(self, game: Game, rnd: OperatingRound, act: Action) -> None:
+        company = game.companies[act.entity]
+        sym = rnd.corp
+        assert sym is not None
+        if company.closed or company.owner is None:
+            raise GameError(f"{company.sym} is closed.")
+        if company.sym == "TR" and isinstance(act, LayTile) and not self._tr_for(game, rnd):
+            raise GameError(f"On 18xx.games TR lays a tile only for a corporation its owner {company.owner} "
+                            "presides (D17).")
+        if company.sym == "POSC" and isinstance(act, Assign):
+            # D9: at any moment of the turn
+            if act.target not in PORT_HEXES:
+                raise GameError("The port token goes on Mobile (B5), Jacksonville (B23), Tampa (G20) or Miami (K28).")
+            game.board.hexes[act.target].markers["port"] = sym
+            game.say(f"{sym} places the Port +20 token at {self._where(game, act.target, None)}.")
+            self._close(game, "POSC")
+            rnd.token_done(game)
+            return
+        if company.sym == "TC" and isinstance(act, PlaceToken) and rnd.token_placed:
+            raise GameError(f"{sym} has placed its token this turn; on 18xx.games the Terminal Company token is "
+                            "that placement (D3).")
+        super().company_action(game, rnd, act)
+        if company.sym == "TC" and company.closed:
+            # D3: the TC token was the turn's placement
+            rnd.token_placed = True
+            rnd.token_done(game)
+
+    def _token_actions(self, game: Game, rnd: OperatingRound) -> list[Action]:
+        out = [a for a in super()._token_actions(game, rnd) if not (a.entity == "TC" and rnd.token_placed)]
+        return out
+
+    def or_legal_actions(self, game: Game, rnd: OperatingRound) -> list[Action]:
+        sym = rnd.corp
+        assert sym is not None
+        out = super().or_legal_actions(game, rnd)
+        if rnd.step == "track" and not self._tr_for(game, rnd):
+            out = [a for a in out if a.entity != "TR"]
+        if rnd.step != "token" and self._usable(game, "POSC"):
+            out += [Assign(entity="POSC", target=h) for h in PORT_HEXES]
+        return out
+
+    # -- D1 ---------------------------------------------------------------------------------------------------
+    def must_own_train(self, game: Game, rnd: OperatingRound) -> bool:
+        """D1: the purchase is forced only if the corporation has a route some train could run."""
+        return has_route(game, rnd.corp or "")
+
+    # -- D2 ---------------------------------------------------------------------------------------------------
+    def bankrupt(self, game: Game, rnd: OperatingRound, player: str) -> None:
+        """D2: the president's shares are sold as normal sales, his cash goes to the bank, the game ends."""
+        from .. import stock
+
+        p = game.player(player)
+        game.say(f"{player} goes bankrupt and sells the remaining shares.")
+        for sym in game.corps:
+            if not game.corps[sym].started:
+                continue
+            for n in range(game.shares_held(player, sym), 0, -1):
+                if stock.sell_problem(game, player, sym, n) is None:
+                    stock.sell(game, player, sym, n)
+                    break
+        if p.cash:
+            game.pay(player, BANK, p.cash)
+        p.bankrupt = True
+        for comp in game.companies.values():
+            if comp.owner == player and not comp.closed:
+                self._close(game, comp.sym)
+        game.end_game("bankrupt")
+
+
+def has_route(game: Game, corp: str) -> bool:
+    """The corporation could run some train: a station and another stop joined by its track."""
+    from ..routes import TrainSpec, best_routes
+
+    rs = best_routes(game.board, corp, [TrainSpec("route-probe", "2", 2)], game.rules.route_rules(game))
+    return bool(rs.routes)
+
+
+def site_auto_passes(game: Game) -> bool:
+    """True when our engine waits for a pass that 18xx.games makes by itself (no decision is recorded).
+
+    The site skips any step in which the entity due to act has no legal action (format spec 7.1): a stock-round
+    player who can neither buy nor sell, a corporation that cannot afford any train it may buy. Where our
+    engine offers only a pass in such a position, the site records nothing.
+    """
+    if game.finished or game.pending_discards:
+        return False
+    rnd = game.round
+    kind = getattr(rnd, "kind", "")
+    if kind == "stock":
+        return all(a.type == "pass" for a in rnd.legal_actions(game))
+    if kind == "operating" and rnd.corp is not None and rnd.step == "buy_train":
+        sym = rnd.corp
+        if not game.trains_of(sym):
+            return not game.rules.must_own_train(game, rnd) and not _site_can_buy(game, rnd)
+        return not _site_can_buy(game, rnd)
+    return False
+
+
+def _site_can_buy(game: Game, rnd: OperatingRound) -> bool:
+    """The site's test for offering the train step: room for a train and money for the cheapest one on offer
+    (trains of other corporations are on offer for $1)."""
+    sym = rnd.corp or ""
+    if len(game.trains_of(sym)) >= game.train_limit(sym):
+        return False
+    cash = game.corps[sym].cash
+    prices = [t.price for t, _src in rnd.available_trains(game)]
+    if any(game.trains_of(s) for s in game.corps if s != sym):
+        prices.append(1)
+    return bool(prices) and cash >= min(prices)
+
+
+__all__ = ["Rules18FLSite", "DEVIATIONS", "site_auto_passes", "has_route"]

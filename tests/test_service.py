@@ -1,0 +1,518 @@
+"""The service end to end on a real SQLite file: lifecycle, sealed bids, stock and operating rounds, restart,
+authorisation, reminders, concurrency, undo/redo, game end. Everything is real (engine, storage, pictures)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from bot.commands import encode_action, parse_custom_id
+from bot.reminders import due_notices
+from bot.service import Button, Reply, Select, Service, User
+from engine.actions import parse_action
+from engine.game import seat_order
+from engine.selfplay import choose
+
+CH = 100  # channel
+GUILD = 7
+ALICE, BOB, CAROL = User(1, "alice"), User(2, "bob"), User(3, "carol")
+DAVE = User(4, "dave")  # not seated
+MOD = User(5, "mod", is_admin=True)  # Manage Server
+USERS = {u.name: u for u in (ALICE, BOB, CAROL)}
+SEED = 42
+HOUR = 3600.0
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def svc(tmp_path: Path, clock: Clock) -> Any:
+    service = await Service.open(str(tmp_path / "bot.sqlite3"), now=clock, seed_source=lambda: SEED)
+    yield service
+    await service.close()
+
+
+async def do(svc: Service, who: User, path: str, **opts: Any) -> Reply:
+    return await svc.handle(CH, GUILD, who, path, opts)
+
+
+async def new_game(svc: Service, images: str = "request", **create: Any) -> None:
+    r = await do(svc, ALICE, "game create", title="18FL", images=images, **create)
+    assert r.ok, r.text
+    for u in (BOB, CAROL):
+        r = await do(svc, u, "game join")
+        assert r.ok, r.text
+    r = await do(svc, ALICE, "game start")
+    assert r.ok, r.text
+
+
+async def state(svc: Service) -> Any:
+    cur = await svc.current_game(CH)
+    assert cur is not None
+    return cur
+
+
+async def act(svc: Service, action: dict[str, Any]) -> Reply:
+    """Send a legal action as the player who decides for its entity."""
+    _row, game = await state(svc)
+    player = game.player_for(action["entity"])
+    return await do(svc, USERS[player], "act", action=encode_action(action))
+
+
+async def play_random(svc: Service, steps: int, rng: random.Random, until: str | None = None) -> list[Reply]:
+    replies = []
+    for _ in range(steps):
+        cur = await svc.current_game(CH)
+        if cur is None:
+            break
+        row, game = cur
+        if until is not None and game.round.kind == until:
+            break
+        legal = svc.legal(row.id, game)
+        a = choose(rng, [parse_action(x) for x in legal], game).model_dump(exclude_none=True)
+        r = await act(svc, a)
+        assert r.ok, (a, r.text)
+        replies.append(r)
+    return replies
+
+
+async def finish_draft(svc: Service) -> None:
+    for u, price in ((ALICE, 10), (BOB, 5), (CAROL, 0)):
+        assert (await do(svc, u, "private bid", price=price)).ok
+    for _ in range(3):
+        _row, game = await state(svc)
+        chooser = game.acting_players()[0]
+        r = await do(svc, USERS[chooser], "private pick", company=game.round._open(game)[0])
+        assert r.ok, r.text
+
+
+def check_components(reply: Reply) -> None:
+    for msg in reply.all():
+        assert len(msg.components) <= 5
+        for row in msg.components:
+            assert 1 <= len(row) <= 5
+            assert not (len(row) > 1 and any(isinstance(c, Select) for c in row))
+            for c in row:
+                assert len(c.custom_id) <= 100 and parse_custom_id(c.custom_id) is not None
+                if isinstance(c, Select):
+                    assert 1 <= len(c.options) <= 25
+                    assert all(len(o.value) <= 100 and len(o.label) <= 100 for o in c.options)
+                else:
+                    assert 1 <= len(c.label) <= 80
+
+
+def button(reply: Reply, label_part: str) -> Button:
+    for msg in reply.all():
+        for row in msg.components:
+            for c in row:
+                if isinstance(c, Button) and label_part in c.label:
+                    return c
+    raise AssertionError(f"no button {label_part!r} in {reply.full_text()!r}")
+
+
+# -- lifecycle -----------------------------------------------------------------------------------------------
+
+
+async def test_lifecycle_create_join_leave_start(svc: Service) -> None:
+    r = await do(svc, ALICE, "game create", title="18fl", reminder_hours=6)
+    assert r.ok and "18FL" in r.text and "6 h" in r.text
+    assert not (await do(svc, BOB, "game create", title="18FL")).ok  # one game per channel
+    assert not (await do(svc, ALICE, "game join")).ok  # the creator is seated already
+    assert (await do(svc, BOB, "game join")).ok
+    refused = await do(svc, CAROL, "game join", name="bob")
+    assert not refused.ok and refused.ephemeral and "already called bob" in refused.text
+    assert not (await do(svc, CAROL, "game join", name="SAL")).ok  # a corporation's name
+    assert (await do(svc, CAROL, "game join")).ok
+    assert (await do(svc, CAROL, "game leave")).ok
+    assert (await do(svc, CAROL, "game join")).ok
+    assert not (await do(svc, DAVE, "game start")).ok  # not seated, not admin
+    lobby = await do(svc, DAVE, "game status")
+    assert "alice, bob, carol" in lobby.full_text()
+    r = await do(svc, BOB, "game start")
+    assert r.ok
+    order = seat_order(["alice", "bob", "carol"], SEED)
+    ids = {"alice": 1, "bob": 2, "carol": 3}
+    expected = "  ".join(f"{i}. <@{ids[n]}>" for i, n in enumerate(order, 1))
+    assert expected in r.text and f"seed {SEED}" in r.text
+    assert sorted(r.mentions) == [1, 2, 3]  # everyone must bid
+    assert not (await do(svc, DAVE, "game join")).ok  # started
+    status = await do(svc, DAVE, "game status")
+    assert "Waiting for sealed bids" in status.full_text()
+    check_components(r)
+
+
+async def test_title_options_and_unknown_title(svc: Service) -> None:
+    assert "Unknown title" in (await do(svc, ALICE, "game create", title="1830")).text
+    assert "no option" in (await do(svc, ALICE, "game create", title="18FL", options="bogus")).text
+    r = await do(svc, ALICE, "game create", title="18FL", options="two_player_share_limit")
+    assert r.ok
+    for u in (BOB, CAROL):
+        await do(svc, u, "game join")
+    refused = await do(svc, ALICE, "game start")  # the option is for two players only
+    assert not refused.ok and "two-player" in refused.text
+    choices = await svc.autocomplete(CH, ALICE, "game create", "options", "two")
+    assert [c.value for c in choices] == ["two_player_share_limit"]
+
+
+# -- draft and stock round ---------------------------------------------------------------------------------
+
+
+async def test_sealed_bids_stay_secret_until_all_are_in(svc: Service) -> None:
+    await new_game(svc)
+    prices = [c.value for c in await svc.autocomplete(CH, BOB, "private bid", "price")]
+    assert prices == [0, 5, 10]
+    r = await do(svc, ALICE, "private bid", price=10)
+    assert r.ok and r.ephemeral and "$10" in r.text
+    public = r.followups[0]
+    log_part = public.text.split("➡️")[0]  # the prompt after it lists the allowed amounts
+    assert not public.ephemeral and "alice has made a sealed bid" in log_part and "$10" not in log_part
+    assert not (await do(svc, ALICE, "private bid", price=5)).ok  # one bid each
+    history = await do(svc, BOB, "view history")
+    assert "alice has made a sealed bid." in history.text and "alice $10" not in history.text
+    # the bid buttons are for whoever clicks and stay usable while bidding goes on
+    bid5 = button(r, "Bid $5")
+    r2 = await svc.click(CH, GUILD, BOB, bid5.custom_id)
+    assert r2.ok and r2.ephemeral and "$5" in r2.text and "$5" not in r2.followups[0].text.split("➡️")[0]
+    undo_text = (await do(svc, BOB, "undo")).text  # bob's own last action: at once, amount not shown
+    assert "bob's sealed bid" in undo_text and "$5" not in undo_text.split("➡️")[0]
+    assert (await svc.click(CH, GUILD, BOB, bid5.custom_id)).ok
+    last = await do(svc, CAROL, "private bid", price=0)
+    assert "Bids revealed: " in last.followups[0].text
+    reveal = last.followups[0].text
+    assert "alice $10" in reveal and "bob $5" in reveal and "carol $0" in reveal
+    assert "<@1>" in reveal and last.followups[0].mentions == [1]  # alice chooses first
+
+
+async def test_stock_round_summary_and_views(svc: Service) -> None:
+    await new_game(svc)
+    await finish_draft(svc)
+    row, game = await state(svc)
+    assert game.round.kind == "stock"
+    first = game.acting_players()[0]
+    assert not (await do(svc, USERS[first], "stock par", corporation="SAL", price=71)).ok
+    pars = await svc.autocomplete(CH, USERS[first], "stock par", "price", "", {"corporation": "SAL"})
+    assert pars and all(isinstance(c.value, int) for c in pars)
+    r = await do(svc, USERS[first], "stock par", corporation="SAL", price=70)
+    assert r.ok and "starts SAL at $70" in r.text
+    check_components(r)
+    players = await do(svc, DAVE, "view players")
+    assert players.ephemeral and "SAL" in players.full_text()
+    corps = await do(svc, ALICE, "view corporations", share=True)
+    assert not corps.ephemeral and "SAL — Seaboard Air Line" in corps.full_text()
+    replies = await play_random(svc, 60, random.Random(1), until="operating")
+    summary = "\n".join(x.full_text() for x in replies)
+    assert "End of SR 1" in summary and "holds the Priority Deal" in summary
+    # the summary closes the stock round: it comes before the operating round's first lines
+    text = next(x.text for x in replies if "End of SR 1" in x.text)
+    if "Operating round" in text:
+        assert text.index("End of SR 1") < text.index("Operating round")
+
+
+# -- operating rounds, pictures ------------------------------------------------------------------------------
+
+
+async def test_operating_turns_post_map_market_and_routes(svc: Service) -> None:
+    await new_game(svc, images="turn")
+    replies = await play_random(svc, 170, random.Random(3))
+    texts_all = "\n".join(r.full_text() for r in replies)
+    assert " lays #" in texts_all and " runs " in texts_all and "End of the operating rounds" in texts_all
+    names = [p.name for r in replies for m in r.all() for p in m.pictures]
+    assert any(n.endswith("-map.png") for n in names)
+    assert any(n.endswith("-market.png") for n in names)
+    assert any(n.endswith("-routes.png") for n in names)
+    for r in replies:
+        check_components(r)
+    # render one map and one routes picture for real
+    routes = next(r for r in replies if any(p.name.endswith("-routes.png") for m in r.all() for p in m.pictures))
+    only = Reply(pictures=[p for m in routes.all() for p in m.pictures if p.name.endswith("-routes.png")][:1])
+    await svc.render(only)
+    name, data = only.files[0]
+    img = Image.open(io.BytesIO(data))
+    assert img.format == "PNG" and max(img.size) >= 1000 and len(data) < 600_000
+
+
+async def test_routes_command_shows_picture_and_confirm_button(svc: Service) -> None:
+    await new_game(svc)
+    rng = random.Random(5)
+    for _ in range(400):
+        row, game = await state(svc)
+        legal = svc.legal(row.id, game)
+        if any(a["type"] == "run_routes" for a in legal):
+            break
+        a = choose(rng, [parse_action(x) for x in legal], game).model_dump(exclude_none=True)
+        assert (await act(svc, a)).ok
+    else:
+        pytest.fail("no routes step reached")
+    corp = game.current_entity
+    pres = USERS[game.player_for(corp)]
+    other = next(u for u in USERS.values() if u != pres)
+    shown = await do(svc, other, "train run")  # anyone may look
+    assert shown.ok and "Best routes" in shown.text and shown.pictures
+    run = button(shown, "Run trains")
+    assert not (await svc.click(CH, GUILD, other, run.custom_id)).ok  # only the president confirms
+    done = await svc.click(CH, GUILD, pres, run.custom_id)
+    assert done.ok and f"{corp} runs" in done.text
+    again = await svc.click(CH, GUILD, pres, run.custom_id)
+    assert not again.ok and "moved on" in again.text
+
+
+# -- restart -------------------------------------------------------------------------------------------------
+
+
+async def test_restart_resumes_exactly(tmp_path: Path, clock: Clock) -> None:
+    path = str(tmp_path / "restart.sqlite3")
+    first = await Service.open(path, now=clock, seed_source=lambda: SEED)
+    await new_game(first)
+    await play_random(first, 120, random.Random(11))
+    row, game = await state(first)
+    before = (len(game.actions), game.describe_turn(), first.legal(row.id, game), game.result())
+    await first.close()
+    second = await Service.open(path, now=clock, seed_source=lambda: SEED)
+    try:
+        row2, game2 = await second.current_game(CH) or (None, None)
+        assert row2 is not None and game2 is not None
+        assert (len(game2.actions), game2.describe_turn(), second.legal(row2.id, game2), game2.result()) == before
+        assert (await do(second, BOB, "game settings", reminder_hours=3)).ok  # a cold load inside a settings change
+        await play_random(second, 10, random.Random(12))  # and play goes on
+    finally:
+        await second.close()
+
+
+# -- authorisation -------------------------------------------------------------------------------------------
+
+
+async def test_authorisation(svc: Service) -> None:
+    await new_game(svc)
+    r = await do(svc, DAVE, "private bid", price=5)
+    assert not r.ok and r.ephemeral and "not playing" in r.text
+    await finish_draft(svc)
+    _row, game = await state(svc)
+    first = game.acting_players()[0]
+    wrong = next(u for u in USERS.values() if u.name != first)
+    r = await do(svc, wrong, "pass")
+    assert not r.ok and "not your turn" in r.text
+    # acting for someone else's entity through an encoded action is refused too
+    r = await do(svc, wrong, "act", action=f"pass|{first}")
+    assert not r.ok and "only act for yourself" in r.text
+    assert not (await do(svc, BOB, "game replace", player="carol", user=DAVE)).ok  # not admin
+    r = await do(svc, MOD, "game replace", player="carol", user=DAVE)
+    assert r.ok and "<@4>" in r.text
+    assert "not playing" in (await do(svc, CAROL, "pass")).text
+    r = await do(svc, DAVE, "view players")
+    assert r.ok and "carol" in r.full_text()  # the seat keeps its name
+    assert not (await do(svc, BOB, "game abandon")).ok
+    assert not (await do(svc, MOD, "game kick", player="bob")).ok  # only before the start
+
+
+async def test_admin_abandon_needs_confirmation(svc: Service) -> None:
+    await new_game(svc)
+    r = await do(svc, ALICE, "game abandon")  # the creator is an admin of her game
+    assert r.ok and r.ephemeral
+    yes = button(r, "Abandon")
+    assert not (await svc.click(CH, GUILD, BOB, yes.custom_id)).ok
+    assert (await do(svc, BOB, "game status")).full_text().count("Game #1") == 1  # still there
+    done = await svc.click(CH, GUILD, ALICE, yes.custom_id)
+    assert done.ok and "abandoned" in done.text
+    assert "abandoned" in (await do(svc, BOB, "game finished")).text
+    assert (await do(svc, BOB, "game create", title="18FL")).ok  # the channel is free
+
+
+async def test_unknown_error_gives_apology_and_changes_nothing(svc: Service, caplog: Any) -> None:
+    await new_game(svc)
+    r = await do(svc, ALICE, "view history", lines="many")
+    assert not r.ok and r.ephemeral and "Sorry" in r.text and "Traceback" not in r.text
+    assert any("game 1" in rec.getMessage() for rec in caplog.records)
+    assert (await do(svc, ALICE, "private bid", price=5)).ok
+
+
+async def test_unloadable_log_is_refused_not_crashed(svc: Service, clock: Clock) -> None:
+    await new_game(svc)
+    await svc.store.append_action(1, {"type": "par", "entity": "alice", "corporation": "SAL", "price": 70}, 1, clock())
+    svc._evict(1)
+    r = await do(svc, ALICE, "pass")
+    assert not r.ok and "cannot be loaded" in r.text
+
+
+# -- reminders -----------------------------------------------------------------------------------------------
+
+
+async def test_reminders_due_repeated_and_not_repeated_after_restart(tmp_path: Path, clock: Clock) -> None:
+    path = str(tmp_path / "rem.sqlite3")
+    svc = await Service.open(path, now=clock, seed_source=lambda: SEED)
+    await new_game(svc, reminder_hours=12)
+    await finish_draft(svc)
+    _row, game = await state(svc)
+    waiting = USERS[game.acting_players()[0]]
+    clock.t += 11 * HOUR
+    assert await due_notices(svc) == []
+    clock.t += 1 * HOUR
+    notes = await due_notices(svc)
+    assert len(notes) == 1 and notes[0].mentions == [waiting.id] and f"<@{waiting.id}>" in notes[0].text
+    assert notes[0].channel_id == CH and notes[0].dm_user_id is None
+    assert await due_notices(svc) == []  # once per interval
+    clock.t += 12 * HOUR
+    assert len(await due_notices(svc)) == 1  # then again each interval
+    await svc.close()
+    clock.t += 1 * HOUR
+    svc = await Service.open(path, now=clock, seed_source=lambda: SEED)
+    assert await due_notices(svc) == []  # a restart neither repeats...
+    clock.t += 11 * HOUR
+    assert len(await due_notices(svc)) == 1  # ...nor loses
+    await do(svc, waiting, "game settings", dm=True)
+    clock.t += 12 * HOUR
+    notes = await due_notices(svc)
+    assert notes[0].dm_user_id == waiting.id
+    # acting resets the clock; the next player is reminded one interval later
+    assert (await do(svc, waiting, "pass")).ok
+    clock.t += 6 * HOUR
+    assert await due_notices(svc) == []
+    clock.t += 6 * HOUR
+    assert len(await due_notices(svc)) == 1
+    assert (await do(svc, BOB, "game settings", reminder_hours=0)).ok
+    clock.t += 48 * HOUR
+    assert await due_notices(svc) == []
+    await svc.close()
+
+
+# -- concurrency ---------------------------------------------------------------------------------------------
+
+
+async def test_two_simultaneous_clicks_apply_once(svc: Service) -> None:
+    await new_game(svc)
+    await finish_draft(svc)
+    _row, game = await state(svc)
+    first = USERS[game.acting_players()[0]]
+    r = await do(svc, first, "stock par", corporation="SAL", price=70)
+    pass_btn = button(r, "Pass")
+    nxt = USERS[(await state(svc))[1].acting_players()[0]]
+    a, b = await asyncio.gather(svc.click(CH, GUILD, nxt, pass_btn.custom_id),
+                                svc.click(CH, GUILD, nxt, pass_btn.custom_id))
+    assert sorted([a.ok, b.ok]) == [False, True]
+    loser = a if not a.ok else b
+    assert loser.ephemeral and "moved on" in loser.text
+    _row, game = await state(svc)
+    assert sum(1 for x in game.actions if x.type == "pass") == 1
+
+
+async def test_simultaneous_commands_are_serialised(svc: Service) -> None:
+    await new_game(svc)
+    replies = await asyncio.gather(*(do(svc, u, "private bid", price=5) for u in (ALICE, BOB, CAROL)))
+    assert all(r.ok for r in replies)
+    assert sum("Bids revealed" in r.full_text() for r in replies) == 1
+
+
+# -- undo and redo -------------------------------------------------------------------------------------------
+
+
+async def test_undo_redo_rules(svc: Service) -> None:
+    await new_game(svc)
+    await finish_draft(svc)
+    row, game = await state(svc)
+    p1 = USERS[game.acting_players()[0]]
+    assert (await do(svc, p1, "stock par", corporation="SAL", price=70)).ok
+    n = len(game.actions)
+    r = await do(svc, p1, "undo")  # own last action, nobody acted since: at once
+    assert r.ok and "undoes 1 action" in r.text
+    assert len((await state(svc))[1].actions) == n - 1
+    assert (await do(svc, p1, "redo")).ok
+    assert len((await state(svc))[1].actions) == n
+    assert not (await do(svc, p1, "redo")).ok  # nothing left to redo
+    p2 = USERS[(await state(svc))[1].acting_players()[0]]
+    assert (await do(svc, p2, "pass")).ok
+    # p1's undo would take back p2's pass too: p2 must agree
+    ask = await do(svc, p1, "undo")
+    assert ask.ok and f"<@{p2.id}>" in ask.text and ask.mentions == [p2.id]
+    agree = button(ask, "Agree")
+    assert not (await svc.click(CH, GUILD, DAVE, agree.custom_id)).ok
+    done = await svc.click(CH, GUILD, p2, agree.custom_id)
+    assert done.ok and "Everyone agreed" in done.text
+    assert len((await state(svc))[1].actions) == n - 1
+    # a refusal cancels
+    assert (await do(svc, p1, "redo")).ok
+    outsider = next(u for u in (BOB, CAROL) if u != p2)  # neither the author nor the game's creator (alice)
+    assert not (await do(svc, outsider, "redo")).ok  # p2's pass is next to redo: only p2 or an admin
+    assert (await do(svc, p2, "redo")).ok
+    ask = await do(svc, p1, "undo")
+    refuse = button(ask, "Refuse")
+    assert "cancelled" in (await svc.click(CH, GUILD, p2, refuse.custom_id)).text
+    assert not (await svc.click(CH, GUILD, p2, button(ask, "Agree").custom_id)).ok
+    # after a new action nothing can be redone, and an old undo request is void
+    ask = await do(svc, p1, "undo")
+    p3 = USERS[(await state(svc))[1].acting_players()[0]]
+    assert (await do(svc, p3, "pass")).ok
+    assert not (await svc.click(CH, GUILD, p2, button(ask, "Agree").custom_id)).ok
+    # an administrator forces an undo without asking
+    m = len((await state(svc))[1].actions)
+    assert not (await do(svc, BOB if p1 != BOB else CAROL, "undo", force=True)).ok
+    r = await do(svc, MOD, "undo", force=True, count=2)
+    assert r.ok and len((await state(svc))[1].actions) == m - 2
+
+
+# -- game end ------------------------------------------------------------------------------------------------
+
+
+async def test_admin_end_posts_standings_and_keeps_the_game(svc: Service) -> None:
+    await new_game(svc)
+    await finish_draft(svc)
+    assert not (await do(svc, BOB, "game end")).ok
+    r = await do(svc, MOD, "game end")
+    assert r.ok and "Game over" in r.text and "Final standings" in r.text
+    assert any(p.name.endswith("-standings.png") for p in r.pictures)
+    await svc.render(r)
+    assert any(n.endswith("-standings.png") for n, _ in r.files)
+    listing = await do(svc, ALICE, "game finished")
+    assert "#1 18FL" in listing.text and "an administrator ended the game" in listing.text
+    assert (await svc.current_game(CH)) is None
+    svc._evict(1)
+    final = await do(svc, DAVE, "view standings")  # views show the last finished game, replayed from its log
+    assert final.ok and "Net worth" in final.text and final.pictures
+    assert not (await do(svc, BOB, "pass")).ok
+
+
+@pytest.mark.slow
+async def test_a_whole_game_through_the_service(svc: Service) -> None:
+    await new_game(svc, images="turn")
+    replies = await play_random(svc, 5000, random.Random(1))
+    assert "Game over" in replies[-1].text
+    assert (await svc.current_game(CH)) is None
+    assert "#1 18FL" in (await do(svc, ALICE, "game finished")).text
+
+
+def test_left_out_options_are_filled_only_when_the_legal_moves_agree() -> None:
+    from bot.service import _fill_from_legal
+
+    legal = [{"type": "place_token", "entity": "SAL", "hex": "B23", "city": 1},
+             {"type": "place_token", "entity": "SAL", "hex": "G20", "city": 0},
+             {"type": "buy_shares", "entity": "bob", "corporation": "SAL", "source": "ipo", "president": False},
+             {"type": "buy_shares", "entity": "bob", "corporation": "SAL", "source": "pool", "president": False},
+             {"type": "buy_shares", "entity": "bob", "corporation": "FEC", "source": "pool", "president": False},
+             {"type": "buy_train", "entity": "SAL", "train": "2-1", "price": 80}]
+    a = {"type": "place_token", "entity": "SAL", "hex": "B23"}
+    _fill_from_legal(a, legal)
+    assert a["city"] == 1  # the only open city there
+    b = {"type": "buy_shares", "entity": "bob", "corporation": "SAL"}
+    _fill_from_legal(b, legal)
+    assert b["source"] == "ipo"  # both possible: the IPO, as players expect
+    c = {"type": "buy_shares", "entity": "bob", "corporation": "FEC"}
+    _fill_from_legal(c, legal)
+    assert c["source"] == "pool"  # only the pool has one
+    d = {"type": "buy_train", "entity": "SAL", "train": "2-1"}
+    _fill_from_legal(d, legal)
+    assert "price" not in d  # what to pay another corporation is never guessed
