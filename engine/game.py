@@ -441,7 +441,8 @@ class Game:
             return
         self.finished = True
         self.end_reason = reason
-        self.record_history()
+        if not self.history or self.history[-1] != self.result():
+            self.record_history()
         ranking = sorted(self.result().items(), key=lambda kv: -kv[1])
         self.say("Game over (" + reason.replace("_", " ") + "). " + ", ".join(f"{n} {self.fmt(v)}" for n, v in ranking))
 

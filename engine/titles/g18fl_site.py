@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 # The seven city hexes the site's Terminal Company ability lists, tiled or not (D4).
 TC_HEXES = ("B5", "B15", "B23", "F23", "G20", "J27", "K28")
+TOKEN_PRICE = 20  # a token's price per hex of distance, the least a token can cost
 
 DEVIATIONS = (
     ("D1", "A corporation without a train must buy one only if it has a route a train could run."),
@@ -88,16 +89,14 @@ class Rules18FLSite(Rules18FL):
         return None
 
     def _site_token_step(self, game: Game, rnd: OperatingRound) -> bool:
+        """The site offers the token step until a token is placed while the corporation has a token and the
+        money for the cheapest one ($20), reachable or not, and while the Port or Terminal Company is unused."""
         if rnd.token_placed:
             return False
         if self._usable(game, "POSC") or self._usable(game, "TC"):
             return True
-        sym = rnd.corp or ""
-        cash = game.corps[sym].cash
-        if game.corps[sym].tokens_left <= 0:
-            return False
-        return any(cost <= cash for _h, _c, cost in self.station_options(game, sym)) or \
-            any(cost <= cash for _h, _t, cost in self.hotel_options(game, sym))
+        corp = game.corps[rnd.corp or ""]
+        return corp.tokens_left > 0 and corp.cash >= TOKEN_PRICE
 
     def step_applies(self, game: Game, rnd: OperatingRound, step: str) -> bool:
         if step == "token":

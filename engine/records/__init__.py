@@ -1,0 +1,13 @@
+"""Import and export of 18xx.games game records (see ``shared/reference/18xx-games-format.md``).
+
+``read_record`` replays a record into a game of ours (rules profile "18xx.games"); ``write_record`` turns any
+of our games into a record that site loads.
+"""
+
+from __future__ import annotations
+
+from .reader import Imported, RecordError, RouteCheck, Seat, UnsupportedTitle, is_site_record, read_record
+from .writer import write_record
+
+__all__ = ["Imported", "RecordError", "RouteCheck", "Seat", "UnsupportedTitle", "is_site_record", "read_record",
+           "write_record"]

@@ -1,0 +1,729 @@
+"""Replay an 18xx.games game record through our engine (18xx-games-format.md sections 3 and 7 to 12).
+
+The record's effective actions (undo and redo resolved, section 8) are turned into our actions one by one and
+processed, each followed by its embedded ``auto_actions``; ``message`` and ``program_*`` actions change nothing.
+The game uses the ``"18xx.games"`` rules profile, so it follows the site's documented deviations and goes on the
+way its players expect.
+
+Records hold decisions only. Where the site passes by itself because the entity due to act has no legal action
+(section 7.1) and our engine waits for a pass, the reader makes that pass (``site_auto_passes``). If an action
+still does not fit, the reader tries once more after passing the step our engine waits at, or drops a ``pass``
+our engine has no use for; every such repair is listed in ``Imported.adjustments`` (none for a record that
+matches our model of the site).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..actions import (
+    Action,
+    Assign,
+    Bankrupt,
+    Bid,
+    BuyShares,
+    BuyTrain,
+    Convert,
+    DiscardTrain,
+    Dividend,
+    EndGame,
+    HexToken,
+    LayTile,
+    Par,
+    Pass,
+    PlaceToken,
+    RouteSpec,
+    RunRoutes,
+    SellShares,
+)
+from ..errors import GameError
+from ..game import Game
+from ..routes import RouteError, best_routes, check_routes
+from ..titles import TITLES
+from . import ids
+from .ids import IPO, POOL, IdError, ShareLedger, TileLedger
+from .titles import KNOWN_TYPES, TitleMap, title_map
+
+PROFILE = "18xx.games"
+# our own rules profile, kept in records we export so that a re-import plays by the same rules
+META_KEY = "stationmaster"
+
+
+class RecordError(GameError):
+    """A record that cannot be replayed: names the action (id and content) and the reason."""
+
+    def __init__(self, reason: str, action_id: Any = None, action: dict[str, Any] | None = None) -> None:
+        self.reason = reason
+        self.action_id = action_id
+        self.action = action
+        where = f"action {action_id}: " if action_id is not None else ""
+        super().__init__(where + reason)
+
+
+class UnsupportedTitle(RecordError):
+    """A valid record of a title our engine does not have yet."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    site_id: Any  # the player's id in the record (an int, or the name in legacy hotseat records)
+    name: str  # the player's name in our game
+
+    @property
+    def key(self) -> str:
+        """How the record's ``result`` names this player."""
+        return str(self.site_id)
+
+
+@dataclass
+class RouteCheck:
+    """Recorded route revenues against ours for one ``run_routes``."""
+
+    action_id: Any
+    corporation: str
+    recorded: list[int | None]  # per route, None where the record has no revenue
+    ours: list[int]
+    best: int | None = None  # our optimum for the same position, when asked for
+
+    @property
+    def recorded_total(self) -> int | None:
+        return None if any(r is None for r in self.recorded) else sum(r or 0 for r in self.recorded)
+
+    @property
+    def our_total(self) -> int:
+        return sum(self.ours)
+
+    @property
+    def agrees(self) -> bool:
+        return all(r is None or r == o for r, o in zip(self.recorded, self.ours, strict=True))
+
+
+@dataclass
+class Imported:
+    game: Game
+    record: dict[str, Any]
+    seats: list[Seat]
+    adjustments: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    route_checks: list[RouteCheck] = field(default_factory=list)
+    chat: list[tuple[Any, Any, str]] = field(default_factory=list)  # (action id, entity, text)
+    applied: int = 0  # record actions (auto actions included) that became our actions
+    auto_passes: int = 0  # passes made for the site's silent skips
+
+    def site_result(self) -> dict[str, int]:
+        """Scores keyed the way the record's ``result`` keys them."""
+        return {s.key: self.game.net_worth(s.name) for s in self.seats}
+
+    def result_by_name(self) -> dict[str, int]:
+        """Scores keyed by the record's player names."""
+        return {self.record_name(s): self.game.net_worth(s.name) for s in self.seats}
+
+    def record_name(self, seat: Seat) -> str:
+        for p in self.record.get("players") or []:
+            if p.get("id", p.get("name")) == seat.site_id:
+                return str(p.get("name", seat.site_id))
+        return seat.name
+
+    def route_disagreements(self) -> list[RouteCheck]:
+        return [c for c in self.route_checks if not c.agrees]
+
+    def summary(self) -> dict[str, Any]:
+        g = self.game
+        return {
+            "title": g.title_name,
+            "players": [self.record_name(s) for s in self.seats],
+            "actions": self.applied,
+            "finished": g.finished,
+            "end_reason": g.end_reason,
+            "result": self.result_by_name(),
+        }
+
+
+# -- undo and redo ----------------------------------------------------------------------------------------------
+
+
+def truncate(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The site stops at the first action whose id exceeds the last action's id (section 14.2)."""
+    if not actions:
+        return []
+    last = actions[-1].get("id")
+    if not isinstance(last, int | float):
+        return list(actions)
+    out = []
+    for a in actions:
+        aid = a.get("id")
+        if isinstance(aid, int | float) and aid > last:
+            break
+        out.append(a)
+    return out
+
+
+def resolve_undo_redo(actions: list[dict[str, Any]]) -> list[dict[str, Any] | None]:
+    """``kept[i]`` is ``actions[i]`` if it is effective, else None (section 8, exactly)."""
+    kept: list[dict[str, Any] | None] = [None] * len(actions)
+    stack: list[list[tuple[int, dict[str, Any]]]] = []
+    index_of: dict[Any, int] = {}
+    for i, a in enumerate(actions):
+        if "id" in a:
+            index_of.setdefault(a["id"], i)
+        kind = a.get("type")
+        if kind == "undo":
+            target = a.get("action_id")
+            if target is not None:
+                if target == 0:
+                    start = 0
+                elif target in index_of and index_of[target] < i:
+                    start = index_of[target] + 1
+                else:
+                    raise RecordError(f"undo to action {target}, which is not earlier in the record", a.get("id"), a)
+            else:
+                start = next((j for j in range(i - 1, -1, -1)
+                              if kept[j] is not None and kept[j].get("type") != "message"), 0)  # type: ignore[union-attr]
+            group = []
+            for j in range(start, i):
+                b = kept[j]
+                if b is not None and b.get("type") != "message":
+                    group.append((j, b))
+                    kept[j] = None
+            stack.append(group)
+        elif kind == "redo":
+            if not stack:
+                raise RecordError("redo with nothing to redo", a.get("id"), a)
+            for j, b in stack.pop():
+                kept[j] = b
+        elif kind == "message":
+            kept[i] = a
+        else:
+            stack.clear()
+            kept[i] = a
+    return kept
+
+
+def effective_actions(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [a for a in resolve_undo_redo(actions) if a is not None]
+
+
+# -- the reader ------------------------------------------------------------------------------------------------
+
+
+def seats_of(record: dict[str, Any]) -> list[Seat]:
+    players = record.get("players")
+    if not isinstance(players, list) or not players:
+        raise RecordError("the record has no players")
+    raw = []
+    for p in players:
+        if not isinstance(p, dict) or ("id" not in p and "name" not in p):
+            raise RecordError(f"player entry {p!r} has neither id nor name")
+        raw.append((p.get("id", p.get("name")), str(p.get("name", p.get("id")))))
+    names = [n for _, n in raw]
+    seats = []
+    for site_id, name in raw:
+        if names.count(name) > 1:
+            name = f"{name} ({site_id})"
+        seats.append(Seat(site_id, name))
+    if len({s.site_id for s in seats}) != len(seats):
+        raise RecordError("two players share one id")
+    return seats
+
+
+def options_of(record: dict[str, Any], game_title: str) -> tuple[dict[str, Any], list[str]]:
+    from ..titles import rules_for
+
+    warnings = []
+    settings = record.get("settings") or {}
+    meta = record.get(META_KEY) or {}
+    profile = meta.get("rules_profile", PROFILE) if isinstance(meta, dict) else PROFILE
+    options: dict[str, Any] = {"rules_profile": profile}
+    known = rules_for(game_title, profile).options
+    for rule in settings.get("optional_rules") or []:
+        if rule not in known:
+            raise RecordError(f"optional rule {rule!r} is not known for {game_title}; known: {', '.join(known)}")
+        options[rule] = True
+    if settings.get("pin"):
+        warnings.append(f"the game is pinned to an older version of the site ({settings['pin']}); it may not replay "
+                        "under current rules")
+    if "settings" not in record:
+        warnings.append("the record has no settings (a very old record): no optional rules")
+    return options, warnings
+
+
+class _Reader:
+    def __init__(self, record: dict[str, Any], *, routes: bool, optimum: bool) -> None:
+        self.record = record
+        title = record.get("title")
+        tmap = title_map(str(title))
+        if tmap is None:
+            raise RecordError(f"unknown title {title!r}")
+        if title not in TITLES:
+            raise UnsupportedTitle(f"{title} records are recognised, but our engine has no {title} rules yet")
+        self.tmap: TitleMap = tmap
+        self.seats = seats_of(record)
+        options, warnings = options_of(record, str(title))
+        try:
+            self.game = Game(str(title), [s.name for s in self.seats], ids.seed_of(record), options)
+        except GameError as e:
+            raise RecordError(str(e)) from None
+        self.out = Imported(self.game, record, self.seats, warnings=warnings)
+        self.check_routes, self.optimum = routes, optimum
+        self.shares = new_share_ledger(self.game, tmap)
+        self.tiles = TileLedger.for_counts({n: t.count for n, t in self.game.data.tiles.items()},
+                                           tmap.preprinted_cities)
+        self._by_id = {s.site_id: s for s in self.seats}
+        self._by_name = {s.name: s for s in self.seats}
+
+    # -- entities
+    def player(self, ref: Any, a: dict[str, Any]) -> str:
+        seat = self._by_id.get(ref)
+        if seat is None and isinstance(ref, str):
+            seat = self._by_name.get(ref)
+            if seat is None and ref.lstrip("-").isdigit():
+                seat = self._by_id.get(int(ref))
+        if seat is None and isinstance(ref, int):
+            seat = self._by_id.get(str(ref))
+        if seat is None:
+            raise RecordError(f"no player {ref!r} in this game", a.get("id"), a)
+        return seat.name
+
+    def corp(self, ref: Any, a: dict[str, Any]) -> str:
+        sym = self.tmap.corp(str(ref))
+        if sym not in self.game.corps:
+            raise RecordError(f"no corporation {ref!r} in {self.game.title_name}", a.get("id"), a)
+        return sym
+
+    def company(self, ref: Any, a: dict[str, Any]) -> str:
+        sym = self.tmap.company(str(ref))
+        if sym not in self.game.companies:
+            raise RecordError(f"no private company {ref!r} in this game", a.get("id"), a)
+        return sym
+
+    def entity(self, a: dict[str, Any]) -> str:
+        kind, ref = a.get("entity_type"), a.get("entity")
+        if kind == "player":
+            return self.player(ref, a)
+        if kind == "corporation":
+            return self.corp(ref, a)
+        if kind == "company":
+            return self.company(ref, a)
+        if kind is None:
+            for f in (self.player, self.corp, self.company):
+                try:
+                    return f(ref, a)
+                except RecordError:
+                    continue
+        raise RecordError(f"entity {ref!r} of type {kind!r} is not in this game", a.get("id"), a)
+
+    # -- the walk
+    def run(self, actions: list[dict[str, Any]]) -> Imported:
+        for a in actions:
+            if not isinstance(a, dict) or "type" not in a:
+                raise RecordError(f"not an action: {a!r}")
+            if a["type"] not in KNOWN_TYPES:
+                raise RecordError(f"action type {a['type']!r} does not occur in {self.game.title_name} records",
+                                  a.get("id"), a)
+        effective = effective_actions(truncate(actions))
+        # a record's route choices are the players' (the site does not insist on the maximum)
+        self.game.replaying = True
+        try:
+            for item in self._flatten(effective):
+                self.apply(item)
+            self.auto_pass()
+        finally:
+            self.game.replaying = False
+        return self.out
+
+    def _flatten(self, effective: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+        """Effective actions with their auto actions, ``choose`` folded into the ``par`` before it."""
+        flat: list[dict[str, Any]] = []
+        for a in effective:
+            flat.append(a)
+            for auto in a.get("auto_actions") or []:
+                flat.append({**auto, "id": a.get("id"), "_auto": True})
+        i = 0
+        while i < len(flat):
+            a = flat[i]
+            if a.get("type") == "par" and i + 1 < len(flat) and flat[i + 1].get("type") == "choose":
+                yield {**a, "_choice": flat[i + 1].get("choice")}
+                i += 2
+                continue
+            yield a
+            i += 1
+
+    def apply(self, a: dict[str, Any]) -> None:
+        kind = a["type"]
+        if kind == "message":
+            self.out.chat.append((a.get("id"), a.get("entity"), str(a.get("message", ""))))
+            return
+        if kind.startswith("program_"):
+            return
+        if self.game.finished:
+            raise RecordError("the game is over; only chat may follow", a.get("id"), a)
+        act = self.convert(a)
+        if act.type != "end_game":
+            self.auto_pass()
+        before = self._cash_snapshot()
+        check = self._route_check(a, act) if isinstance(act, RunRoutes) else None
+        self._process(a, act)
+        self.out.applied += 1
+        if check is not None:
+            self.out.route_checks.append(check)
+        self._after(a, act, before)
+
+    def _process(self, a: dict[str, Any], act: Action) -> None:
+        game = self.game
+        try:
+            game.process(act)
+            return
+        except GameError as first:
+            reason = str(first)
+        # the site passed a step our engine still waits at: pass it and try again
+        saved = game._snapshot()
+        inserted = []
+        for _ in range(4):
+            cur = game.current_entity
+            if cur is None or not any(x.type == "pass" for x in game.legal_actions()):
+                break
+            try:
+                game.process(Pass(entity=cur))
+                inserted.append(f"{cur} at {getattr(game.round, 'step', game.round.kind)}")
+                game.process(act)
+            except GameError:
+                continue
+            self.out.adjustments.append(f"action {a.get('id')}: passed for " + ", ".join(inserted) +
+                                        f" before {a['type']} (the site had skipped that step)")
+            return
+        game._restore(saved)
+        if isinstance(act, Pass):
+            legal = any(x.type == "pass" and x.entity == act.entity for x in game.legal_actions())
+            if not legal:
+                self.out.adjustments.append(f"action {a.get('id')}: dropped a pass by {act.entity}, which our "
+                                            f"engine does not wait for ({reason})")
+                return
+        raise RecordError(f"{_describe(a)} refused: {reason}", a.get("id"), _clean(a))
+
+    def auto_pass(self) -> None:
+        from ..titles.g18fl_site import site_auto_passes
+
+        game = self.game
+        guard = 0
+        while site_auto_passes(game):
+            guard += 1
+            if guard > 50:
+                raise RecordError("endless automatic passes")
+            game.process(Pass(entity=game.current_entity or ""))
+            self.out.auto_passes += 1
+
+    def _cash_snapshot(self) -> dict[str, int]:
+        return {s: c.cash for s, c in self.game.corps.items()}
+
+    # -- conversion
+    def convert(self, a: dict[str, Any]) -> Action:
+        try:
+            return self._convert(a)
+        except IdError as e:
+            raise RecordError(str(e), a.get("id"), _clean(a)) from None
+        except (KeyError, TypeError, ValueError) as e:
+            raise RecordError(f"malformed {a.get('type')} action ({e})", a.get("id"), _clean(a)) from None
+
+    def _convert(self, a: dict[str, Any]) -> Action:
+        kind = a["type"]
+        game = self.game
+        who = self.entity(a)
+        if kind == "bid":
+            company = a.get("company")
+            if company is None:
+                return Bid(entity=who, price=int(a["price"]))
+            return Bid(entity=who, price=0, company=self.company(company, a))
+        if kind == "pass":
+            return Pass(entity=who)
+        if kind == "par":
+            sym = self.corp(a["corporation"], a)
+            price, row, col = ids.parse_share_price(a["share_price"])
+            cell = game.market.cell(row, col)
+            if cell is None or cell.price != price:
+                self.out.warnings.append(f"action {a.get('id')}: share price {a['share_price']} is not a cell of "
+                                         f"our market; using the par value {price}")
+            choice = a.get("_choice")
+            size = int(choice) if choice is not None else None
+            return Par(entity=who, corporation=sym, price=price, size=size)
+        if kind == "choose":
+            raise RecordError("a choose that does not follow a par", a.get("id"), _clean(a))
+        if kind == "buy_shares":
+            if a.get("entity_type") == "company":
+                raise RecordError("share exchanges by a private company do not occur in "
+                                  f"{game.title_name}", a.get("id"), _clean(a))
+            shares = list(a["shares"])
+            if len(shares) != 1:
+                raise RecordError("a purchase of more than one certificate", a.get("id"), _clean(a))
+            site_corp, index = ids.split_share(shares[0])
+            sym = self.corp(site_corp, a)
+            if not self.shares.exists(shares[0]):
+                raise RecordError(f"there is no certificate {shares[0]} now", a.get("id"), _clean(a))
+            owner = self.shares.owner[shares[0]]
+            if owner not in (IPO, POOL):
+                raise RecordError(f"{shares[0]} belongs to {owner}, not to the IPO or the pool", a.get("id"), _clean(a))
+            self._check_percent(a, [shares[0]], sym)
+            return BuyShares(entity=who, corporation=sym, source="pool" if owner == POOL else "ipo",
+                             president=owner == POOL and index == 0)
+        if kind == "sell_shares":
+            shares = list(a["shares"])
+            corps = {ids.split_share(s)[0] for s in shares}
+            if len(corps) != 1:
+                raise RecordError("a sale of certificates of several corporations", a.get("id"), _clean(a))
+            sym = self.corp(corps.pop(), a)
+            for s in shares:
+                if self.shares.owner.get(s) != who:
+                    raise RecordError(f"{who} does not hold {s}", a.get("id"), _clean(a))
+            self._check_percent(a, shares, sym)
+            return SellShares(entity=who, corporation=sym, count=sum(self._cert_shares(s, sym) for s in shares))
+        if kind == "lay_tile":
+            name, _ = ids.split_tile(a["tile"])
+            if name not in game.data.tiles:
+                raise RecordError(f"there is no tile {name} in {game.title_name}", a.get("id"), _clean(a))
+            return LayTile(entity=who, hex=a["hex"], tile=name, rotation=int(a["rotation"]) % 6)
+        if kind == "place_token":
+            hex_id, part = self.tiles.city(a["city"])
+            city = self._city_index(hex_id, part, a)
+            if who in game.companies:
+                tokener = a.get("tokener")
+                return PlaceToken(entity=who, hex=hex_id, city=city,
+                                  corporation=self.corp(tokener, a) if tokener else None)
+            return PlaceToken(entity=who, hex=hex_id, city=city)
+        if kind == "hex_token":
+            return HexToken(entity=who, hex=a["hex"], town=0)
+        if kind == "assign":
+            return Assign(entity=who, target=str(a["target"]))
+        if kind == "run_routes":
+            return RunRoutes(entity=who, routes=[RouteSpec(train=r["train"], nodes=self._nodes(r, who, a))
+                                                 for r in a["routes"]])
+        if kind == "dividend":
+            return Dividend(entity=who, kind=a["kind"])
+        if kind == "buy_train":
+            if a.get("exchange"):
+                raise RecordError("train exchanges do not occur in " + game.title_name, a.get("id"), _clean(a))
+            if who in game.companies:
+                raise RecordError(f"{who} cannot buy trains in {game.title_name}", a.get("id"), _clean(a))
+            return BuyTrain(entity=who, train=str(a["train"]), price=int(a["price"]), variant=a.get("variant"))
+        if kind == "discard_train":
+            return DiscardTrain(entity=who, train=str(a["train"]))
+        if kind == "convert":
+            return Convert(entity=who)
+        if kind == "bankrupt":
+            return Bankrupt(entity=who)
+        if kind == "end_game":
+            return EndGame(entity=who)
+        raise RecordError(f"{kind} actions do not occur in {game.title_name}", a.get("id"), _clean(a))
+
+    def _cert_shares(self, cert: str, sym: str) -> int:
+        """Shares in a certificate: the President's is two, every other one."""
+        return 2 if ids.split_share(cert)[1] == 0 else 1
+
+    def _check_percent(self, a: dict[str, Any], certs: list[str], sym: str) -> None:
+        if "percent" not in a:
+            return
+        ours = sum(self._cert_shares(c, sym) for c in certs) * 100 // self.game.corps[sym].size
+        if int(a["percent"]) != ours:
+            self.out.warnings.append(f"action {a.get('id')}: the record says {a['percent']}% for "
+                                     f"{', '.join(certs)}; we count {ours}%")
+
+    def _city_index(self, hex_id: str, part: int, a: dict[str, Any]) -> int:
+        layout = self.game.board.layout(hex_id)
+        if part >= len(layout.cities):
+            raise RecordError(f"part {part} of {hex_id} is not a city", a.get("id"), _clean(a))
+        return part
+
+    def _nodes(self, route: dict[str, Any], corp: str, a: dict[str, Any]) -> list[str]:
+        if route.get("nodes"):
+            return [str(n) for n in route["nodes"]]
+        return nodes_from_connections(self.game, corp, route)
+
+    # -- after an action
+    def _after(self, a: dict[str, Any], act: Action, cash_before: dict[str, int]) -> None:
+        game = self.game
+        kind = a["type"]
+        if kind == "buy_shares":
+            self.shares.move(a["shares"][0], act.entity)
+        elif kind == "sell_shares":
+            for s in a["shares"]:
+                self.shares.move(s, POOL)
+        elif kind == "par":
+            self.shares.move(ids.share_id(self.tmap.site_corp(act.corporation), 0), act.entity)  # type: ignore[union-attr]
+        elif kind == "lay_tile":
+            self.tiles.lay(a["hex"], a["tile"])
+        elif kind in ("place_token", "hex_token") and "cost" in a:
+            corp = act.corporation if isinstance(act, PlaceToken) and act.corporation else \
+                (game.round.corp if act.entity in game.companies else act.entity)  # type: ignore[union-attr]
+            paid = cash_before.get(corp or "", 0) - game.corps[corp].cash if corp in game.corps else None
+            if paid is not None and paid != int(a["cost"]):
+                self.out.warnings.append(f"action {a.get('id')}: the record's token cost is {a['cost']}, ours "
+                                         f"{paid}")
+        notes = sync_shares(self.shares, game, self.tmap)
+        if notes and kind not in ("bankrupt",):
+            self.out.warnings += [f"action {a.get('id')}: {n}" for n in notes]
+        sync_tiles(self.tiles, game)
+
+    # -- routes
+    def _route_check(self, a: dict[str, Any], act: RunRoutes) -> RouteCheck | None:
+        if not self.check_routes:
+            return None
+        game = self.game
+        corp = act.entity
+        rules = game.rules.route_rules(game)
+        specs = game.rules.train_specs(game, corp)
+        assert act.routes is not None
+        try:
+            rs = check_routes(game.board, corp, specs, rules, [(r.train, list(r.nodes)) for r in act.routes])
+        except (RouteError, ValueError) as e:
+            raise RecordError(f"the routes are not legal for us: {e}", a.get("id"), _clean(a)) from None
+        recorded = [r.get("revenue") for r in a["routes"]]
+        best = best_routes(game.board, corp, specs, rules).revenue if self.optimum else None
+        return RouteCheck(a.get("id"), self.tmap.site_corp(corp), [None if r is None else int(r) for r in recorded],
+                          [r.revenue for r in rs.routes], best)
+
+
+def new_share_ledger(game: Game, tmap: TitleMap) -> ShareLedger:
+    ledger = ShareLedger()
+    for c in game.certs:
+        if c.owner in (IPO,):
+            ledger.add(ids.share_id(tmap.site_corp(c.corp), c.index), IPO)
+    return ledger
+
+
+def sync_shares(ledger: ShareLedger, game: Game, tmap: TitleMap) -> list[str]:
+    """Bring the site model of certificates in line with our game after an action.
+
+    Conversions create the new certificates in the IPO; presidency changes swap the President's certificate
+    for the first singles of the new president. Any other difference (the private that comes with a share,
+    bankruptcy sales) is settled by moving certificates from the front of the holder's list; the notes say so.
+    """
+    notes: list[str] = []
+    from ..state import RESERVED
+
+    for sym in game.corps:
+        site = tmap.site_corp(sym)
+        for c in game.certs_of(sym):
+            cid = ids.share_id(site, c.index)
+            if c.owner != RESERVED and not ledger.exists(cid):
+                ledger.add(cid, IPO)
+        pres = game.certs_of(sym)[0]
+        pid = ids.share_id(site, 0)
+        if ledger.owner.get(pid) != pres.owner and pres.owner not in (IPO, RESERVED):
+            holder = ledger.owner.get(pid)
+            if holder not in (IPO, POOL) and pres.owner != POOL:
+                ledger.swap_president(site, pres.owner, lambda c: 2 if ids.split_share(c)[1] == 0 else 1)
+            else:
+                ledger.move(pid, pres.owner)
+        # counts per holder
+        ours: dict[str, int] = {}
+        for c in game.certs_of(sym):
+            if c.owner != RESERVED and c.index != 0:
+                ours[c.owner] = ours.get(c.owner, 0) + 1
+        theirs: dict[str, int] = {}
+        for cid, holder in ledger.owner.items():
+            corp, idx = ids.split_share(cid)
+            if corp == site and idx != 0:
+                theirs[holder] = theirs.get(holder, 0) + 1
+        surplus = [h for h in theirs if theirs[h] > ours.get(h, 0)]
+        for h in surplus:
+            while theirs[h] > ours.get(h, 0):
+                need = next((k for k in ours if ours[k] > theirs.get(k, 0)), None)
+                if need is None:
+                    break
+                cert = next(c for c in ledger.of(h, site) if ids.split_share(c)[1] != 0)
+                ledger.move(cert, need)
+                theirs[h] -= 1
+                theirs[need] = theirs.get(need, 0) + 1
+                notes.append(f"{cert} moves from {h} to {need}")
+    return notes
+
+
+def sync_tiles(ledger: TileLedger, game: Game) -> None:
+    """Tiles our engine removed by itself (the 18FL hurricane) go back to the site's supply too."""
+    for hex_id in list(ledger.on_hex):
+        if game.board.hexes[hex_id].tile is None:
+            ledger.remove(hex_id)
+
+
+def nodes_from_connections(game: Game, corp: str, route: dict[str, Any]) -> list[str]:
+    """Stop node ids of an old route object that has only ``connections`` (and maybe ``hexes``).
+
+    A stop hex with one stop is unambiguous; where a hex has several, each choice is tried until the route is
+    legal for our engine.
+    """
+    import itertools
+
+    hexes: list[str] = []
+    fixed: dict[str, list[int]] = {}
+    for seg in route.get("connections") or []:
+        if not seg:
+            continue
+        if seg[0] == "local" and len(seg) == 2:
+            hexes.append(str(seg[1]))
+            continue
+        if len(seg) == 1 and " " in str(seg[0]):
+            hex_id, pair = str(seg[0]).split(" ", 1)
+            a_, b_ = (int(x) for x in pair.split("."))
+            fixed.setdefault(hex_id, []).extend([a_, b_])
+            hexes.append(hex_id)
+            continue
+        hexes += [str(seg[0]), str(seg[-1])]
+    for h in route.get("hexes") or []:
+        hexes.append(str(h))
+    stops = list(dict.fromkeys(hexes))
+    choices: list[list[str]] = []
+    for h in stops:
+        if h not in game.board.hexes:
+            raise IdError(f"route hex {h} is not on the map")
+        if h in fixed:
+            choices.append([f"{h}-{p}" for p in dict.fromkeys(fixed[h])])
+            continue
+        lay = game.board.layout(h)
+        n = len(lay.cities) + len(lay.towns) + (1 if lay.offboard is not None else 0)
+        choices.append([f"{h}-{p}" for p in range(max(n, 1))])
+    train = str(route["train"])
+    specs = game.rules.train_specs(game, corp)
+    rules = game.rules.route_rules(game)
+    for combo in itertools.product(*choices):
+        nodes = [n for group in combo for n in (group if isinstance(group, list) else [group])]
+        try:
+            check_routes(game.board, corp, specs, rules, [(train, nodes)])
+        except (RouteError, ValueError):
+            continue
+        return nodes
+    raise IdError(f"no legal route of train {train} through {', '.join(stops)}")
+
+
+def _describe(a: dict[str, Any]) -> str:
+    return f"{a.get('type')} by {a.get('entity')}"
+
+
+def _clean(a: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in a.items() if not k.startswith("_")}
+
+
+def read_record(record: dict[str, Any], *, before: Any = None, routes: bool = True,
+                optimum: bool = False) -> Imported:
+    """Replay a record (a parsed JSON object) into a new game of ours.
+
+    ``before``: stop before the action with this id (the position the site showed when it was submitted).
+    ``routes``: recompute every recorded route (``Imported.route_checks``); ``optimum``: also our maximum.
+    Raises ``RecordError`` (with the action id, the action and the reason) when the record cannot be replayed.
+    """
+    if not isinstance(record, dict):
+        raise RecordError("a record is a JSON object")
+    actions = record.get("actions")
+    if not isinstance(actions, list):
+        raise RecordError("the record has no action list")
+    if before is not None:
+        cut = next((i for i, a in enumerate(actions) if isinstance(a, dict) and a.get("id") == before), None)
+        if cut is None:
+            raise RecordError(f"there is no action with id {before}")
+        actions = actions[:cut]
+    return _Reader(record, routes=routes, optimum=optimum).run(actions)
+
+
+def is_site_record(data: Any) -> bool:
+    """An 18xx.games record: a title, players and an action list, and not our own format."""
+    return isinstance(data, dict) and "title" in data and isinstance(data.get("players"), list) and \
+        isinstance(data.get("actions"), list) and "format" not in data

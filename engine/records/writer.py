@@ -1,0 +1,3 @@
+"""placeholder"""
+def write_record(*a, **k):
+    raise NotImplementedError
