@@ -127,3 +127,24 @@ def test_finish_turn_helper_moves_on() -> None:
     g = sal_operating()
     finish_turn(g, "SAL")
     assert g.round.kind == "stock"
+
+
+def test_station_costs_twenty_per_hex_along_track() -> None:
+    from tests.fl_helpers import drafted
+
+    g = drafted()
+    act(g, "par", "alice", corporation="ACL", price=100)
+    act(g, "buy_shares", "bob", corporation="ACL")
+    pass_all(g)
+    assert g.current_entity == "ACL"
+    act(g, "lay_tile", "ACL", hex="F21", tile="8", rotation=4)
+    act(g, "lay_tile", "ACL", hex="F23", tile="6o", rotation=0)
+    act(g, "pass", "ACL")  # alice holds TR; she declines it
+    assert g.round.step == "token"
+    assert ("F23", 0, 40) in g.rules.station_options(g, "ACL")
+    with pytest.raises(GameError, match="Options: Orlando"):
+        act(g, "place_token", "ACL", hex="B15", city=0)
+    cash = g.corps["ACL"].cash
+    act(g, "place_token", "ACL", hex="F23", city=0)
+    assert g.board.hexes["F23"].tokens == [["ACL"]]
+    assert g.corps["ACL"].cash == cash - 40 and g.corps["ACL"].tokens_left == 2

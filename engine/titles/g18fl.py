@@ -299,76 +299,66 @@ class Rules18FL(TitleRules):
 
     def station_options(self, game: Game, corp: str) -> list[tuple[str, int, int]]:
         """(hex, city, cost) where the corporation may place a station now."""
-        r = reach(game.board, corp)
         own_hexes = {h for h, _ in game.board.stations(corp)}
-        out = []
-        for h, ci in sorted(r.cities):
-            if h in own_hexes or None not in game.board.hexes[h].tokens[ci]:
-                continue
-            d = token_distance(game.board, corp, h)
-            if d is not None:
-                out.append((h, ci, 20 * d))
-        return out
+        return self._priced(game, corp, "city", lambda h, ci: h not in own_hexes and
+                            None in game.board.hexes[h].tokens[ci])
 
     def hotel_options(self, game: Game, corp: str) -> list[tuple[str, int, int]]:
+        """(hex, town, cost) where the corporation may build a hotel now."""
+        return self._priced(game, corp, "town", lambda h, ti: ti not in game.board.hexes[h].hotels)
+
+    def _priced(self, game: Game, corp: str, kind: str, free: Any) -> list[tuple[str, int, int]]:
+        """Reachable cities or towns that pass ``free``, with the $20-per-hex token cost."""
         r = reach(game.board, corp)
         out = []
-        for h, ti in sorted(r.towns):
-            if ti in game.board.hexes[h].hotels:
+        for h, i in sorted(r.cities if kind == "city" else r.towns):
+            if not free(h, i):
                 continue
-            d = token_distance(game.board, corp, h)
+            d = token_distance(game.board, corp, h, node=(kind, i))
             if d is not None:
-                out.append((h, ti, 20 * d))
+                out.append((h, i, 20 * d))
         return out
 
     def _station(self, game: Game, rnd: OperatingRound, act: PlaceToken) -> None:
-        sym = rnd.corp
-        assert sym is not None
-        problem = self._normal_token_problem(game, rnd)
-        if problem:
-            raise GameError(problem)
-        opts = {(h, c): cost for h, c, cost in self.station_options(game, sym)}
-        cost = opts.get((act.hex, act.city))
-        if cost is None:
-            listing = ", ".join(f"{h}{'-' + str(c) if c else ''} ({game.fmt(v)})" for (h, c), v in opts.items())
-            raise GameError(f"{sym} cannot place a station at {act.hex} city {act.city}: it needs an open city circle "
-                            f"it can reach, on a hex where it has no station. Options: {listing or 'none'}.")
-        if game.corps[sym].cash < cost:
-            raise GameError(f"A station at {act.hex} costs {game.fmt(cost)}; {sym} has "
-                            f"{game.fmt(game.corps[sym].cash)}.")
-        slots = game.board.hexes[act.hex].tokens[act.city]
-        slots[slots.index(None)] = sym
-        if cost:
-            game.pay(sym, BANK, cost)
-        corp = game.corps[sym]
-        corp.tokens_left -= 1
-        corp.tokens_used.append("station")
-        rnd.token_placed = True
-        game.say(f"{sym} places a station at {self._where(game, act.hex, act.city)} for {game.fmt(cost)}.")
-        rnd.token_done(game)
+        self._spend_token(game, rnd, "station", act.hex, act.city)
 
     def _hotel(self, game: Game, rnd: OperatingRound, act: HexToken) -> None:
+        self._spend_token(game, rnd, "hotel", act.hex, act.town)
+
+    def _spend_token(self, game: Game, rnd: OperatingRound, kind: str, hex_id: str, index: int) -> None:
+        """The turn's one token: a station in a city circle or a hotel in a town."""
         sym = rnd.corp
         assert sym is not None
         problem = self._normal_token_problem(game, rnd)
         if problem:
             raise GameError(problem)
-        opts = {(h, t): cost for h, t, cost in self.hotel_options(game, sym)}
-        cost = opts.get((act.hex, act.town))
+        station = kind == "station"
+        options = self.station_options(game, sym) if station else self.hotel_options(game, sym)
+        costs = {(h, i): cost for h, i, cost in options}
+        cost = costs.get((hex_id, index))
         if cost is None:
-            listing = ", ".join(f"{h} ({game.fmt(v)})" for (h, _t), v in opts.items())
-            raise GameError(f"{sym} cannot build a hotel at {act.hex}: it needs a town it can reach with no hotel. "
+            listing = ", ".join(f"{self._where(game, h, i if station else None)} {game.fmt(v)}"
+                                for (h, i), v in costs.items())
+            need = ("an open city circle it can reach, on a hex where it has no station" if station
+                    else "a town it can reach that has no hotel")
+            raise GameError(f"{sym} cannot place a {kind} at {hex_id}: it needs {need}. "
                             f"Options: {listing or 'none'}.")
         if game.corps[sym].cash < cost:
-            raise GameError(f"A hotel at {act.hex} costs {game.fmt(cost)}; {sym} has {game.fmt(game.corps[sym].cash)}.")
-        game.board.hexes[act.hex].hotels[act.town] = sym
+            raise GameError(f"A {kind} at {hex_id} costs {game.fmt(cost)}; {sym} has "
+                            f"{game.fmt(game.corps[sym].cash)}.")
+        if station:
+            slots = game.board.hexes[hex_id].tokens[index]
+            slots[slots.index(None)] = sym
+        else:
+            game.board.hexes[hex_id].hotels[index] = sym
         if cost:
             game.pay(sym, BANK, cost)
         corp = game.corps[sym]
         corp.tokens_left -= 1
-        corp.tokens_used.append("hotel")
+        corp.tokens_used.append(kind)
         rnd.token_placed = True
-        game.say(f"{sym} builds a hotel at {self._where(game, act.hex, None)} for {game.fmt(cost)}.")
+        verb = "places a station at" if station else "builds a hotel at"
+        game.say(f"{sym} {verb} {self._where(game, hex_id, index if station else None)} for {game.fmt(cost)}.")
         rnd.token_done(game)
 
     def _where(self, game: Game, hex_id: str, city: int | None) -> str:
