@@ -172,6 +172,16 @@ class _UndoProposal:
 
 
 @dataclass
+class _SaleProposal:
+    """A train sale between corporations of different presidents waits for the seller's agreement."""
+
+    action: dict[str, Any]
+    state: str
+    buyer: User
+    seller: int
+
+
+@dataclass
 class _Before:
     n_messages: int
     n_actions: int
@@ -224,6 +234,7 @@ class Service:
         self._legal: dict[int, tuple[str, list[dict[str, Any]]]] = {}
         self._best: dict[int, tuple[str, Any]] = {}
         self._undo: dict[int, _UndoProposal] = {}
+        self._sales: dict[int, _SaleProposal] = {}
         self._routes_pictured: dict[int, tuple[int, str | None]] = {}  # (round, corp) whose routes were drawn
 
     @classmethod
@@ -855,6 +866,9 @@ class Service:
         assert row is not None
         if check_turn:
             self._authorize(ctx, game, action)
+            proposal = self._needs_seller_consent(ctx, game, action)
+            if proposal is not None:
+                return proposal
         before = self._before(game)
         try:
             game.process(action)
@@ -1095,6 +1109,8 @@ class Service:
         current = self.state_token(game)
         if key.startswith("undo:"):
             return await self._undo_vote(ctx, game, state, key)
+        if key.startswith("sale:"):
+            return await self._sale_vote(ctx, game, state, key)
         if state != current and not self._still_open(ctx, game, key):
             raise Refusal("Too late: the game has moved on since these buttons were shown (someone acted first). "
                           f"Now: {game.describe_turn()}")
@@ -1130,6 +1146,50 @@ class Service:
         action["entity"] = seat.name
         wanted = encode_action(action)
         return any(encode_action(a) == wanted for a in self.legal(ctx.row.id, game))
+
+    # ------------------------------------------------------------------ trains sold between corporations
+    def _needs_seller_consent(self, ctx: _Ctx, game: Game, action: Mapping[str, Any]) -> Reply | None:
+        """A train from another corporation is bought at a price both presidents agree on (rules 8.2)."""
+        row = ctx.row
+        if action.get("type") != "buy_train" or row is None:
+            return None
+        seller_corp = next((t.owner for t in game.trains if t.id == action.get("train")), None)
+        if seller_corp not in game.corps:
+            return None
+        seller = game.corps[str(seller_corp)].president
+        buyer = self._need_seat(ctx).name
+        if seller is None or seller == buyer:
+            return None
+        seller_uid = ctx.uid(seller)
+        if seller_uid is None:
+            return None
+        game.check(dict(action))  # refuse an illegal offer now, not after the seller agrees
+        state = self.state_token(game)
+        self._sales[row.id] = _SaleProposal(dict(action), state, ctx.user, seller_uid)
+        yes = make_custom_id(row.id, state, "sale:y")
+        no = make_custom_id(row.id, state, "sale:n")
+        assert yes and no
+        price = game.fmt(int(action.get("price") or 0))
+        return Reply(
+            text=(f"🤝 {buyer} offers {price} for {seller_corp}'s train {action['train']} on behalf of "
+                  f"{action['entity']}. {mention(seller_uid)}, as {seller_corp}'s president, do you accept?"),
+            mentions=[seller_uid],
+            components=[[Button("Accept", yes, "success"), Button("Decline", no, "danger")]])
+
+    async def _sale_vote(self, ctx: _Ctx, game: Game, state: str, key: str) -> Reply:
+        row = ctx.row
+        assert row is not None
+        prop = self._sales.get(row.id)
+        if prop is None or prop.state != state or self.state_token(game) != state:
+            self._sales.pop(row.id, None)
+            raise Refusal("That offer is no longer open (the game moved on or it was settled).")
+        if ctx.user.id != prop.seller:
+            raise Refusal("Only the selling corporation's president answers this offer.")
+        self._sales.pop(row.id, None)
+        if key == "sale:n":
+            return Reply(text=f"✋ {ctx.user.name} declines the offer. {game.describe_turn()}")
+        buyer_ctx = _Ctx(ctx.channel_id, ctx.guild_id, prop.buyer, ctx.row, ctx.players)
+        return await self._apply(buyer_ctx, game, dict(prop.action), check_turn=False)
 
     # ------------------------------------------------------------------ undo / redo
     async def _undo_cmd(self, ctx: _Ctx, opts: dict[str, Any]) -> Reply:

@@ -94,6 +94,9 @@ class Game:
         self.history: list[dict[str, int]] = []  # net worth per player after each round
         self.finished_rounds: list[dict[str, Any]] = []  # kind, name, summary lines, action index
         self.round: Any = None
+        # open bids on unsold privates, company -> [(player, amount)] in bid order (waterfall private sale)
+        self.private_bids: dict[str, list[tuple[str, int]]] = {}
+        self.title_state: Any = None  # a title's own state (18AL: bids, chits), snapshotted with the rest
         self.replaying = False  # True while replaying a stored log: its route choices are trusted
         self.rules.setup(self)
         self.replaying = True
@@ -120,6 +123,14 @@ class Game:
             self._restore(saved)
             raise
         return self
+
+    def check(self, action: dict[str, Any] | Action) -> None:
+        """Raise GameError if ``action`` would be refused now; the state is left as it is either way."""
+        saved = self._snapshot()
+        try:
+            self.process(action)
+        finally:
+            self._restore(saved)
 
     def _apply(self, act: Action) -> None:
         if self.finished:
@@ -162,8 +173,13 @@ class Game:
         if train.owner != sym:
             mine = ", ".join(t.id for t in self.trains_of(sym))
             raise GameError(f"{sym} does not own {train.id}; its trains: {mine}.")
-        train.owner = POOL
-        self.say(f"{sym} discards {train.variant}-train {train.id} to the pool.")
+        if train.obsolete:
+            # an obsolete train never reaches the pool (18AL 4.2.5.1)
+            self.trains = [t for t in self.trains if t is not train]
+            self.say(f"{sym} discards obsolete {train.variant}-train {train.id}; it leaves the game.")
+        else:
+            train.owner = POOL
+            self.say(f"{sym} discards {train.variant}-train {train.id} to the pool.")
         if len(self.trains_of(sym)) <= self.train_limit(sym):
             self.pending_discards.pop(0)
 
@@ -273,7 +289,8 @@ class Game:
             self.bank += amount
             if self.bank <= 0 and not self.bank_broken:
                 self.bank_broken = True
-                self.say("The bank has broken: the game ends after the current set of operating rounds.")
+                self.rules.on_bank_broken(self)
+                self.say(self.rules.bank_broken_text)
             return
         if who in self.corps:
             self.corps[who].cash += amount
@@ -296,7 +313,8 @@ class Game:
         return shares * 100 // self.corps[corp].size
 
     def cert_count(self, player: str) -> int:
-        return sum(1 for c in self.certs if c.owner == player and self.rules.counts_for_cert_limit(self, c))
+        certs = sum(1 for c in self.certs if c.owner == player and self.rules.counts_for_cert_limit(self, c))
+        return certs + self.rules.company_cert_count(self, player)
 
     def cert_limit(self) -> int:
         return self.data.cert_limit[str(len(self.players))]
@@ -361,6 +379,7 @@ class Game:
         for c in singles:
             c.owner = old
         pres.owner = new
+        self.rules.on_president_change(self, corp_sym, old, new)
 
     # ------------------------------------------------------------------ trains and phases
     def depot(self) -> list[Train]:
@@ -419,10 +438,27 @@ class Game:
         if rusted:
             gone = {id(t) for t in rusted}
             self.trains = [t for t in self.trains if id(t) not in gone]
+        ageing = [t for t in self.trains if t.owner is not None and
+                  self.data.train(t.name).obsolete_on in (train.name, train.variant)]
+        if ageing:
+            self.rules.obsolete_on_purchase(self, ageing, train.owner)
         for event in self.data.train(train.name).events:
             self.rules.train_event(self, event)
         self.rules.on_phase(self)
         self.check_train_limits()
+
+    def remove_trains(self, trains: list[Train], why: str) -> None:
+        gone = {id(t) for t in trains}
+        for t in trains:
+            self.say(f"{t.variant}-train {t.id}" + (f" of {t.owner}" if t.owner not in (None, POOL) else "")
+                     + f" {why}.")
+        self.trains = [t for t in self.trains if id(t) not in gone]
+
+    def remove_obsolete(self, corp: str) -> None:
+        """Obsolete trains leave right after their owner's pay-out or withhold step."""
+        old = [t for t in self.trains_of(corp) if t.obsolete]
+        if old:
+            self.remove_trains(old, "is obsolete and leaves the game")
 
     def check_train_limits(self) -> None:
         for sym, corp in self.corps.items():

@@ -516,3 +516,45 @@ def test_left_out_options_are_filled_only_when_the_legal_moves_agree() -> None:
     d = {"type": "buy_train", "entity": "SAL", "train": "2-1"}
     _fill_from_legal(d, legal)
     assert "price" not in d  # what to pay another corporation is never guessed
+
+
+async def test_train_sale_between_presidents_needs_the_sellers_agreement(svc: Service) -> None:
+    await new_game(svc)
+    await finish_draft(svc)
+    rng = random.Random(3)
+    offer = None
+    for _ in range(600):
+        row, game = await state(svc)
+        buyer = game.current_entity
+        if game.round.kind == "operating" and game.round.step == "buy_train" and \
+                len(game.trains_of(buyer)) < game.train_limit(buyer) and game.corps[buyer].cash >= 1:
+            for other, corp in game.corps.items():
+                if other != buyer and corp.president not in (None, game.corps[buyer].president) and \
+                        game.trains_of(other):
+                    offer = {"type": "buy_train", "entity": buyer, "train": game.trains_of(other)[0].id,
+                             "price": 1}
+                    break
+        if offer:
+            break
+        legal = [parse_action(x) for x in svc.legal(row.id, game)]
+        legal = [a for a in legal if not (a.type == "buy_train" and a.price is not None and
+                                          any(t.id == a.train for t in game.trains if t.owner in game.corps))]
+        a = choose(rng, legal, game).model_dump(exclude_none=True)
+        assert (await act(svc, a)).ok
+    assert offer is not None, "no cross-president train sale came up"
+    row, game = await state(svc)
+    seller_corp = next(t.owner for t in game.trains if t.id == offer["train"])
+    seller = USERS[game.corps[seller_corp].president]
+    n = len(game.actions)
+    r = await act(svc, offer)
+    assert "do you accept" in r.text and seller.id in r.mentions
+    assert len((await state(svc))[1].actions) == n  # nothing applied yet
+    accept = button(r, "Accept")
+    buyer_player = USERS[game.player_for(offer["entity"])]
+    refused = await svc.click(CH, GUILD, buyer_player, accept.custom_id)
+    assert not refused.ok and "selling corporation's president" in refused.text
+    done = await svc.click(CH, GUILD, seller, accept.custom_id)
+    assert done.ok, done.text
+    _row, game = await state(svc)
+    assert len(game.actions) == n + 1
+    assert any(t.id == offer["train"] for t in game.trains_of(offer["entity"]))
