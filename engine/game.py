@@ -431,6 +431,9 @@ class Game:
             if i > self.phase_index and (train.variant in ph.triggers or train.name in ph.triggers):
                 self.phase_index = i
                 self.say(f"Phase {ph.name} begins.")
+                summary = getattr(self.round, "summary", None)
+                if summary is not None:
+                    summary.append(f"Phase {ph.name} began ({train.variant}-train bought)")
         rusted = [t for t in self.trains if self.data.train(t.name).rusts_on in (train.name, train.variant)]
         for t in rusted:
             if t.owner is not None:
