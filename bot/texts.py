@@ -237,7 +237,7 @@ def corporations_embed(game: Game) -> Embed:
         if not c.started:
             waiting.append(sym)
             continue
-        trains = ", ".join(t.variant for t in game.trains_of(sym)) or "none"
+        trains = ", ".join(f"{t.variant}-train" for t in game.trains_of(sym)) or "none"
         ipo = game.shares_held(IPO, sym)
         pool = game.shares_held(POOL, sym)
         stations = ", ".join(hex_name(game, h) for h, _ in game.board.stations(sym))
@@ -247,7 +247,7 @@ def corporations_embed(game: Game) -> Embed:
         lines = [
             f"President {c.president or '—'} · price {fmt(game.price(sym))} (par {fmt(c.par_price or 0)}) · "
             f"{c.size} shares, {state}",
-            f"Treasury {fmt(c.cash)} · trains {trains} (limit {game.train_limit(sym)})",
+            f"Treasury {fmt(c.cash)} · trains: {trains} (limit {game.train_limit(sym)})",
             f"Tokens left {c.tokens_left} · IPO {ipo}, pool {pool}",
             f"Stations: {stations or 'none'}",
         ]
