@@ -109,6 +109,14 @@ class DiscardTrain(_Action):
     train: str
 
 
+class BuyCompany(_Action):
+    """Buy a private company: from the bank, or from its owner at an agreed ``price`` (a corporation, 18AL)."""
+
+    type: Literal["buy_company"] = "buy_company"
+    company: str
+    price: int
+
+
 class Convert(_Action):
     type: Literal["convert"] = "convert"
 
@@ -135,6 +143,7 @@ Action = Annotated[
     | Dividend
     | BuyTrain
     | DiscardTrain
+    | BuyCompany
     | Convert
     | Bankrupt
     | EndGame,

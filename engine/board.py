@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .hexgrid import neighbour, opposite
+from .hexgrid import letters_are_x, neighbour, opposite
 from .tiles import Layout, hex_layout, tile_layout
 from .titledata import TitleData
 
@@ -30,6 +30,7 @@ class Board:
     def __init__(self, title: TitleData) -> None:
         self.title = title
         self.layout_kind = title.layout
+        self.letters_x = letters_are_x(title.layout, title.axes)  # pass to hexgrid.coords with layout_kind
         self.hexes: dict[str, HexState] = {}
         for h in title.hexes:
             self.hexes[h.id] = HexState(tokens=[[None] * c.slots for c in h.cities])
@@ -49,7 +50,7 @@ class Board:
         return f"{hex_id}-0" if st.tile is None else f"{st.tile}-{st.instance}"
 
     def neighbour(self, hex_id: str, edge: int) -> str | None:
-        n = neighbour(hex_id, edge, self.layout_kind)
+        n = neighbour(hex_id, edge, self.layout_kind, self.letters_x)
         return n if n in self.hexes else None
 
     def edge_open(self, hex_id: str, edge: int) -> bool:

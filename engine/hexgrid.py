@@ -26,6 +26,8 @@ def _letters_to_int(s: str) -> int:
 
 
 def _int_to_letters(n: int) -> str:
+    if n < 0:
+        return f"?{n}"  # beyond the first letter: no such hex (an id that matches none)
     n += 1
     out = ""
     while n:
@@ -34,29 +36,41 @@ def _int_to_letters(n: int) -> str:
     return out
 
 
+def letters_are_x(layout: str, axes: dict[str, str] | None = None) -> bool:
+    """Whether the letter of a hex id names its column: a title's ``axes`` decide, else the layout's usual way.
+
+    Usual: pointy maps letter their rows, flat maps their columns (18FL). 18AL is flat with lettered rows.
+    """
+    if axes and "x" in axes:
+        return axes["x"] == "letter"
+    return layout != "pointy"
+
+
 @cache
-def coords(hex_id: str, layout: str) -> tuple[int, int]:
+def coords(hex_id: str, layout: str, letters_x: bool | None = None) -> tuple[int, int]:
     """(x, y) in doubled coordinates for a hex id."""
     m = _ID.match(hex_id)
     if not m:
         raise ValueError(f"not a hex id: {hex_id!r}")
     letter, number = _letters_to_int(m.group(1)), int(m.group(2))
-    if layout == "pointy":
-        return number, letter  # letters are rows, numbers columns
-    return letter, number  # flat: letters are columns, numbers rows
+    if letters_x is None:
+        letters_x = letters_are_x(layout)
+    return (letter, number) if letters_x else (number, letter)
 
 
-def hex_id(x: int, y: int, layout: str) -> str:
-    if layout == "pointy":
-        return f"{_int_to_letters(y)}{x}"
-    return f"{_int_to_letters(x)}{y}"
+def hex_id(x: int, y: int, layout: str, letters_x: bool | None = None) -> str:
+    if letters_x is None:
+        letters_x = letters_are_x(layout)
+    if letters_x:
+        return f"{_int_to_letters(x)}{y}"
+    return f"{_int_to_letters(y)}{x}"
 
 
 @cache
-def neighbour(hex_id_: str, edge: int, layout: str) -> str:
-    x, y = coords(hex_id_, layout)
+def neighbour(hex_id_: str, edge: int, layout: str, letters_x: bool | None = None) -> str:
+    x, y = coords(hex_id_, layout, letters_x)
     dx, dy = (_POINTY if layout == "pointy" else _FLAT)[edge % 6]
-    return hex_id(x + dx, y + dy, layout)
+    return hex_id(x + dx, y + dy, layout, letters_x)
 
 
 def opposite(edge: int) -> int:

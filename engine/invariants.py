@@ -43,7 +43,7 @@ def violations(game: Game) -> list[str]:
     limit = game.holding_limit_percent()
     for p in game.players:
         if p.bankrupt:
-            if any(c.owner == p.name for c in game.certs):
+            if any(c.owner == p.name for c in game.certs) and not game.rules.bankrupt_keeps_holdings:
                 out.append(f"bankrupt {p.name} still holds certificates")
             continue
         for sym in game.corps:
@@ -52,6 +52,19 @@ def violations(game: Game) -> list[str]:
     for c in game.certs:
         if c.owner not in (IPO, POOL, RESERVED) and not game.has_player(c.owner):
             out.append(f"certificate {c.id} owned by unknown {c.owner}")
+    for t in game.trains:
+        if t.obsolete and t.owner in (None, POOL):
+            out.append(f"obsolete train {t.id} in the {'pool' if t.owner else 'bank'}")
+    for sym, bids in game.private_bids.items():
+        if bids and game.companies[sym].owner is not None:
+            out.append(f"bids remain on sold private {sym}")
+    for p in game.players:
+        # money set aside for bids is never spent in a stock round (18AL 3.1(b))
+        if game.round is not None and game.round.kind == "stock":
+            held = sum(max(a for n, a in bids if n == p.name) for bids in game.private_bids.values()
+                       if any(n == p.name for n, _ in bids))
+            if held > p.cash:
+                out.append(f"{p.name} has bids of {held} but only {p.cash}")
     ids = [t.id for t in game.trains]
     if len(ids) != len(set(ids)):
         out.append("duplicate train ids")

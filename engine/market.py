@@ -84,6 +84,18 @@ class Market:
         self.place(corp, target.row, target.col)
         return True
 
+    def move_right_or_up(self, corp: str) -> bool:
+        """2-D pay-out move: one cell right; at the end of its row one cell up instead (stays at the top end)."""
+        return self.move(corp, 0, 1) or self.move(corp, -1, 0)
+
+    def move_left_or_down(self, corp: str) -> bool:
+        """2-D withhold move: one cell left; in the first column one cell down instead (stays in the corner)."""
+        return self.move(corp, 0, -1) or self.move(corp, 1, 0)
+
+    def in_zone(self, corp: str, letter: str) -> bool:
+        """The corporation's cell carries the legend letter (e.g. "y" for 18AL's yellow zone)."""
+        return letter in self.cell_of(corp).kinds
+
     def stack_index(self, corp: str) -> int:
         return self.stacks[self.positions[corp]].index(corp)
 

@@ -42,6 +42,7 @@ class Train:
     multiplier: int = 1
     owner: str | None = None  # corporation sym, POOL, or None while in the bank
     ran: bool = False
+    obsolete: bool = False  # runs once more in its owner's next turn, then leaves (18AL 4-trains)
 
 
 @dataclass

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib import resources
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -54,8 +54,12 @@ class Endpoint(_Model):
 
 
 class CityDef(_Model):
-    revenue: int
+    revenue: int | dict[str, int]  # a dict holds values by phase ("yellow"/"brown"): 18AL Nashville, Meridian
     slots: int = 1
+
+    def __hash__(self) -> int:
+        rev = tuple(sorted(self.revenue.items())) if isinstance(self.revenue, dict) else self.revenue
+        return hash((rev, self.slots))
 
 
 class TownDef(_Model):
@@ -114,6 +118,8 @@ class CompanyDef(_Model):
     revenue: int
     blocks_hexes: tuple[str, ...] = ()
     min_players: int = 1
+    # structured data of a special ability (18AL coal_field, tile_lay, name_chits, train_discount), by kind
+    abilities: dict[str, Any] = Field(default_factory=dict)
 
 
 class CorporationDef(_Model):
@@ -129,6 +135,7 @@ class CorporationDef(_Model):
     color: str
     text_color: str = "#ffffff"
     objective: str | None = None
+    objective_bonus: int = 0
 
     @property
     def record_sym(self) -> str:
@@ -189,11 +196,22 @@ class PhaseDef(_Model):
 class MarketDef(_Model):
     kind: Literal["1d", "2d"]
     rows: tuple[tuple[str, ...], ...]
+    legend: dict[str, str] = Field(default_factory=dict)
+    end_game_value: int | None = None  # a price reaching this ends the game (18AL $300)
+
+
+class OptionalRule(_Model):
+    id: str
+    rules_ref: str = ""
+    text: str
 
 
 class TitleData(_Model):
     title: str
+    full_title: str | None = None
     layout: Literal["flat", "pointy"]
+    # which of letter/number is the column (x); None keeps the layout's usual reading (see engine.hexgrid)
+    axes: dict[str, str] | None = None
     players: dict[str, int]
     currency: str = "$%d"
     bank: int
@@ -206,6 +224,7 @@ class TitleData(_Model):
     phases: tuple[PhaseDef, ...]
     tiles: dict[str, TileDef]
     hexes: tuple[HexDef, ...]
+    optional_rules: tuple[OptionalRule, ...] = ()
     assumptions: tuple[str, ...] = Field(default=())
 
     @property

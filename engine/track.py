@@ -79,10 +79,9 @@ def tile_problem(
         return f"{hex_id} holds a {old.color} tile: it can only be upgraded to {want or 'nothing'}."
     if yellow_only and tdef.color != "yellow":
         return "Only a yellow tile may be laid here."
-    if (tdef.label or None) != (hdef.label or None):
-        if hdef.label:
-            return f"{hex_id} ({hdef.name or hdef.label}) takes only its own '{hdef.label}' tiles."
-        return f"Tile #{tile_id} is only for the hexes labelled '{tdef.label}'."
+    label = game.rules.label_problem(game, hex_id, tile_id)
+    if label:
+        return label
     new = tile_layout(tdef, rotation)
     if len(new.towns) != len(old.towns) or (old.color == "white" and len(new.cities) != len(old.cities)):
         kind = "a town" if old.towns else ("a city" if old.cities else "plain track")
@@ -105,7 +104,8 @@ def tile_problem(
 def _connected(game: Game, corp: str, hex_id: str, old: Layout, new: Layout, reach: Reach) -> bool:
     touched = reach.hex_edges.get(hex_id, frozenset())
     if old.color == "white":
-        return bool(new.exits & touched)
+        # or the tile holds a city with the corporation's station (a home on a printed circle, 18AL)
+        return bool(new.exits & touched) or any(h == hex_id for h, _ in game.board.stations(corp))
     # an upgrade must extend the network or improve a city on it
     on_net = bool(touched) or any(h == hex_id for h, _ in reach.cities) or any(h == hex_id for h, _ in reach.towns)
     return on_net

@@ -16,6 +16,17 @@ REF = ROOT.parent / "shared" / "reference"
 OUT = ROOT / "engine" / "data"
 
 TILE_FIELDS = ("color", "cities", "towns", "paths", "label")
+MARKET_FIELDS = ("kind", "rows")
+# structured ability data of a private (18AL); the prose "ability" text is dropped like other notes
+ABILITY_KEYS = ("coal_field", "tile_lay", "name_chits", "train_discount")
+
+
+def _company(c: dict) -> dict:
+    out = {k: v for k, v in c.items() if k not in ("ability", "notes") and k not in ABILITY_KEYS}
+    abilities = {k: c[k] for k in ABILITY_KEYS if k in c}
+    if abilities:
+        out["abilities"] = abilities
+    return out
 
 
 def _tile_body(body: dict) -> dict:
@@ -43,7 +54,7 @@ def transcribe_title(name: str, extra: dict) -> set[str]:
     hexes = []
     for h in src["hexes"]:
         hexes.append({k: v for k, v in h.items() if k != "notes"})
-    out = {
+    out: dict[str, object] = {
         "title": src["title"],
         "layout": src["layout"],
         "players": src["players"],
@@ -51,15 +62,13 @@ def transcribe_title(name: str, extra: dict) -> set[str]:
         "bank": src["bank"],
         "starting_cash": src["starting_cash"],
         "cert_limit": src["cert_limit"],
-        "market": {k: v for k, v in src["market"].items() if k in ("kind", "rows")},
-        "companies": [
-            {k: v for k, v in c.items() if k not in ("ability", "notes")} for c in src["companies"]
-        ],
+        "market": {k: v for k, v in src["market"].items() if k in MARKET_FIELDS},
+        "companies": [_company(c) for c in src["companies"]],
         "corporations": [
             {k: v for k, v in c.items() if k != "notes"} for c in src["corporations"]
         ],
         "trains": [
-            {k: v for k, v in t.items() if k != "notes"}
+            {("multiplier" if k == "revenue_multiplier" else k): v for k, v in t.items() if k != "notes"}
             | {"variants": [{k: v for k, v in var.items() if k != "notes"} for var in t.get("variants", [])]}
             for t in src["trains"]
         ],
@@ -67,6 +76,14 @@ def transcribe_title(name: str, extra: dict) -> set[str]:
         "tiles": tiles,
         "hexes": hexes,
     }
+    # facts added for later titles, copied only where the title's extras ask (earlier output stays unchanged)
+    extra = dict(extra)
+    for key in extra.pop("include", []):
+        if key.startswith("market."):
+            field = key.split(".", 1)[1]
+            out["market"][field] = src["market"][field]  # type: ignore[index]
+        elif key in src:
+            out[key] = src[key]
     out.update(extra)
     (OUT / "titles" / f"{name}.json").write_text(json.dumps(out, indent=1) + "\n")
     return standard

@@ -147,6 +147,35 @@ class ShareLedger:
             raise IdError(f"{holder} does not hold {count} single shares of {corp}")
         return out
 
+    def sale_bundle(self, holder: str, corp: str, count: int, dump: bool, size: Callable[[str], int]) -> list[str]:
+        """The certificates named in a sale of ``count`` shares. A president selling below two shares (a dump)
+        names all his singles and the President's certificate, which goes to the new president (``sell``)."""
+        if not dump:
+            return self.singles_to_sell(holder, corp, count, size)
+        return [c for c in self.of(holder, corp) if split_share(c)[1] != 0] + [share_id(corp, 0)]
+
+    def sell(self, holder: str, corp: str, certs: list[str], new_president: str | None, count: int,
+             size: Callable[[str], int]) -> None:
+        """Apply a sale naming ``certs`` (``count`` shares in all). In a dump the new president takes the
+        President's certificate and gives singles worth as much: what the seller keeps goes back to him, the rest
+        to the pool."""
+        pres = share_id(corp, 0)
+        for c in certs:
+            if c != pres:
+                self.move(c, POOL)
+        if pres not in certs or new_president is None or new_president == holder:
+            return
+        sold_singles = sum(size(c) for c in certs if c != pres)
+        keep = size(pres) - (count - sold_singles)
+        self.move(pres, new_president)
+        given = 0
+        for c in list(self.of(new_president, corp)):
+            if given >= size(pres):
+                break
+            if split_share(c)[1] != 0:
+                self.move(c, holder if given < keep else POOL)
+                given += size(c)
+
     def swap_president(self, corp: str, new: str, size: Callable[[str], int]) -> None:
         """``new`` takes the President's certificate and hands its first singles worth as much to the old holder."""
         pres = share_id(corp, 0)

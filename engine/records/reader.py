@@ -44,7 +44,7 @@ from ..routes import RouteError, best_routes, check_routes
 from ..titles import TITLES
 from . import ids
 from .ids import IPO, POOL, IdError, ShareLedger, TileLedger
-from .titles import KNOWN_TYPES, TitleMap, title_map
+from .titles import KNOWN_TYPES, TitleMap, auto_passes, title_map
 
 PROFILE = "18xx.games"
 # our own rules profile, kept in records we export so that a re-import plays by the same rules
@@ -109,6 +109,7 @@ class Imported:
     warnings: list[str] = field(default_factory=list)
     route_checks: list[RouteCheck] = field(default_factory=list)
     chat: list[tuple[Any, Any, str]] = field(default_factory=list)  # (action id, entity, text)
+    tmap: TitleMap | None = None
     applied: int = 0  # record actions (auto actions included) that became our actions
     auto_passes: int = 0  # passes made for the site's silent skips
 
@@ -265,7 +266,7 @@ class _Reader:
             self.game = Game(str(title), [s.name for s in self.seats], ids.seed_of(record), options)
         except GameError as e:
             raise RecordError(str(e)) from None
-        self.out = Imported(self.game, record, self.seats, warnings=warnings)
+        self.out = Imported(self.game, record, self.seats, warnings=warnings, tmap=tmap)
         self.check_routes, self.optimum = routes, optimum
         self.shares = new_share_ledger(self.game, tmap)
         self.tiles = TileLedger.for_counts({n: t.count for n, t in self.game.data.tiles.items()},
@@ -403,11 +404,9 @@ class _Reader:
         raise RecordError(f"{_describe(a)} refused: {reason}", a.get("id"), _clean(a))
 
     def auto_pass(self) -> None:
-        from ..titles.g18fl_site import site_auto_passes
-
         game = self.game
         guard = 0
-        while site_auto_passes(game):
+        while auto_passes(game):
             guard += 1
             if guard > 50:
                 raise RecordError("endless automatic passes")
@@ -475,8 +474,13 @@ class _Reader:
             for s in shares:
                 if self.shares.owner.get(s) != who:
                     raise RecordError(f"{who} does not hold {s}", a.get("id"), _clean(a))
-            self._check_percent(a, shares, sym)
-            return SellShares(entity=who, corporation=sym, count=sum(self._cert_shares(s, sym) for s in shares))
+            count = sum(self._cert_shares(s, sym) for s in shares)
+            if ids.share_id(self.tmap.site_corp(sym), 0) in shares and "percent" in a:
+                # a dump: the President's certificate may be sold in part (what the seller keeps)
+                count = int(a["percent"]) * game.corps[sym].size // 100
+            else:
+                self._check_percent(a, shares, sym)
+            return SellShares(entity=who, corporation=sym, count=count)
         if kind == "lay_tile":
             name, _ = ids.split_tile(a["tile"])
             if name not in game.data.tiles:
@@ -545,8 +549,9 @@ class _Reader:
         if kind == "buy_shares":
             self.shares.move(a["shares"][0], act.entity)
         elif kind == "sell_shares":
-            for s in a["shares"]:
-                self.shares.move(s, POOL)
+            sym = game.corp(act.corporation).sym  # type: ignore[union-attr]
+            self.shares.sell(act.entity, self.tmap.site_corp(sym), list(a["shares"]), game.corps[sym].president,
+                             act.count, cert_size)  # type: ignore[union-attr]
         elif kind == "par":
             self.shares.move(ids.share_id(self.tmap.site_corp(act.corporation), 0), act.entity)  # type: ignore[union-attr]
         elif kind == "lay_tile":
@@ -559,7 +564,8 @@ class _Reader:
                 self.out.warnings.append(f"action {a.get('id')}: the record's token cost is {a['cost']}, ours "
                                          f"{paid}")
         notes = sync_shares(self.shares, game, self.tmap)
-        if notes and kind not in ("bankrupt",):
+        # certificates that come with a private (18FL FECCTC) or leave in a bankruptcy are not named in the record
+        if notes and kind in ("buy_shares", "sell_shares", "par"):
             self.out.warnings += [f"action {a.get('id')}: {n}" for n in notes]
         sync_tiles(self.tiles, game)
 
@@ -580,6 +586,11 @@ class _Reader:
         best = best_routes(game.board, corp, specs, rules).revenue if self.optimum else None
         return RouteCheck(a.get("id"), self.tmap.site_corp(corp), [None if r is None else int(r) for r in recorded],
                           [r.revenue for r in rs.routes], best)
+
+
+def cert_size(cert: str) -> int:
+    """Shares in a certificate: two for the President's, one for any other (18FL, 18AL, 1830)."""
+    return 2 if ids.split_share(cert)[1] == 0 else 1
 
 
 def new_share_ledger(game: Game, tmap: TitleMap) -> ShareLedger:
@@ -611,7 +622,7 @@ def sync_shares(ledger: ShareLedger, game: Game, tmap: TitleMap) -> list[str]:
         if ledger.owner.get(pid) != pres.owner and pres.owner not in (IPO, RESERVED):
             holder = ledger.owner.get(pid)
             if holder not in (IPO, POOL) and pres.owner != POOL:
-                ledger.swap_president(site, pres.owner, lambda c: 2 if ids.split_share(c)[1] == 0 else 1)
+                ledger.swap_president(site, pres.owner, cert_size)
             else:
                 ledger.move(pid, pres.owner)
         # counts per holder

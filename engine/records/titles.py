@@ -7,6 +7,10 @@ importer can say what is missing instead of failing on a symbol (18xx-games-form
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..game import Game
 
 
 @dataclass(frozen=True)
@@ -104,3 +108,12 @@ KNOWN_TYPES = frozenset({
 
 def title_map(title: str) -> TitleMap | None:
     return TITLE_MAPS.get(title)
+
+
+def auto_passes(game: Game) -> bool:
+    """Whether 18xx.games would pass by itself for the entity our engine waits for (format spec 7.1)."""
+    if game.title_name == "18FL":
+        from ..titles.g18fl_site import site_auto_passes
+
+        return site_auto_passes(game)
+    return False

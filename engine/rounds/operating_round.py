@@ -14,6 +14,7 @@ from .. import stock, track
 from ..actions import (
     Action,
     Bankrupt,
+    BuyCompany,
     BuyTrain,
     Dividend,
     LayTile,
@@ -115,6 +116,7 @@ class OperatingRound:
         after = game.price(self.corp)
         game.say(f"{self.corp} earns nothing; {price_move(game, before, after)}.")
         self.summary.append(f"{self.corp} earned nothing ({game.fmt(before)} → {game.fmt(after)})")
+        game.remove_obsolete(self.corp)
 
     def _end_turn(self, game: Game) -> None:
         assert self.corp is not None
@@ -149,6 +151,12 @@ class OperatingRound:
         if act.entity != sym and not (isinstance(act, SellShares) and act.entity == pres):
             raise GameError(f"{sym} is operating ({self.step_text()}); actions now are for {sym}, "
                             f"decided by its president {pres}.")
+        if isinstance(act, BuyCompany):
+            from ..companies import corporation_buys_company
+
+            corporation_buys_company(game, sym, act)
+            self.summary.append(f"{sym} bought {act.company}")
+            return
         handler = getattr(self, f"_{self.step}_{act.type}", None)
         if handler is None:
             special = game.rules.or_action(game, self, act)
@@ -198,6 +206,7 @@ class OperatingRound:
     # -- routes
     def _routes_run_routes(self, game: Game, act: RunRoutes) -> None:
         assert self.corp is not None
+        game.rules.before_run(game, self)
         if act.routes is None:
             chosen = self.best(game)
             game.logged_as = RunRoutes(entity=act.entity, routes=[
@@ -267,6 +276,7 @@ class OperatingRound:
         after = game.price(sym)
         game.say(f"{text}; {price_move(game, before, after)}.")
         self.summary.append(f"{sym} earned {game.fmt(revenue)}, {act.kind} ({game.fmt(before)} → {game.fmt(after)})")
+        game.remove_obsolete(sym)
         self.advance(game)
 
     # -- trains
@@ -295,6 +305,9 @@ class OperatingRound:
         if corp_sym in self.emergency_sold:
             raise GameError(f"You already sold {corp_sym} for this purchase; all sales of one corporation are one "
                             "sale.")
+        problem = game.rules.emergency_sale_problem(game, self, pres, corp_sym, act.count)
+        if problem:
+            raise GameError(problem)
         stock.sell(game, pres, corp_sym, act.count, keep_presidency_of=self.corp)
         self.emergency_sold.append(corp_sym)
 
@@ -382,23 +395,28 @@ class OperatingRound:
                 cash = game.corps[sym].cash
                 emergency = self.must_raise(game)
                 pres_cash = game.player(pres).cash if pres else 0
+                cheapest = self.cheapest_price(game) if game.rules.emergency_cheapest_only else None
                 for t, _src in self.available_trains(game):
-                    if t.price <= cash or (emergency and t.price <= cash + pres_cash):
+                    if t.price <= cash or (emergency and t.price <= cash + pres_cash
+                                           and cheapest in (None, t.price)):
                         out.append(BuyTrain(entity=sym, train=t.id, price=t.price, variant=t.variant))
                 for other in game.corps:
                     if other == sym:
                         continue
                     for t in game.trains_of(other):
+                        if t.obsolete:
+                            continue
                         if cash >= 1:
                             out.append(BuyTrain(entity=sym, train=t.id, price=min(cash, t.price)))
-                        elif not game.trains_of(sym) and pres_cash >= 1:
+                        elif not game.trains_of(sym) and pres_cash >= 1 and not game.rules.emergency_cheapest_only:
                             out.append(BuyTrain(entity=sym, train=t.id, price=min(pres_cash, t.price)))
                 if emergency and pres:
                     for csym in game.corps:
                         if csym in self.emergency_sold:
                             continue
                         for n in range(1, game.shares_held(pres, csym) + 1):
-                            if stock.sell_problem(game, pres, csym, n, keep_presidency_of=sym) is None:
+                            if stock.sell_problem(game, pres, csym, n, keep_presidency_of=sym) is None and \
+                                    game.rules.emergency_sale_problem(game, self, pres, csym, n) is None:
                                 out.append(SellShares(entity=pres, corporation=csym, count=n))
                     if pres and self.raisable(game, pres) < self.cheapest_price(game) - cash:
                         out.append(Bankrupt(entity=sym))
@@ -464,6 +482,9 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
         if corp.cash < price:
             if not rnd.must_raise(game):
                 raise GameError(f"{sym} has {game.fmt(corp.cash)}; the {t.variant}-train costs {game.fmt(price)}.")
+            if game.rules.emergency_cheapest_only and price != rnd.cheapest_price(game):
+                raise GameError(f"With {pres} paying toward it, {sym} must buy the cheapest train available "
+                                f"({game.fmt(rnd.cheapest_price(game))}).")
             need = price - corp.cash
             if game.player(pres).cash < need:
                 raise GameError(f"{sym} has {game.fmt(corp.cash)} and {pres} has {game.fmt(game.player(pres).cash)}; "
@@ -495,6 +516,8 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
         raise GameError(f"Train {t.id} is not for sale now (bank trains are sold in order, one type per turn).")
     if t.owner == sym:
         raise GameError(f"{sym} already owns {t.id}.")
+    if t.obsolete:
+        raise GameError(f"Train {t.id} is obsolete; nobody may buy it.")
     if act.price is None or act.price < 1:
         raise GameError("Name a price of at least $1 to buy a train from another corporation.")
     seller = t.owner
@@ -504,6 +527,9 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
     if act.price > corp.cash:
         if corp.cash > 0 or game.trains_of(sym):
             raise GameError(f"{sym} has {game.fmt(corp.cash)}; it can pay at most that for {t.id}.")
+        if game.rules.emergency_cheapest_only:
+            raise GameError(f"{pres} may not pay toward a train from another corporation; with the president "
+                            "paying, only the cheapest bank or pool train may be bought.")
         if act.price > t.price:
             raise GameError(f"With no money in {sym}, its president may pay at most the face value "
                             f"{game.fmt(t.price)} for {t.id}.")

@@ -30,6 +30,7 @@ class StockRound:
         self.sold_in_round: dict[str, set[str]] = {p.name: set() for p in game.players}
         self.sold_this_turn: set[str] = set()
         self.bought_this_turn = False
+        self.sold_before_purchase = False
         self.done = False
         self.summary: list[str] = []
         game.say(f"Stock round {self.number} begins; {self.player(game)} has the Priority Deal.")
@@ -74,8 +75,10 @@ class StockRound:
 
     def _sell(self, game: Game, player: str, act: SellShares) -> None:
         corp = game.corp(act.corporation).sym
-        if self.bought_this_turn:
-            raise GameError("You have already bought this turn; sales come before the purchase.")
+        if self.bought_this_turn and not self.may_sell_after_purchase(game):
+            raise GameError("You have already bought this turn; sales come before the purchase."
+                            if not game.rules.sales_after_purchase else
+                            "You sold and then bought this turn; no more sales (never sell-buy-sell).")
         if not game.rules.sales_allowed(game, self):
             raise GameError("No shares may be sold in this stock round.")
         if corp in self.sold_this_turn:
@@ -85,6 +88,10 @@ class StockRound:
         self.sold_in_round[player].add(corp)
         self.summary.append(f"{player} sold {act.count}× {corp}")
         self._acted(game)
+
+    def may_sell_after_purchase(self, game: Game) -> bool:
+        """Sales may follow this turn's purchase where the title allows it and none came before it."""
+        return game.rules.sales_after_purchase and self.bought_this_turn and not self.sold_before_purchase
 
     def _check_can_buy(self, game: Game) -> None:
         if self.bought_this_turn:
@@ -146,7 +153,10 @@ class StockRound:
 
     def _bought(self, game: Game) -> None:
         self.bought_this_turn = True
+        self.sold_before_purchase = bool(self.sold_this_turn)
         self._acted(game)
+        if self.may_sell_after_purchase(game):
+            return  # the player may still sell (buy-sell); he passes to end the turn
         # one certificate per turn and no sales after it: nothing is left to do
         self._end_turn(game)
 
@@ -156,7 +166,10 @@ class StockRound:
         self.acted_this_turn = True
 
     def _pass(self, game: Game, player: str) -> None:
-        if self.sold_this_turn:
+        problem = game.rules.stock_turn_end_problem(game, self, player)
+        if problem:
+            raise GameError(problem)
+        if self.sold_this_turn or self.bought_this_turn:
             game.say(f"{player} ends the turn.")
             self._end_turn(game)
             return
@@ -174,14 +187,17 @@ class StockRound:
     def _end_turn(self, game: Game) -> None:
         self.sold_this_turn = set()
         self.bought_this_turn = False
+        self.sold_before_purchase = False
         self.turn = (self.turn + 1) % len(game.players)
         self._skip_bankrupt(game)
 
     # ------------------------------------------------------------------ legal moves
     def legal_actions(self, game: Game) -> list[Action]:
         player = self.player(game)
-        out: list[Action] = [parse_action({"type": "pass", "entity": player})]
-        if not self.bought_this_turn and game.rules.sales_allowed(game, self):
+        out: list[Action] = []
+        if game.rules.stock_turn_end_problem(game, self, player) is None:
+            out.append(parse_action({"type": "pass", "entity": player}))
+        if (not self.bought_this_turn or self.may_sell_after_purchase(game)) and game.rules.sales_allowed(game, self):
             for sym in game.corps:
                 if sym in self.sold_this_turn:
                     continue

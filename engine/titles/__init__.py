@@ -13,7 +13,7 @@ from functools import cache
 from ..errors import GameError
 from .base import TitleRules
 
-TITLES = ("18FL",)
+TITLES = ("18FL", "18AL")
 PROFILES = ("rulebook", "18xx.games")
 
 
@@ -31,4 +31,8 @@ def rules_for(title: str, profile: str = "rulebook") -> TitleRules:
         from .g18fl import Rules18FL
 
         return Rules18FL()
+    if title == "18AL":
+        from .g18al import Rules18AL
+
+        return Rules18AL()
     raise AssertionError(title)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from ..actions import Action
 from ..errors import GameError
 from ..market import Cell
-from ..state import IPO, Certificate, Corporation
+from ..state import IPO, POOL, Certificate, Corporation
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -24,6 +24,12 @@ class TitleRules:
     # a train bought from the pool counts toward the per-turn limit on bank trains of its type (18xx.games 18FL D8)
     pool_trains_count_as_depot = False
     towns_count_toward_distance = False
+    # a turn's one purchase may come before its sales (18AL: buy-sell or sell-buy, never sell-buy-sell)
+    sales_after_purchase = False
+    # when the president pays toward a forced train: only the cheapest bank/pool train, none from a corporation
+    emergency_cheapest_only = False
+    bankrupt_keeps_holdings = False  # 18AL: a bankrupt player's unsold stock and privates still score
+    bank_broken_text = "The bank has broken: the game ends after the current set of operating rounds."
 
     # -- setup and round order
     def check_options(self, game: Game, options: dict[str, Any]) -> None:
@@ -65,6 +71,33 @@ class TitleRules:
 
     def holding_limit_percent(self, game: Game) -> int:
         return 60
+
+    def company_cert_count(self, game: Game, player: str) -> int:
+        """Certificates of private companies counted toward the player's limit (none by default)."""
+        return 0
+
+    def stock_turn_end_problem(self, game: Game, rnd: Any, player: str) -> str | None:
+        """Why the player may not end his stock turn yet (e.g. still above the certificate limit)."""
+        return None
+
+    def company_price_range(self, game: Game, corp: str, company: str) -> tuple[int, int] | None:
+        """What the corporation may pay a player for a private now; None when it may not buy it."""
+        return None
+
+    def on_company_bought(self, game: Game, corp: str, company: str) -> None:
+        return None
+
+    # -- the waterfall private sale (engine.rounds.private_sale)
+    def private_price(self, game: Game, company: str) -> int:
+        """What the cheapest unsold private costs now (its par value by default)."""
+        return game.companies[company].value
+
+    def forced_private(self, game: Game, rnd: Any) -> tuple[str, str] | None:
+        """(player, private) the player must take for nothing as his first turn of this stock round."""
+        return None
+
+    def on_private_sold(self, game: Game, rnd: Any, company: str) -> None:
+        return None
 
     def cannot_sell_reason(self, game: Game, corp: str) -> str | None:
         return None
@@ -174,6 +207,38 @@ class TitleRules:
 
     def train_event(self, game: Game, event: str) -> None:
         raise NotImplementedError(event)
+
+    def obsolete_on_purchase(self, game: Game, trains: list[Any], buyer: str | None) -> None:
+        """Trains made obsolete by a purchase: pool copies leave at once, the others run once more."""
+        game.remove_trains([t for t in trains if t.owner == POOL], "is obsolete and leaves the game")
+        for t in trains:
+            if t.owner != POOL:
+                t.obsolete = True
+                game.say(f"{t.variant}-train {t.id} of {t.owner} is obsolete: it runs once more.")
+
+    def on_bank_broken(self, game: Game) -> None:
+        return None
+
+    def on_president_change(self, game: Game, corp: str, old: str, new: str) -> None:
+        return None
+
+    def before_run(self, game: Game, rnd: OperatingRound) -> None:
+        """Called as the corporation runs its trains, before routes are chosen or checked."""
+        return None
+
+    def emergency_sale_problem(self, game: Game, rnd: OperatingRound, player: str, corp: str,
+                               count: int) -> str | None:
+        return None
+
+    def label_problem(self, game: Game, hex_id: str, tile_id: str) -> str | None:
+        """A labelled hex takes only tiles with its label, and a labelled tile only such hexes."""
+        hdef = game.data.hex(hex_id)
+        tdef = game.data.tiles[tile_id]
+        if (tdef.label or None) != (hdef.label or None):
+            if hdef.label:
+                return f"{hex_id} ({hdef.name or hdef.label}) takes only its own '{hdef.label}' tiles."
+            return f"Tile #{tile_id} is only for the hexes labelled '{tdef.label}'."
+        return None
 
     def on_phase(self, game: Game) -> None:
         return None

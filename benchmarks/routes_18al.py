@@ -1,0 +1,82 @@
+"""Timings of route search on late-game 18AL positions (7 and 4D trains).
+
+Run: ``python benchmarks/routes_18al.py [games]`` (from the repository root).
+
+Positions come from seeded self-played 18AL games (``engine.selfplay``'s random player): each game is played
+until its last operating round and the final map is kept. On it, every corporation with a station is timed with
+late-game train sets: its own trains, then (7, 4D), (4D, 4D) and (7, 4D, 4D) as if it owned them (the last is
+above the phase-5 limit of two, an upper bound). Each line prints the median and worst wall time of several runs
+of ``best_routes`` and the revenue found. The random player builds sparser maps than people do, so denser
+positions are also timed: the same map with every free city circle tokened for the corporation.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine.game import Game  # noqa: E402
+from engine.routes import TrainSpec, best_routes  # noqa: E402
+from engine.selfplay import choose  # noqa: E402
+
+SETS = {
+    "7+4D": [TrainSpec("a", "7", 7), TrainSpec("b", "4D", 4, multiplier=2)],
+    "4D+4D": [TrainSpec("a", "4D", 4, multiplier=2), TrainSpec("b", "4D", 4, multiplier=2)],
+    "7+4D+4D": [TrainSpec("a", "7", 7), TrainSpec("b", "4D", 4, multiplier=2), TrainSpec("c", "4D", 4, multiplier=2)],
+}
+
+
+def late_game(seed: int, players: int = 4) -> Game:
+    game = Game("18AL", [f"P{i}" for i in range(players)], seed=seed)
+    rng = random.Random(seed)
+    while not game.finished and len(game.actions) < 6000:
+        act = choose(rng, game.legal_actions(), game)
+        if act.type == "bankrupt":
+            break  # keep the richest map: stop before a bankruptcy ends the game
+        game.process(act)
+    return game
+
+
+def timed(game: Game, corp: str, trains: list[TrainSpec], runs: int = 3) -> tuple[float, float, int]:
+    times, revenue = [], 0
+    rules = game.rules.route_rules(game)
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        revenue = best_routes(game.board, corp, trains, rules).revenue
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), max(times), revenue
+
+
+def main() -> int:
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 4
+    for seed in range(1, games + 1):
+        game = late_game(seed)
+        tiles = sum(1 for st in game.board.hexes.values() if st.tile)
+        print(f"seed {seed}: phase {game.phase.name}, {tiles} tiles laid, {len(game.actions)} actions")
+        for corp in game.corps:
+            if not game.board.stations(corp):
+                continue
+            own = game.rules.train_specs(game, corp)
+            for label, trains in [("own " + ",".join(t.name for t in own), own), *SETS.items()]:
+                if not trains:
+                    continue
+                med, worst, rev = timed(game, corp, trains)
+                print(f"  {corp:4} {label:14} median {med * 1000:8.1f} ms  worst {worst * 1000:8.1f} ms  ${rev}")
+        # denser: every corporation tokened in every free circle
+        for st in game.board.hexes.values():
+            for slots in st.tokens:
+                for i, v in enumerate(slots):
+                    if v is None:
+                        slots[i] = "ABC"
+        med, worst, rev = timed(game, "ABC", SETS["7+4D+4D"])
+        print(f"  ABC  all circles, 7+4D+4D median {med * 1000:8.1f} ms  worst {worst * 1000:8.1f} ms  ${rev}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

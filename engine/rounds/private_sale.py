@@ -1,0 +1,304 @@
+"""A stock round that first sells the privates: the open "waterfall" sale (1830 style, 18AL 3.1).
+
+While the bank holds privates a stock turn is one of: buy the cheapest unsold private at its price, bid on
+another one, or pass. Bids are set aside: a player may not bid (or buy) beyond his cash minus his open bids on
+other privates. Bids stay in force across rounds (``Game.private_bids``). After a purchase, each next-cheapest
+private with bids is sold at once: to its only bidder at his bid, or in an auction among its bidders, clockwise
+from the player after the highest bidder, each passing or raising by the minimum step; a player who passed may
+bid again on his next turn; it ends when all but one pass in a row. Auction turns are not stock turns. Once every
+private is sold the same round goes on with ordinary stock turns.
+
+Players may also sell privates to each other in ordinary turns (``BuyCompany`` with the buyer as entity): on the
+buyer's turn it is his one purchase, on the seller's turn it costs the buyer nothing. The engine takes the
+action as the two players' agreement.
+
+A title supplies the price of the cheapest private (``private_price``, 18AL's Tuscumbia discount) and a forced
+purchase at the start of a round (``forced_private``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..actions import Action, Bid, BuyCompany, Pass
+from ..companies import player_buys_company, player_sale_problem
+from ..errors import GameError
+from ..game import BANK
+from .stock_round import StockRound
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+BID_STEP = 5
+
+
+@dataclass
+class Auction:
+    company: str
+    bidders: list[str]  # participants in seat order starting after the high bidder
+    high: str
+    amount: int
+    turn: int = 0  # index into bidders of the player to act
+    passes: int = 0  # consecutive passes since the last bid
+    log: list[str] = field(default_factory=list)
+
+
+class PrivateSaleStockRound(StockRound):
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        self.auction: Auction | None = None
+        self.resume_turn: int | None = None  # stock turn after the auctions: the player after the buyer
+        forced = game.rules.forced_private(game, self)
+        if forced is not None:
+            player, company = forced
+            game.say(f"{player} must take {game.companies[company].name} for {game.fmt(0)} as his first turn.")
+            self._sell_private(game, player, company, 0)
+            self._acted(game)
+            self._after_purchase(game, player)
+
+    # ------------------------------------------------------------------ state
+    @staticmethod
+    def unsold(game: Game) -> list[str]:
+        """Privates still in the bank, cheapest (by par value) first."""
+        left = [c for c in game.companies.values() if c.owner is None and not c.closed]
+        return [c.sym for c in sorted(left, key=lambda c: (c.value, list(game.companies).index(c.sym)))]
+
+    def selling_privates(self, game: Game) -> bool:
+        return bool(self.unsold(game))
+
+    @staticmethod
+    def committed(game: Game, player: str, except_company: str | None = None) -> int:
+        """Cash the player has set aside for open bids (on other privates than ``except_company``)."""
+        total = 0
+        for sym, bids in game.private_bids.items():
+            if sym == except_company:
+                continue
+            mine = [a for p, a in bids if p == player]
+            if mine:
+                total += max(mine)
+        return total
+
+    def free_cash(self, game: Game, player: str, company: str | None = None) -> int:
+        return game.player(player).cash - self.committed(game, player, company)
+
+    def high_bid(self, game: Game, company: str) -> tuple[str, int] | None:
+        bids = game.private_bids.get(company, [])
+        if not bids:
+            return None
+        best = max(a for _, a in bids)
+        who = next(p for p, a in bids if a == best)
+        return who, best
+
+    # ------------------------------------------------------------------ who acts
+    def current_entity(self, game: Game) -> str:
+        if self.auction is not None:
+            return self.auction.bidders[self.auction.turn]
+        return self.player(game)
+
+    def acting_players(self, game: Game) -> list[str]:
+        return [self.current_entity(game)]
+
+    # ------------------------------------------------------------------ actions
+    def process(self, game: Game, act: Action) -> None:
+        if self.auction is not None:
+            self._auction_act(game, act)
+            return
+        player = self.player(game)
+        if isinstance(act, BuyCompany) and not self.selling_privates(game):
+            self._trade(game, player, act)
+            return
+        if not self.selling_privates(game):
+            super().process(game, act)
+            return
+        if act.entity != player:
+            raise GameError(f"It is {player}'s turn in the stock round, not {act.entity}'s.")
+        if isinstance(act, BuyCompany):
+            self._buy_cheapest(game, player, act)
+        elif isinstance(act, Bid):
+            self._bid(game, player, act)
+        elif isinstance(act, Pass):
+            self._pass(game, player)
+        else:
+            cheapest = self.unsold(game)[0]
+            raise GameError(f"While the bank holds privates a turn is one of: buy {cheapest} for "
+                            f"{game.fmt(game.rules.private_price(game, cheapest))}, bid on another private, or pass.")
+
+    def _buy_cheapest(self, game: Game, player: str, act: BuyCompany) -> None:
+        cheapest = self.unsold(game)[0]
+        if act.company != cheapest:
+            raise GameError(f"Only the cheapest unsold private, {cheapest}, can be bought outright; bid on "
+                            f"{act.company} instead.")
+        price = game.rules.private_price(game, cheapest)
+        if act.price != price:
+            raise GameError(f"{cheapest} costs {game.fmt(price)} now, not {game.fmt(act.price)}.")
+        problem = self._buy_problem(game, player, cheapest, price)
+        if problem:
+            raise GameError(problem)
+        self._sell_private(game, player, cheapest, price)
+        self.summary.append(f"{player} bought {cheapest}")
+        self._acted(game)
+        self._after_purchase(game, player)
+
+    def _buy_problem(self, game: Game, player: str, company: str, price: int) -> str | None:
+        free = self.free_cash(game, player)
+        if free < price:
+            return (f"{company} costs {game.fmt(price)}; you have {game.fmt(free)} not set aside for bids.")
+        if game.cert_count(player) + 1 > game.cert_limit():
+            return f"You hold {game.cert_count(player)} certificates; the limit is {game.cert_limit()}."
+        return None
+
+    def _bid_floor(self, game: Game, company: str) -> int:
+        high = self.high_bid(game, company)
+        return (high[1] if high else game.companies[company].value) + BID_STEP
+
+    def _bid(self, game: Game, player: str, act: Bid) -> None:
+        unsold = self.unsold(game)
+        if act.company is None or act.company not in unsold:
+            raise GameError("Bid on an unsold private: " + ", ".join(unsold[1:]) + ".")
+        if act.company == unsold[0]:
+            raise GameError(f"{act.company} is the cheapest unsold private: buy it for "
+                            f"{game.fmt(game.rules.private_price(game, act.company))} instead of bidding.")
+        floor = self._bid_floor(game, act.company)
+        if act.price < floor:
+            raise GameError(f"A bid on {act.company} must be at least {game.fmt(floor)}.")
+        free = self.free_cash(game, player, act.company)
+        if act.price > free:
+            raise GameError(f"You can bid at most {game.fmt(free)} (cash less your bids on other privates).")
+        game.private_bids.setdefault(act.company, []).append((player, act.price))
+        game.say(f"{player} bids {game.fmt(act.price)} on {act.company}.")
+        self.summary.append(f"{player} bid {game.fmt(act.price)} on {act.company}")
+        self._acted(game)
+        self._end_turn(game)
+
+    def _sell_private(self, game: Game, player: str, company: str, price: int) -> None:
+        c = game.companies[company]
+        if price:
+            game.pay(player, BANK, price)
+        c.owner = player
+        game.private_bids.pop(company, None)
+        game.say(f"{player} buys {c.name} ({c.sym}) for {game.fmt(price)}.")
+        game.rules.on_private_sold(game, self, company)
+
+    def _after_purchase(self, game: Game, buyer: str) -> None:
+        """Sell each next-cheapest private that has bids; then the player after the buyer has the turn."""
+        self.resume_turn = (game.players.index(game.player(buyer)) + 1) % len(game.players)
+        self._waterfall(game)
+
+    def _waterfall(self, game: Game) -> None:
+        while True:
+            unsold = self.unsold(game)
+            if not unsold or not game.private_bids.get(unsold[0]):
+                break
+            company = unsold[0]
+            bids = game.private_bids[company]
+            bidders = {p for p, _ in bids}
+            high = self.high_bid(game, company)
+            assert high is not None
+            if len(bidders) == 1:
+                self._sell_private(game, high[0], company, high[1])
+                continue
+            seats = [p.name for p in game.players]
+            start = seats.index(high[0])
+            order = [seats[(start + k) % len(seats)] for k in range(1, len(seats) + 1)]
+            self.auction = Auction(company, [p for p in order if p in bidders], high[0], high[1])
+            game.say(f"{company} is auctioned among {', '.join(sorted(bidders))}; high bid {game.fmt(high[1])} "
+                     f"by {high[0]}.")
+            return
+        self.auction = None
+        if self.resume_turn is not None:
+            self.sold_this_turn = set()
+            self.bought_this_turn = False
+            self.turn = self.resume_turn
+            self.resume_turn = None
+            self._skip_bankrupt(game)
+
+    def _auction_act(self, game: Game, act: Action) -> None:
+        a = self.auction
+        assert a is not None
+        who = a.bidders[a.turn]
+        if act.entity != who:
+            raise GameError(f"{a.company} is being auctioned; it is {who}'s turn to raise or pass.")
+        if isinstance(act, Pass):
+            a.passes += 1
+            game.say(f"{who} passes on {a.company}.")
+        elif isinstance(act, Bid) and act.company in (None, a.company):
+            if act.price < a.amount + BID_STEP:
+                raise GameError(f"Raise to at least {game.fmt(a.amount + BID_STEP)}, or pass.")
+            free = self.free_cash(game, who, a.company)
+            if act.price > free:
+                raise GameError(f"You can bid at most {game.fmt(free)} (cash less your bids on other privates).")
+            a.high, a.amount, a.passes = who, act.price, 0
+            game.say(f"{who} bids {game.fmt(act.price)} on {a.company}.")
+        else:
+            raise GameError(f"{a.company} is being auctioned: bid at least {game.fmt(a.amount + BID_STEP)} or pass.")
+        if a.passes >= len(a.bidders) - 1:
+            self.auction = None
+            self._sell_private(game, a.high, a.company, a.amount)
+            self._waterfall(game)
+            return
+        a.turn = (a.turn + 1) % len(a.bidders)
+        if a.bidders[a.turn] == a.high:  # never the high bidder's turn: the others have all passed
+            a.turn = (a.turn + 1) % len(a.bidders)
+
+    def _trade(self, game: Game, player: str, act: BuyCompany) -> None:
+        """A private between players in an ordinary turn: the buyer's purchase on his turn, free on the seller's."""
+        company = game.companies.get(act.company)
+        seller = company.owner if company else None
+        if act.entity == player:
+            self._check_can_buy(game)
+            player_buys_company(game, player, act.company, act.price)
+            self.summary.append(f"{player} bought {act.company} from {seller}")
+            self._bought(game)
+        elif seller == player:
+            problem = player_sale_problem(game, act.entity, act.company, act.price)
+            if problem:
+                raise GameError(problem)
+            player_buys_company(game, act.entity, act.company, act.price)
+            self.summary.append(f"{player} sold {act.company} to {act.entity}")
+            self._acted(game)
+        else:
+            raise GameError(f"It is {player}'s turn: privates change hands now only to or from {player}.")
+
+    # ------------------------------------------------------------------ legal moves
+    def legal_actions(self, game: Game) -> list[Action]:
+        if self.auction is not None:
+            a = self.auction
+            who = a.bidders[a.turn]
+            out: list[Action] = [Pass(entity=who)]
+            low = a.amount + BID_STEP
+            free = self.free_cash(game, who, a.company)
+            for price in sorted({low, low + 5, low + 20, free}):
+                if low <= price <= free:
+                    out.append(Bid(entity=who, company=a.company, price=price))
+            return out
+        player = self.player(game)
+        if not self.selling_privates(game):
+            out = super().legal_actions(game)
+            if not self.bought_this_turn and game.rules.stock_turn_end_problem(game, self, player) is None:
+                for c in game.companies.values():
+                    if c.owner is not None and game.has_player(c.owner) and c.owner != player and not c.closed \
+                            and player_sale_problem(game, player, c.sym, c.value) is None:
+                        out.append(BuyCompany(entity=player, company=c.sym, price=c.value))
+            return out
+        out = [Pass(entity=player)]
+        unsold = self.unsold(game)
+        price = game.rules.private_price(game, unsold[0])
+        if self._buy_problem(game, player, unsold[0], price) is None:
+            out.append(BuyCompany(entity=player, company=unsold[0], price=price))
+        for sym in unsold[1:]:
+            floor = self._bid_floor(game, sym)
+            if floor <= self.free_cash(game, player, sym):
+                out.append(Bid(entity=player, company=sym, price=floor))
+        return out
+
+    def describe(self, game: Game) -> str:
+        if self.auction is not None:
+            a = self.auction
+            return (f"Auction of {a.company}: {a.bidders[a.turn]} may bid at least {game.fmt(a.amount + BID_STEP)} "
+                    f"or pass (high bid {game.fmt(a.amount)} by {a.high}).")
+        if self.selling_privates(game):
+            unsold = self.unsold(game)
+            return (f"{self.player(game)} may buy {unsold[0]} for {game.fmt(game.rules.private_price(game, unsold[0]))}"
+                    + (f", bid on {', '.join(unsold[1:])}" if unsold[1:] else "") + f", or pass ({self.name}).")
+        return super().describe(game)

@@ -1,0 +1,622 @@
+"""18AL — The Railroads Come to Alabama (rules v1.64): the rules that are 18AL's own.
+
+Shared mechanisms come from the engine: the waterfall private sale (``rounds.private_sale``), corporations
+buying privates (``companies``), 2-D market moves (``Market.move_right_or_up``), delayed obsolescence
+(``Game.remove_obsolete``), one bank train per turn (``bank_purchase_allowed``), buy-sell stock turns and the
+forced purchase of the cheapest train. This module adds the Tuscumbia discount, the yellow zone, home stations
+on the first turn, $40/$100 stations with reserved home circles and objectives, the label tiles, the four
+private abilities (coal token, Lumber Terminal, name chits, New Decatur Yards), and 18AL's three game ends.
+Rulings where the rules are silent are in ``RULINGS`` and docs/rules-18AL.md.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .. import stock
+from ..actions import Action, Assign, BuyCompany, BuyTrain, LayTile, PlaceToken
+from ..errors import GameError
+from ..game import BANK
+from ..graph import reach
+from ..routes import GenericRules, Stop, TrainSpec
+from ..state import POOL, Certificate, Corporation
+from .base import TitleRules
+
+if TYPE_CHECKING:
+    from ..board import Board
+    from ..game import Game
+    from ..rounds.operating_round import OperatingRound
+
+RULINGS = (
+    "The bank breaks when it holds $0 or less (NOTES Q2).",
+    "Under 7(b) Nashville keeps its station circle, open to any corporation (NOTES Q3).",
+    "A 'legal run' (forced train purchase) is a route a 2-train could run (NOTES Q5).",
+    "Name chits are placed by the engine on the trains that earn the most, as the president may move them "
+    "freely and must run for the maximum; one chit per train, each paying once per turn.",
+    "A private sold between players is taken as agreed by both; the engine records it as the buyer's action.",
+    "Money set aside for bids is not protected during operating rounds (a forced train purchase may use it).",
+)
+
+OPTIONS = {
+    "double_yellow_first_or": "7(a): two yellow tiles instead of one on a corporation's first operating turn.",
+    "LN_home_city_moved": "7(b): the L&N's home is Decatur (C4) instead of Nashville (A4).",
+    "unlimited_4d": "7(c): the number of 4D trains is unlimited.",
+    "hard_rust_t4": "7(d): no delayed obsolescence; all 4-trains are removed when the 7-train is bought.",
+}
+LABEL_HEXES = {"B": "G4", "M": "L5"}  # Birmingham (and Elyton), Montgomery
+LUMBER_TILE = "445"
+END_VALUE = 300
+
+
+@dataclass
+class ALState:
+    """18AL's own state, kept on ``Game.title_state`` so that refused actions roll it back."""
+
+    homes_placed: set[str] = field(default_factory=set)
+    objectives_paid: set[str] = field(default_factory=set)
+    coal_corp: str | None = None  # corporation holding the Warrior Coal Field tokens
+    coal_hex: str | None = None
+    coal_gone: bool = False
+    lumber_gone: bool = False
+    chit_corp: str | None = None
+    chits: dict[str, str] = field(default_factory=dict)  # chit name -> train id it is on now
+    end_after_or: str | None = None  # reason: the game ends after the current operating round
+    end_after_next_or: str | None = None  # the bank broke in a stock round: after it and one OR
+
+
+def state(game: Game) -> ALState:
+    st = game.title_state
+    assert isinstance(st, ALState)
+    return st
+
+
+@dataclass(frozen=True)
+class ALRouteRules(GenericRules):
+    """Printed values (red areas and Meridian change with the first 5), the coal bonus and name chits."""
+
+    coal: tuple[str, str] | None = None  # (hex, corporation)
+    coal_bonus: int = 10
+    chits: tuple[tuple[str, tuple[str, ...], int], ...] = ()  # (name, hexes, bonus)
+
+    def stop_value(self, stop: Stop, corp: str, train: TrainSpec, board: Board) -> int:
+        value = super().stop_value(stop, corp, train, board)
+        if stop.kind == "city" and self.coal is not None and self.coal == (stop.hex, corp):
+            value += self.coal_bonus
+        return value
+
+    def route_bonus(self, stops: tuple[Stop, ...], corp: str, train: TrainSpec, board: Board) -> int:
+        # a chit rides in the train's name ("4+Robert E. Lee") so trains with different chits price apart
+        if "+" not in train.name:
+            return 0
+        chit = train.name.split("+", 1)[1]
+        hexes = {s.hex for s in stops}
+        for name, where, bonus in self.chits:
+            if name == chit and all(h in hexes for h in where):
+                return bonus
+        return 0
+
+
+class Rules18AL(TitleRules):
+    title = "18AL"
+    options = OPTIONS
+    or_steps = ("home", "track", "token", "routes", "dividend", "buy_train")
+    aliases = {"AB&C": "ABC", "LN": "L&N"}
+    pool_trains_count_as_depot = True  # one train from the bank (IPO or Open Market) per turn
+    sales_after_purchase = True
+    emergency_cheapest_only = True
+    bankrupt_keeps_holdings = True
+    bank_broken_text = ("The bank has run out of cash: the game ends after the current operating round (after this "
+                        "stock round and one operating round, if in a stock round).")
+
+    # -- setup and rounds
+    def setup(self, game: Game) -> None:
+        from ..rounds.private_sale import PrivateSaleStockRound
+
+        game.title_state = ALState()
+        if game.options.get("unlimited_4d"):
+            self._top_up_4d(game)
+        game.round = PrivateSaleStockRound(game)
+
+    def home(self, game: Game, corp: str) -> tuple[str, int]:
+        if corp == "L&N" and game.options.get("LN_home_city_moved"):
+            return "C4", 0
+        cd = game.data.corporation(corp)
+        return cd.home, cd.home_city
+
+    def next_round(self, game: Game, finished: Any) -> Any:
+        from ..rounds.operating_round import OperatingRound
+        from ..rounds.private_sale import PrivateSaleStockRound
+        from ..rounds.stock_round import StockRound
+
+        st = state(game)
+        if isinstance(finished, OperatingRound):
+            if st.end_after_or:
+                game.record_history()
+                game.end_game(st.end_after_or)
+                return finished
+            number, total = game.or_set
+            if number < total:
+                game.or_set = (number + 1, total)
+                return OperatingRound(game, number + 1, total)
+            game.record_history()
+            return PrivateSaleStockRound(game)
+        assert isinstance(finished, StockRound)
+        self._sold_out_moves(game)
+        game.record_history()
+        total = game.phase.operating_rounds
+        if st.end_after_next_or:
+            st.end_after_or, st.end_after_next_or, total = st.end_after_next_or, None, 1
+        game.or_set = (1, total)
+        return OperatingRound(game, 1, total)
+
+    def _sold_out_moves(self, game: Game) -> None:
+        held = [s for s, c in game.corps.items() if c.started and
+                sum(c2.shares for c2 in game.certs if c2.corp == s and game.has_player(c2.owner)) == c.size]
+        for sym in game.market.operating_order(held):
+            before = game.price(sym)
+            if game.market.move(sym, -1, 0):
+                game.say(f"All of {sym} is held by players: price {game.fmt(before)} → {game.fmt(game.price(sym))}.")
+
+    def on_bank_broken(self, game: Game) -> None:
+        st = state(game)
+        if game.round is not None and game.round.kind == "stock":
+            st.end_after_next_or = st.end_after_next_or or "bank"
+        else:
+            st.end_after_or = st.end_after_or or "bank"
+
+    # -- stock round
+    def sales_allowed(self, game: Game, rnd: Any) -> bool:
+        return game.round_no > 1
+
+    def counts_for_cert_limit(self, game: Game, cert: Certificate) -> bool:
+        return not (cert.corp in game.market.positions and game.market.in_zone(cert.corp, "y"))
+
+    def company_cert_count(self, game: Game, player: str) -> int:
+        return sum(1 for c in game.companies.values() if c.owner == player and not c.closed)
+
+    def stock_turn_end_problem(self, game: Game, rnd: Any, player: str) -> str | None:
+        count, limit = game.cert_count(player), game.cert_limit()
+        if count <= limit or not self.sales_allowed(game, rnd):
+            return None
+        if getattr(rnd, "bought_this_turn", False) and not rnd.may_sell_after_purchase(game):
+            return None  # no further sale is possible this turn
+        sold = getattr(rnd, "sold_this_turn", set())
+        if not any(stock.sell_problem(game, player, s, 1) is None for s in game.corps if s not in sold):
+            return None
+        return (f"You hold {count} certificates, over the limit of {limit}: sell enough to comply before ending "
+                "your turn.")
+
+    def private_price(self, game: Game, company: str) -> int:
+        value = game.companies[company].value
+        if company == "TR":
+            return max(0, value - 5 * (game.round_no - 1)) if game.round_no <= 4 else 0
+        return value
+
+    def forced_private(self, game: Game, rnd: Any) -> tuple[str, str] | None:
+        tr = game.companies.get("TR")
+        if game.round_no == 5 and tr is not None and tr.owner is None and not tr.closed:
+            return game.players[game.priority].name, "TR"
+        return None
+
+    def company_price_range(self, game: Game, corp: str, company: str) -> tuple[int, int] | None:
+        if "3" not in game.bought_train_types:
+            return None
+        value = game.companies[company].value
+        return value // 2, value * 3 // 2
+
+    def on_company_bought(self, game: Game, corp: str, company: str) -> None:
+        st = state(game)
+        if company == "SNAR" and not st.coal_gone:
+            st.coal_corp = corp
+            game.say(f"{corp} receives the two Warrior Coal Field tokens.")
+        if company == "M&C":
+            st.chit_corp, st.chits = corp, {}
+            game.say(f"{corp} receives the name chits Robert E. Lee and Pan American.")
+
+    def on_president_change(self, game: Game, corp: str, old: str, new: str) -> None:
+        st = state(game)
+        if st.chit_corp == corp:
+            st.chit_corp, st.chits = None, {}
+            game.say(f"{corp} changes president: its name chits are removed from play.")
+
+    # -- operating turn steps
+    def step_applies(self, game: Game, rnd: OperatingRound, step: str) -> bool:
+        sym = rnd.corp
+        assert sym is not None
+        if step == "home":
+            self._place_home(game, sym)
+            return False
+        if step == "token":
+            return bool(self.station_options(game, sym))
+        return True
+
+    def _place_home(self, game: Game, sym: str) -> None:
+        st = state(game)
+        if sym in st.homes_placed:
+            return
+        hex_id, city = self.home(game, sym)
+        slots = game.board.hexes[hex_id].tokens[city]
+        slots[slots.index(None)] = sym
+        corp = game.corps[sym]
+        corp.tokens_left -= 1
+        corp.tokens_used.append("station")
+        st.homes_placed.add(sym)
+        game.say(f"{sym} places its home station in {game.data.hex(hex_id).name or hex_id}.")
+
+    def lay_allowance_problem(self, game: Game, rnd: OperatingRound, kind: str) -> str | None:
+        if not rnd.lays:
+            return None
+        if self._double_yellow(game, rnd) and rnd.lays == ["yellow"] and kind == "yellow":
+            return None
+        return "Only one tile may be laid per turn" + (" (or two yellow tiles on the first turn)."
+                                                       if self._double_yellow(game, rnd) else ".")
+
+    def _double_yellow(self, game: Game, rnd: OperatingRound) -> bool:
+        return bool(game.options.get("double_yellow_first_or")) and not game.corps[rnd.corp or ""].operated
+
+    def more_lays_possible(self, game: Game, rnd: OperatingRound) -> bool:
+        own = self._double_yellow(game, rnd) and rnd.lays == ["yellow"]
+        return own or self._lumber_usable(game, rnd)
+
+    def label_problem(self, game: Game, hex_id: str, tile_id: str) -> str | None:
+        if tile_id == LUMBER_TILE:
+            return "Tile #445 (Lumber Terminal) is laid only with the Brown & Sons Lumber Co."
+        if game.board.hexes[hex_id].tile == LUMBER_TILE:
+            return "The Lumber Terminal is permanent and is never upgraded."
+        tdef = game.data.tiles[tile_id]
+        if tdef.label:
+            where = LABEL_HEXES.get(tdef.label)
+            if where != hex_id:
+                return f"Tile #{tile_id} is labelled for {game.data.hex(where).name if where else tdef.label} only."
+            return None
+        if hex_id in LABEL_HEXES.values():
+            own = [t for t, d in game.data.tiles.items() if d.color == tdef.color and d.label
+                   and LABEL_HEXES.get(d.label) == hex_id]
+            if own:
+                return (f"{game.data.hex(hex_id).name} has its own {tdef.color} tile: only #{', #'.join(own)} "
+                        "may be laid there.")
+        return None
+
+    # -- stations
+    def reserved_slots(self, game: Game, hex_id: str, city: int, corp: str) -> int:
+        """Circles kept free for corporations that have not yet placed their home station there."""
+        st = state(game)
+        return sum(1 for s in game.corps if s != corp and s not in st.homes_placed and self.home(game, s) ==
+                   (hex_id, city))
+
+    def station_cost(self, game: Game, corp: str) -> int:
+        cd = game.data.corporation(corp)
+        used = len(cd.tokens) - game.corps[corp].tokens_left
+        return cd.tokens[used] if used < len(cd.tokens) else 0
+
+    def station_options(self, game: Game, corp: str) -> list[tuple[str, int, int]]:
+        c = game.corps[corp]
+        if c.tokens_left <= 0:
+            return []
+        cost = self.station_cost(game, corp)
+        if c.cash < cost:
+            return []
+        r = reach(game.board, corp)
+        own_hexes = {h for h, _ in game.board.stations(corp)}
+        out = []
+        for h, ci in sorted(r.cities):
+            if h in own_hexes:
+                continue
+            free = game.board.hexes[h].tokens[ci].count(None) - self.reserved_slots(game, h, ci, corp)
+            if free > 0:
+                out.append((h, ci, cost))
+        return out
+
+    def _station(self, game: Game, rnd: OperatingRound, act: PlaceToken) -> None:
+        sym = rnd.corp
+        assert sym is not None
+        if rnd.token_placed:
+            raise GameError(f"{sym} has placed its station this turn.")
+        if game.corps[sym].tokens_left <= 0:
+            raise GameError(f"{sym} has no station tokens left.")
+        cost = self.station_cost(game, sym)
+        if game.corps[sym].cash < cost:
+            raise GameError(f"A station costs {game.fmt(cost)}; {sym} has {game.fmt(game.corps[sym].cash)}.")
+        opts = {(h, c) for h, c, _ in self.station_options(game, sym)}
+        if (act.hex, act.city) not in opts:
+            listing = ", ".join(f"{h}" for h, _ in sorted(opts)) or "none"
+            raise GameError(f"{sym} cannot place a station at {act.hex}: it needs a free circle it can reach (one "
+                            f"circle stays free for an unplaced home), on a hex without its station. Options: "
+                            f"{listing}.")
+        slots = game.board.hexes[act.hex].tokens[act.city]
+        slots[slots.index(None)] = sym
+        if cost:
+            game.pay(sym, BANK, cost)
+        corp = game.corps[sym]
+        corp.tokens_left -= 1
+        corp.tokens_used.append("station")
+        rnd.token_placed = True
+        name = game.data.hex(act.hex).name or act.hex
+        game.say(f"{sym} places a station in {name} ({act.hex}) for {game.fmt(cost)}.")
+        cd = game.data.corporation(sym)
+        st = state(game)
+        if cd.objective == act.hex and sym not in st.objectives_paid:
+            st.objectives_paid.add(sym)
+            game.pay(BANK, sym, cd.objective_bonus)
+            game.say(f"{sym} reaches its historical objective {name} and receives {game.fmt(cd.objective_bonus)}.")
+        rnd.advance(game)
+
+    def or_action(self, game: Game, rnd: OperatingRound, act: Action) -> bool:
+        if rnd.step == "token" and isinstance(act, PlaceToken):
+            self._station(game, rnd, act)
+            return True
+        return False
+
+    # -- private abilities (the private is the acting entity, as in 18xx.games records)
+    def _owned_by_operating(self, game: Game, rnd: OperatingRound, sym: str) -> bool:
+        c = game.companies.get(sym)
+        return c is not None and not c.closed and c.owner == rnd.corp
+
+    def _lumber_usable(self, game: Game, rnd: OperatingRound) -> bool:
+        st = state(game)
+        return (self._owned_by_operating(game, rnd, "BLC") and not st.lumber_gone
+                and bool(game.board.supply.get(LUMBER_TILE)))
+
+    def lumber_options(self, game: Game) -> list[tuple[str, int]]:
+        from ..tiles import distinct_rotations, tile_layout
+        from ..track import exit_problem
+
+        blc = game.data.company("BLC").abilities.get("tile_lay", {})
+        tdef = game.data.tiles[LUMBER_TILE]
+        out = []
+        for h in blc.get("hexes", ()):
+            if game.board.hexes[h].tile is not None:
+                continue
+            for r in distinct_rotations(tdef):
+                if exit_problem(game, h, tile_layout(tdef, r)) is None:
+                    out.append((h, r))
+        return out
+
+    def coal_options(self, game: Game, corp: str) -> list[str]:
+        from ..routes import _Network  # the walk enumeration answers "a train can reach this city" exactly
+
+        st = state(game)
+        if st.coal_corp != corp or st.coal_hex is not None or st.coal_gone:
+            return []
+        trains = self.train_specs(game, corp)
+        if not trains:
+            return []
+        hexes = game.data.company("SNAR").abilities.get("coal_field", {}).get("hexes", ())
+        net = _Network(game.board, corp, self.route_rules(game))
+        seen = {net.stops[i].hex for w in net.walks(trains) for i in w.seq if net.stops[i].kind == "city"}
+        return [h for h in hexes if h in seen]
+
+    def company_action(self, game: Game, rnd: OperatingRound, act: Action) -> None:
+        sym = act.entity
+        st = state(game)
+        if not self._owned_by_operating(game, rnd, sym):
+            raise GameError(f"{sym}'s ability is used only by the corporation owning it, in its own turn.")
+        if sym == "BLC" and isinstance(act, LayTile):
+            if rnd.step != "track":
+                raise GameError("The Lumber Terminal is laid during the tile-laying step.")
+            if not self._lumber_usable(game, rnd):
+                raise GameError("The Lumber Terminal tile is not available.")
+            if act.tile != LUMBER_TILE or (act.hex, act.rotation) not in self.lumber_options(game):
+                opts = ", ".join(f"{h} r{r}" for h, r in self.lumber_options(game)) or "none"
+                raise GameError(f"B&SLC lays tile #445 in an empty swamp hex, not running off the map or into a "
+                                f"blank red or gray side. Options: {opts}.")
+            game.board.place_tile(act.hex, LUMBER_TILE, act.rotation, [])
+            game.say(f"{rnd.corp} (with B&SLC) lays the Lumber Terminal #445 at {act.hex}.")
+            if not self.more_lays_possible(game, rnd) and rnd.lays:
+                rnd.advance(game)
+            return
+        if sym == "SNAR" and isinstance(act, Assign):
+            corp = rnd.corp or ""
+            if act.target not in self.coal_options(game, corp):
+                opts = ", ".join(self.coal_options(game, corp)) or "none"
+                raise GameError(f"The coal token goes on a pentagon city one of {corp}'s trains can reach. "
+                                f"Options: {opts}.")
+            st.coal_hex = act.target
+            game.board.hexes[act.target].markers["coal"] = corp
+            game.say(f"{corp} places a Warrior Coal Field token in {game.data.hex(act.target).name}: +$10 for its "
+                     "trains there.")
+            return
+        if sym == "NDY" and isinstance(act, BuyTrain):
+            if rnd.step != "buy_train":
+                raise GameError("New Decatur Yards is used in the train-buying step.")
+            bank = [t for t, src in rnd.available_trains(game) if src == "bank"]
+            if not bank or act.train not in (bank[0].id, bank[0].name):
+                raise GameError("New Decatur Yards buys the next new train from the Initial Offering at half price"
+                                + (f" (now a {bank[0].name} for {game.fmt(bank[0].price // 2)})." if bank else "."))
+            t = bank[0]
+            half = t.price // 2
+            if act.price not in (None, half):
+                raise GameError(f"With New Decatur Yards the {t.name}-train costs {game.fmt(half)}.")
+            corp = game.corps[rnd.corp or ""]
+            if len(game.trains_of(corp.sym)) >= game.train_limit(corp.sym):
+                raise GameError(f"{corp.sym} is at its train limit.")
+            if corp.cash < half:
+                raise GameError(f"{corp.sym} has {game.fmt(corp.cash)}; the train costs {game.fmt(half)}.")
+            game.companies["NDY"].closed = True
+            real = game.train(t.id)
+            game.pay(corp.sym, BANK, half)
+            real.owner = corp.sym
+            rnd.bank_types_bought.append(t.name)
+            game.ensure_unlimited_stock()
+            game.say(f"{corp.sym} buys a {t.name}-train at half price, {game.fmt(half)}, with New Decatur Yards "
+                     "(which closes).")
+            rnd.summary.append(f"{corp.sym} bought a {t.name}-train (NDY)")
+            self.on_corp_bought_train(game, corp.sym, real)
+            game.on_train_bought(real)
+            return
+        raise GameError(f"{sym} cannot do that now.")
+
+    def or_legal_actions(self, game: Game, rnd: OperatingRound) -> list[Action]:
+        sym = rnd.corp
+        assert sym is not None
+        out: list[Action] = []
+        if rnd.step == "token":
+            from ..actions import Pass
+
+            out.append(Pass(entity=sym))
+            if not rnd.token_placed:
+                out += [PlaceToken(entity=sym, hex=h, city=c) for h, c, _ in self.station_options(game, sym)]
+        if rnd.step == "track" and self._lumber_usable(game, rnd):
+            out += [LayTile(entity="BLC", hex=h, tile=LUMBER_TILE, rotation=r) for h, r in self.lumber_options(game)]
+        out += [Assign(entity="SNAR", target=h) for h in self.coal_options(game, sym)]
+        if rnd.step == "buy_train" and self._owned_by_operating(game, rnd, "NDY") and \
+                len(game.trains_of(sym)) < game.train_limit(sym):
+            bank = [t for t, src in rnd.available_trains(game) if src == "bank"]
+            if bank and game.corps[sym].cash >= bank[0].price // 2:
+                out.append(BuyTrain(entity="NDY", train=bank[0].id, price=bank[0].price // 2))
+        for c in game.companies.values():
+            rng = self.company_price_range(game, sym, c.sym)
+            if rng and not c.closed and c.owner is not None and game.has_player(c.owner):
+                for price in sorted({rng[0], c.value, rng[1]}):
+                    if price <= game.corps[sym].cash:
+                        out.append(BuyCompany(entity=sym, company=c.sym, price=price))
+        return out
+
+    # -- routes and revenue
+    def route_rules(self, game: Game) -> Any:
+        st = state(game)
+        coal = (st.coal_hex, st.coal_corp) if st.coal_hex and st.coal_corp else None
+        chits: tuple[tuple[str, tuple[str, ...], int], ...] = ()
+        if st.chit_corp:
+            mc = game.data.company("M&C").abilities.get("name_chits", [])
+            chits = tuple((c["name"], tuple(c["hexes"]), c["bonus"]) for c in mc)
+        return ALRouteRules(late="5" in game.bought_train_types, coal=coal, chits=chits)
+
+    def train_specs(self, game: Game, corp: str) -> list[TrainSpec]:
+        st = state(game)
+        on = {tid: name for name, tid in st.chits.items()} if st.chit_corp == corp else {}
+        out = []
+        for spec in super().train_specs(game, corp):
+            if spec.id in on:
+                spec = TrainSpec(spec.id, f"{spec.name}+{on[spec.id]}", spec.distance, spec.multiplier,
+                                 spec.express, spec.towns_count)
+            out.append(spec)
+        return out
+
+    def before_run(self, game: Game, rnd: OperatingRound) -> None:
+        """Put the name chits on the trains where they earn most (the president may move them freely)."""
+        from ..routes import best_routes
+
+        st = state(game)
+        if st.chit_corp != rnd.corp:
+            return
+        trains = [t.id for t in game.trains_of(rnd.corp)]
+        names = [c["name"] for c in game.data.company("M&C").abilities.get("name_chits", [])]
+        best: tuple[int, dict[str, str]] | None = None
+        slots: list[str | None] = [*trains, None]
+        for combo in itertools.product(slots, repeat=len(names)):
+            placed = [t for t in combo if t is not None]
+            if len(placed) != len(set(placed)):
+                continue  # one chit per train
+            st.chits = {n: t for n, t in zip(names, combo, strict=True) if t is not None}
+            value = best_routes(game.board, rnd.corp, self.train_specs(game, rnd.corp), self.route_rules(game)).revenue
+            if best is None or value > best[0]:
+                best = (value, dict(st.chits))
+        st.chits = best[1] if best else {}
+
+    def stop_name(self, game: Game, stop: Stop) -> str:
+        h = game.data.hex(stop.hex)
+        return h.name or stop.hex
+
+    def move_price_after_run(self, game: Game, corp: str, revenue: int, kind: str) -> None:
+        if kind == "withhold" or revenue == 0:
+            game.market.move_left_or_down(corp)
+        else:
+            game.market.move_right_or_up(corp)
+        if game.price(corp) >= END_VALUE and not state(game).end_after_or:
+            state(game).end_after_or = "stock_market"
+            game.say(f"{corp} reaches {game.fmt(END_VALUE)}: the game ends after this operating round.")
+
+    # -- trains
+    def bank_purchase_allowed(self, game: Game, rnd: OperatingRound, train: Any) -> bool:
+        return "4" in game.bought_train_types or not rnd.bank_types_bought
+
+    def must_own_train(self, game: Game, rnd: OperatingRound) -> bool:
+        from ..routes import _Network
+
+        key = (len(game.actions), rnd.corp)
+        cached = getattr(rnd, "_al_must", None)
+        if cached is not None and cached[0] == key:
+            return bool(cached[1])
+        net = _Network(game.board, rnd.corp or "", self.route_rules(game))
+        must = bool(net.walks([TrainSpec("", "2", 2)]))
+        rnd._al_must = (key, must)  # type: ignore[attr-defined]
+        return must
+
+    def emergency_sale_problem(self, game: Game, rnd: OperatingRound, player: str, corp: str,
+                               count: int) -> str | None:
+        need = rnd.cheapest_price(game) - game.corps[rnd.corp or ""].cash
+        price = game.price(corp)
+        if game.player(player).cash + (count - 1) * price >= need:
+            return (f"Sell only what the train needs: {player} would already have {game.fmt(need)} with "
+                    f"{count - 1} fewer.")
+        return None
+
+    def on_corp_bought_train(self, game: Game, corp: str, train: Any) -> None:
+        if game.options.get("unlimited_4d"):
+            self._top_up_4d(game)
+
+    def _top_up_4d(self, game: Game) -> None:
+        from ..state import Train
+
+        if not any(t.name == "4D" and t.owner is None for t in game.trains):
+            n = sum(1 for t in game.trains if t.name == "4D")
+            td = game.data.train("4D")
+            ids = {t.id for t in game.trains}
+            while f"4D-{n}" in ids:
+                n += 1
+            game.trains.append(Train(f"4D-{n}", "4D", "4D", td.distance, td.price, td.multiplier))
+
+    def obsolete_on_purchase(self, game: Game, trains: list[Any], buyer: str | None) -> None:
+        if game.options.get("hard_rust_t4"):
+            game.remove_trains(trains, "is removed (the 7-train is bought)")
+            return
+        now = [t for t in trains if t.owner in (POOL, buyer)]
+        game.remove_trains(now, "is removed (the 7-train is bought)")
+        super().obsolete_on_purchase(game, [t for t in trains if t.owner not in (POOL, buyer)], buyer)
+
+    def train_event(self, game: Game, event: str) -> None:
+        st = state(game)
+        if event == "close_companies":
+            for sym, c in game.companies.items():
+                if not c.closed:
+                    c.closed = True
+                    game.say(f"{c.name} ({sym}) is removed from play.")
+            if st.coal_hex is None and not st.coal_gone:
+                st.coal_gone, st.coal_corp = True, None
+                game.say("The unplaced Warrior Coal Field tokens leave the game.")
+            if game.board.supply.get(LUMBER_TILE) and not st.lumber_gone:
+                st.lumber_gone = True
+                game.say("The unlaid Lumber Terminal tile leaves the game.")
+        elif event == "remove_coal_tokens":
+            if st.coal_hex:
+                game.board.hexes[st.coal_hex].markers.pop("coal", None)
+                game.say("The Warrior Coal Field token is removed.")
+            st.coal_gone, st.coal_hex, st.coal_corp = True, None, None
+        else:
+            raise NotImplementedError(event)
+
+    def train_limit(self, game: Game, corp: Corporation) -> int:
+        return game.phase.train_limit["corporation"]
+
+    # -- bankruptcy and scoring
+    def bankrupt(self, game: Game, rnd: OperatingRound, player: str) -> None:
+        p = game.player(player)
+        if p.cash:
+            game.pay(player, BANK, p.cash)
+        p.bankrupt = True
+        game.say(f"{player} cannot raise the price of the train and is bankrupt: the game ends at once; "
+                 f"{player} forfeits his cash.")
+        game.end_game("bankrupt")
+
+    def net_worth(self, game: Game, player: str) -> int:
+        total = game.player(player).cash
+        for c in game.certs:
+            if c.owner == player and game.corps[c.corp].started:
+                total += c.shares * game.price(c.corp)
+        for comp in game.companies.values():
+            if comp.owner == player and not comp.closed:
+                total += comp.value
+        return total
