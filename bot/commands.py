@@ -148,6 +148,11 @@ COMMANDS: tuple[Command, ...] = (
     Command("private pick", "Choose a private company when it is your turn to choose", "action", (
         Option("company", "str", "Private company", required=True, autocomplete=True),
     ), action="bid", build=_pick),
+    Command("private buy", "Buy a private company (from the bank, or from its owner at an agreed price)", "action", (
+        Option("company", "str", "Private company (the list shows what you can buy)", required=True,
+               autocomplete=True),
+        Option("price", "int", "Price (the list shows the allowed range)", autocomplete=True, min_value=0),
+    ), action="buy_company", build=_fields(company="company", price="price")),
     Command("private use", "Use a private company's special ability", "action", (
         Option("ability", "str", "What to do (the list shows what is legal now)", required=True, autocomplete=True),
     ), action="*"),

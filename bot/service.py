@@ -382,7 +382,8 @@ class Service:
         stored = await self.store.actions(row.id)
         names = [p.name for p in ctx.players]
         try:
-            game = Game(row.title, names, row.seed, row.options, [a.action for a in stored])
+            # a long log takes seconds to replay: off the event loop, so the bot still answers Discord in time
+            game = await asyncio.to_thread(Game, row.title, names, row.seed, row.options, [a.action for a in stored])
         except Exception:
             log.exception("game %s could not be replayed (%d actions)", row.id, len(stored))
             raise Refusal(f"Game #{row.id} cannot be loaded: the engine refuses its stored log. An administrator can "
@@ -419,6 +420,22 @@ class Service:
         acts = [dump_action(a) for a in game.legal_actions()]
         self._legal[game_id] = (token, acts)
         return acts
+
+    async def _prepare(self, game_id: int, game: Game) -> None:
+        """Compute in a worker thread what the next reply reads from the caches: the legal moves and, at a run-trains
+        step, the best routes. A route search takes seconds late in a game; on the event loop it would keep the bot
+        from answering any interaction within Discord's 3 seconds (call under the channel's lock)."""
+        await asyncio.to_thread(self._warm, game_id, game)
+
+    def _warm(self, game_id: int, game: Game) -> None:
+        if game.finished or getattr(game.round, "step", None) == "track":
+            return  # a track step's prompt does not list every tile (see _prompt)
+        legal = self.legal(game_id, game)
+        if any(a["type"] == "run_routes" for a in legal):
+            try:
+                self.best_routes(game_id, game)
+            except Exception:
+                log.debug("game %s: best routes failed while preparing the prompt", game_id, exc_info=True)
 
     def best_routes(self, game_id: int, game: Game) -> Any:
         token = self.state_token(game)
@@ -696,7 +713,8 @@ class Service:
             players = await self.store.players(row.id)
             stored = await self.store.actions(row.id)
             try:
-                game = Game(row.title, [p.name for p in players], row.seed, row.options, [a.action for a in stored])
+                game = await asyncio.to_thread(Game, row.title, [p.name for p in players], row.seed, row.options,
+                                               [a.action for a in stored])
             except Exception:
                 log.exception("finished game %s could not be replayed", row.id)
                 return None
@@ -778,6 +796,8 @@ class Service:
         game = await self._game(ctx)
         seat = self._need_seat(ctx)
         if cmd.path == "train run" and not opts.get("confirm"):
+            if ctx.row is not None:
+                await self._prepare(ctx.row.id, game)
             return self._show_routes(ctx, game, seat)
         if cmd.action == "*":
             raw = str(opts.get("action") or opts.get("ability") or "")
@@ -871,7 +891,7 @@ class Service:
                 return proposal
         before = self._before(game)
         try:
-            game.process(action)
+            await asyncio.to_thread(game.process, action)  # a run may search routes for seconds: off the loop
         except GameError:
             raise
         except Exception:
@@ -892,6 +912,8 @@ class Service:
         self._undo.pop(row.id, None)
         if game.finished:
             self._evict(row.id)
+        else:
+            await self._prepare(row.id, game)
         try:
             return self._after_action(ctx, game, action, before)
         except Exception:
@@ -1054,6 +1076,8 @@ class Service:
                 button(a, texts.describe_action(game, a), "primary")
             elif t in ("convert", "discard_train"):
                 button(a, texts.describe_action(game, a), "primary")
+            elif t == "buy_company" and a["entity"] not in game.corps:
+                button(a, texts.describe_action(game, a), "primary")
         for a in legal:
             if a["type"] == "pass":
                 button(a, "Pass" if game.round.kind != "operating" else "Pass (skip this step)")
@@ -1149,14 +1173,26 @@ class Service:
 
     # ------------------------------------------------------------------ trains sold between corporations
     def _needs_seller_consent(self, ctx: _Ctx, game: Game, action: Mapping[str, Any]) -> Reply | None:
-        """A train from another corporation is bought at a price both presidents agree on (rules 8.2)."""
+        """A train from another corporation, or a private from its owner, changes hands at a price both sides
+        agree on (18FL rules 8.2, 18AL 5.3): when the other side is another player, that player must accept."""
         row = ctx.row
-        if action.get("type") != "buy_train" or row is None:
+        if row is None:
             return None
-        seller_corp = next((t.owner for t in game.trains if t.id == action.get("train")), None)
-        if seller_corp not in game.corps:
+        what: str
+        if action.get("type") == "buy_train":
+            owner = next((t.owner for t in game.trains if t.id == action.get("train")), None)
+            if owner not in game.corps:
+                return None
+            what = f"{owner}'s train {action['train']}"
+        elif action.get("type") == "buy_company":
+            comp = game.companies.get(str(action.get("company")))
+            owner = comp.owner if comp is not None else None
+            if owner is None:
+                return None
+            what = f"{owner}'s private {action['company']}"
+        else:
             return None
-        seller = game.corps[str(seller_corp)].president
+        seller = game.player_for(str(owner))
         buyer = self._need_seat(ctx).name
         if seller is None or seller == buyer:
             return None
@@ -1170,9 +1206,10 @@ class Service:
         no = make_custom_id(row.id, state, "sale:n")
         assert yes and no
         price = game.fmt(int(action.get("price") or 0))
+        side = f"as {owner}'s president" if owner in game.corps else "as its owner"
         return Reply(
-            text=(f"🤝 {buyer} offers {price} for {seller_corp}'s train {action['train']} on behalf of "
-                  f"{action['entity']}. {mention(seller_uid)}, as {seller_corp}'s president, do you accept?"),
+            text=(f"🤝 {buyer} offers {price} for {what} on behalf of {action['entity']}. "
+                  f"{mention(seller_uid)}, {side}, do you accept?"),
             mentions=[seller_uid],
             components=[[Button("Accept", yes, "success"), Button("Decline", no, "danger")]])
 
@@ -1184,7 +1221,8 @@ class Service:
             self._sales.pop(row.id, None)
             raise Refusal("That offer is no longer open (the game moved on or it was settled).")
         if ctx.user.id != prop.seller:
-            raise Refusal("Only the selling corporation's president answers this offer.")
+            raise Refusal("Only the seller (the selling corporation's president or the private's owner) answers this "
+                          "offer.")
         self._sales.pop(row.id, None)
         if key == "sale:n":
             return Reply(text=f"✋ {ctx.user.name} declines the offer. {game.describe_turn()}")
@@ -1256,8 +1294,12 @@ class Service:
             prop.agreed.add(ctx.user.id)
         waiting = prop.needed - prop.agreed
         if waiting:
+            # the click takes the buttons off the request (Discord adapter), so the vote's buttons come again here
+            yes = make_custom_id(row.id, prop.state, f"undo:{prop.keep}:y")
+            no = make_custom_id(row.id, prop.state, f"undo:{prop.keep}:n")
+            assert yes and no
             return Reply(text=f"👍 {ctx.user.name} agrees. Waiting for " + " ".join(mention(u) for u in sorted(waiting))
-                              + ".")
+                              + ".", components=[[Button("Agree", yes, "success"), Button("Refuse", no, "danger")]])
         self._undo.pop(row.id, None)
         return await self._do_undo(ctx, game, prop.keep, "↩️ Everyone agreed; undoing")
 
@@ -1267,7 +1309,8 @@ class Service:
         drafting = _drafting(game)
         undone = [dump_action(a) for a in game.actions[keep:]]
         names = [texts.action_summary(game, a, drafting) for a in undone]
-        replayed = game.replayed(keep)
+        replayed = await asyncio.to_thread(game.replayed, keep)
+        await self._prepare(row.id, replayed)
         now = self.now()
         try:
             async with self.store.transaction() as tx:
@@ -1296,7 +1339,7 @@ class Service:
             who = next((p.name for p in ctx.players if p.user_id == nxt.user_id), "another player")
             raise Refusal(f"The next action to redo was {who}'s; only they (or an administrator) can redo it.")
         before = self._before(game)
-        game.process(nxt.action)
+        await asyncio.to_thread(game.process, nxt.action)
         now = self.now()
         try:
             async with self.store.transaction() as tx:
@@ -1307,6 +1350,8 @@ class Service:
         except BaseException:
             self._evict(row.id)
             raise
+        if not game.finished:
+            await self._prepare(row.id, game)
         return self._after_action(ctx, game, nxt.action, before, headline=f"↪️ {ctx.user.name} redoes an action.")
 
     # ------------------------------------------------------------------ reminders
@@ -1361,7 +1406,7 @@ class Service:
         if seat is None:
             return []
         mine = self._controlled(game, seat.name)
-        legal = [a for a in self.legal(ctx.row.id, game) if a["entity"] in mine]
+        legal = [a for a in await asyncio.to_thread(self.legal, ctx.row.id, game) if a["entity"] in mine]
         return _legal_choices(game, path, option, opts, legal)
 
 
@@ -1560,6 +1605,14 @@ def _legal_choices(game: Game, path: str, option: str, opts: Mapping[str, Any],
             return [Choice(fmt(int(a.get("price") or 0)), int(a.get("price") or 0)) for a in bids
                     if not a.get("company") or same(a, "company")]
         return [Choice(texts.describe_action(game, a), a["company"]) for a in bids if a.get("company")]
+    if path == "private buy":
+        buys = [a for a in of("buy_company") if same(a, "company")]
+        if option == "company":
+            seen: dict[str, str] = {}
+            for a in buys:
+                seen.setdefault(a["company"], texts.describe_action(game, a))
+            return [Choice(label, c) for c, label in seen.items()]
+        return [Choice(fmt(int(a["price"])), int(a["price"])) for a in buys]
     if path == "private pick":
         return [Choice(f"{a['company']} — {companies[a['company']].name} ({fmt(companies[a['company']].value)})"
                        if a["company"] in companies else a["company"], a["company"])

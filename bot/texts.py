@@ -150,6 +150,10 @@ def describe_action(game: Game, a: Mapping[str, Any], *, with_entity: bool = Fal
         text = "Pay out" if a["kind"] == "payout" else "Withhold"
     elif t == "buy_train":
         text = _train_label(game, a)
+    elif t == "buy_company":
+        comp = game.companies.get(a["company"])
+        seller = f" from {comp.owner}" if comp is not None and comp.owner else ""
+        text = f"Buy {a['company']}{seller} for {fmt(int(a.get('price') or 0))}"
     elif t == "discard_train":
         text = f"Discard train {a['train']}"
     elif t == "convert":

@@ -144,6 +144,7 @@ class HexGeometry:
     layout: str
     size: float
     origin: Point = (0.0, 0.0)
+    letters_x: bool | None = None  # whether hex-id letters name columns; None: the layout's usual way
 
     def doubled_to_px(self, x: float, y: float) -> Point:
         s = self.size
@@ -154,7 +155,7 @@ class HexGeometry:
         return (self.origin[0] + px, self.origin[1] + py)
 
     def centre(self, hex_id: str) -> Point:
-        x, y = coords(hex_id, self.layout)
+        x, y = coords(hex_id, self.layout, self.letters_x)
         return self.doubled_to_px(x, y)
 
     def to_px(self, centre: Point, p: Point) -> Point:
@@ -170,9 +171,9 @@ class HexGeometry:
         return (self.size, APOTHEM * self.size)
 
 
-def bounds(hex_ids: list[str], layout: str) -> tuple[float, float, float, float]:
+def bounds(hex_ids: list[str], layout: str, letters_x: bool | None = None) -> tuple[float, float, float, float]:
     """Extent of the hexes in unit-size map space (size 1, origin 0): (x0, y0, x1, y1)."""
-    g = HexGeometry(layout, 1.0)
+    g = HexGeometry(layout, 1.0, letters_x=letters_x)
     hx, hy = g.half_extent()
     cs = [g.centre(h) for h in hex_ids]
     return (

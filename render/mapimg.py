@@ -132,7 +132,7 @@ class Plan:
     towns: list[tuple[Point, Point | None]]  # position, track tangent (bar) or None (dot)
     name: tuple[Point, list[str], float] | None = None  # centre, lines, font size (unit)
     label: Point | None = None
-    revenues: list[tuple[Point, int]] = field(default_factory=list)
+    revenues: list[tuple[Point, str]] = field(default_factory=list)
     offboard: Point | None = None
     cost: Point | None = None
     extras: list[Point] = field(default_factory=list)  # one per extra token, in order
@@ -437,11 +437,18 @@ def _plan_once(kind: str, px: float, lay: Layout, hex_id: str, name: str | None,
     return placer.total, plan
 
 
+def _revenue(value: object) -> str:
+    """A printed revenue: one number, or the values by phase ("20/40") where it changes with the phase."""
+    if isinstance(value, dict):
+        return "/".join(str(v) for v in value.values())
+    return "" if not value else str(value)
+
+
 def _place_small(kind: str, px: float, placer: _Placer, plan: Plan, lay: Layout, extras: _Extras) -> None:
     """Revenues, extra tokens, hotels and bonus badges, each beside what it belongs to."""
     corners_far = _corner_spots(kind, 0.62) + _side_spots(kind, 0.6)
-    revs = [c.revenue for c in lay.cities]
-    shared = len(revs) > 1 and len(set(revs)) == 1 and revs[0] > 0
+    revs = [_revenue(c.revenue) for c in lay.cities]
+    shared = len(revs) > 1 and len(set(revs)) == 1 and revs[0] != ""
     d = 2 * REV_R
     if shared:
         # several cities of one value (Jacksonville, OO tiles) show it once
@@ -450,9 +457,9 @@ def _place_small(kind: str, px: float, placer: _Placer, plan: Plan, lay: Layout,
         plan.revenues.append(((r.cx, r.cy), revs[0]))
     for ci, (p, c) in enumerate(zip(plan.cities, lay.cities, strict=True)):
         ex, ey = _city_extent(c.slots)
-        if c.revenue > 0 and not shared:
+        if revs[ci] and not shared:
             r = placer.place(d, d, _inside(kind, _ring(p, ex, ey, d, d), d, d) + corners_far)
-            plan.revenues.append(((r.cx, r.cy), c.revenue))
+            plan.revenues.append(((r.cx, r.cy), revs[ci]))
         for _ in [x for x in extras.extra_cities if x == ci]:
             e = 2 * EXTRA_R
             r = placer.place(e, e, _inside(kind, _ring(p, ex, ey, e, e, 340.0), e, e) or [p])
@@ -460,9 +467,9 @@ def _place_small(kind: str, px: float, placer: _Placer, plan: Plan, lay: Layout,
 
     for ti, ((p, tan), t) in enumerate(zip(plan.towns, lay.towns, strict=True)):
         te = TOWN_BAR[0] / 2 if tan is not None else TOWN_DOT
-        if t.revenue > 0:
+        if _revenue(t.revenue):
             r = placer.place(d, d, _inside(kind, _ring(p, te, te, d, d), d, d) + corners_far)
-            plan.revenues.append(((r.cx, r.cy), t.revenue))
+            plan.revenues.append(((r.cx, r.cy), _revenue(t.revenue)))
         if ti in extras.hotel_towns:
             e = 2 * HOTEL_HALF
             r = placer.place(e, e, _inside(kind, _ring(p, te, te, e, e, 20.0), e, e) or [p])
@@ -562,12 +569,14 @@ def map_geometry(board: Board) -> tuple[HexGeometry, tuple[int, int]]:
 
     The hex size is chosen so the long side of the picture is LONG_SIDE pixels.
     """
-    x0, y0, x1, y1 = geo.bounds(list(board.hexes), board.layout_kind)
+    letters_x = getattr(board, "letters_x", None)
+    x0, y0, x1, y1 = geo.bounds(list(board.hexes), board.layout_kind, letters_x)
     bw, bh = x1 - x0, y1 - y0
     size = min((LONG_SIDE - 2 * MARGIN) / bw, (LONG_SIDE - 2 * MARGIN - HEADER) / bh)
     width = round(bw * size + 2 * MARGIN)
     height = round(bh * size + 2 * MARGIN + HEADER)
-    return HexGeometry(board.layout_kind, size, (MARGIN - x0 * size, MARGIN + HEADER - y0 * size)), (width, height)
+    origin = (MARGIN - x0 * size, MARGIN + HEADER - y0 * size)
+    return HexGeometry(board.layout_kind, size, origin, letters_x), (width, height)
 
 
 class _Canvas:
@@ -583,7 +592,7 @@ class _Canvas:
         self.size = frame.size  # final pixels, centre to corner
         self.map_top = MARGIN + HEADER
         self.px = frame.size * SS
-        self.geom = HexGeometry(self.kind, self.px, (frame.origin[0] * SS, frame.origin[1] * SS))
+        self.geom = HexGeometry(self.kind, self.px, (frame.origin[0] * SS, frame.origin[1] * SS), frame.letters_x)
         self.centres = {h: self.geom.centre(h) for h in ids}
         self.plans = {h: _plan_for(board, h, self.px) for h in ids}
 

@@ -552,7 +552,7 @@ async def test_train_sale_between_presidents_needs_the_sellers_agreement(svc: Se
     accept = button(r, "Accept")
     buyer_player = USERS[game.player_for(offer["entity"])]
     refused = await svc.click(CH, GUILD, buyer_player, accept.custom_id)
-    assert not refused.ok and "selling corporation's president" in refused.text
+    assert not refused.ok and "Only the seller" in refused.text
     done = await svc.click(CH, GUILD, seller, accept.custom_id)
     assert done.ok, done.text
     _row, game = await state(svc)
