@@ -254,7 +254,7 @@ def corporations_embed(game: Game) -> Embed:
             f"Treasury {fmt(c.cash)} · trains: {trains} (limit {game.train_limit(sym)})",
             f"Tokens left {c.tokens_left} · IPO {ipo}, pool {pool}",
             f"Stations: {stations or 'none'}",
-        ]
+        ] + game.rules.charter_notes(game, sym)
         emb.fields.append((f"{sym} — {c.name}", "\n".join(lines)))
     if waiting:
         emb.description = "Not started: " + ", ".join(waiting)

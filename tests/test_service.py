@@ -558,3 +558,22 @@ async def test_train_sale_between_presidents_needs_the_sellers_agreement(svc: Se
     _row, game = await state(svc)
     assert len(game.actions) == n + 1
     assert any(t.id == offer["train"] for t in game.trains_of(offer["entity"]))
+
+
+async def test_18al_private_sale_through_the_same_commands(svc: Service) -> None:
+    r = await do(svc, ALICE, "game create", title="18AL", images="request")
+    assert r.ok, r.text
+    for u in (BOB, CAROL):
+        assert (await do(svc, u, "game join")).ok
+    r = await do(svc, ALICE, "game start")
+    assert r.ok and "may buy TR for $20" in r.full_text()
+    _row, game = await state(svc)
+    first = USERS[game.current_entity]
+    choices = await svc.autocomplete(CH, first, "private buy", "company")
+    assert [c.value for c in choices] == ["TR"]
+    r = await do(svc, first, "private buy", company="TR", price=20)
+    assert r.ok, r.text
+    _row, game = await state(svc)
+    assert game.companies["TR"].owner == first.name
+    r = await do(svc, first, "view corporations")
+    assert r.ok

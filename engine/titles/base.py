@@ -246,6 +246,10 @@ class TitleRules:
     def bankrupt(self, game: Game, rnd: OperatingRound, player: str) -> None:
         raise NotImplementedError
 
+    def charter_notes(self, game: Game, corp: str) -> list[str]:
+        """Extra lines for a corporation's charter (title markers it holds), for the views."""
+        return []
+
     # -- scoring
     def net_worth(self, game: Game, player: str) -> int:
         total = game.player(player).cash

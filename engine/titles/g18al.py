@@ -620,3 +620,13 @@ class Rules18AL(TitleRules):
             if comp.owner == player and not comp.closed:
                 total += comp.value
         return total
+
+    def charter_notes(self, game: Game, corp: str) -> list[str]:
+        st = state(game)
+        out = []
+        if st.chit_corp == corp:
+            placed = ", ".join(f"{name} on {train}" for name, train in st.chits.items())
+            out.append("Name chits: " + (placed or "Robert E. Lee, Pan American (not on a train yet)"))
+        if st.coal_corp == corp and not st.coal_gone:
+            out.append("Coal token: " + (f"at {st.coal_hex} (+$10)" if st.coal_hex else "not placed yet"))
+        return out
