@@ -23,6 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine.game import Game  # noqa: E402
 from engine.routes import TrainSpec, best_routes  # noqa: E402
 from engine.selfplay import choose  # noqa: E402
+from engine.tiles import distinct_rotations, keeps_track, tile_layout  # noqa: E402
+from engine.track import city_map, exit_problem, next_color  # noqa: E402
 
 SETS = {
     "7+4D": [TrainSpec("a", "7", 7), TrainSpec("b", "4D", 4, multiplier=2)],
@@ -52,7 +54,58 @@ def timed(game: Game, corp: str, trains: list[TrainSpec], runs: int = 3) -> tupl
     return statistics.median(times), max(times), revenue
 
 
-def main() -> int:
+def dense_game(seed: int = 1) -> Game:
+    """A built-up late-game map: every buildable hex carries the best-connected tile of each colour in turn.
+
+    Tiles are chosen with the engine's own checks (label, towns and cities, kept track, no exit into a blank side),
+    ignoring who could have reached the hex, so the map is as dense as the tile manifest allows; every free city
+    circle then holds a token of some corporation. This is harder than any real game's map.
+    """
+    game = late_game(seed)
+    board, data = game.board, game.data
+    game.phase_index = len(data.phases) - 1
+    for colour in ("yellow", "green", "brown", "gray"):
+        for h in data.hexes:
+            if not h.buildable:
+                continue
+            old = board.layout(h.id)
+            if next_color(old) != colour:
+                continue
+            best: tuple[int, str, int] | None = None
+            for tid, tdef in data.tiles.items():
+                if tdef.color != colour or (tdef.label or None) != (h.label or None) or not board.supply.get(tid):
+                    continue
+                for rot in distinct_rotations(tdef):
+                    new = tile_layout(tdef, rot)
+                    if len(new.towns) != len(old.towns) or bool(new.cities) != bool(old.cities) or \
+                            (old.color == "white" and len(new.cities) != len(old.cities)):
+                        continue
+                    if not keeps_track(old, new) or exit_problem(game, h.id, new):
+                        continue
+                    score = len(new.exits) * 10 + sum(c.slots for c in new.cities)
+                    if best is None or score > best[0]:
+                        best = (score, tid, rot)
+            if best is not None:
+                board.place_tile(h.id, best[1], best[2], city_map(game, h.id, best[1], best[2]))
+    corps = list(game.corps)
+    k = 0
+    for st in board.hexes.values():
+        for slots in st.tokens:
+            for i, v in enumerate(slots):
+                if v is None:
+                    slots[i] = corps[k % len(corps)]
+                    k += 1
+    return game
+
+
+def main() -> int:  # noqa: C901
+    dense = dense_game()
+    tiles = sum(1 for st in dense.board.hexes.values() if st.tile)
+    print(f"dense built-up map: {tiles} tiles, phase {dense.phase.name}")
+    for corp in dense.corps:
+        for label, trains in SETS.items():
+            med, worst, rev = timed(dense, corp, trains)
+            print(f"  {corp:4} {label:14} median {med * 1000:8.1f} ms  worst {worst * 1000:8.1f} ms  ${rev}")
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 4
     for seed in range(1, games + 1):
         game = late_game(seed)
