@@ -6,7 +6,7 @@ The game uses the ``"18xx.games"`` rules profile, so it follows the site's docum
 way its players expect.
 
 Records hold decisions only. Where the site passes by itself because the entity due to act has no legal action
-(section 7.1) and our engine waits for a pass, the reader makes that pass (``site_auto_passes``). If an action
+(section 7.1) and our engine waits for a pass, the reader makes that pass (``titles.auto_passes``). If an action
 still does not fit, the reader tries once more after passing the step our engine waits at, or drops a ``pass``
 our engine has no use for; every such repair is listed in ``Imported.adjustments`` (none for a record that
 matches our model of the site).
@@ -23,6 +23,7 @@ from ..actions import (
     Assign,
     Bankrupt,
     Bid,
+    BuyCompany,
     BuyShares,
     BuyTrain,
     Convert,
@@ -41,10 +42,11 @@ from ..actions import (
 from ..errors import GameError
 from ..game import Game
 from ..routes import RouteError, best_routes, check_routes
+from ..titledata import load_title
 from ..titles import TITLES
 from . import ids
 from .ids import IPO, POOL, IdError, ShareLedger, TileLedger
-from .titles import KNOWN_TYPES, TitleMap, auto_passes, title_map
+from .titles import KNOWN_TYPES, TitleMap, auto_passes, map_for, title_map
 
 PROFILE = "18xx.games"
 # our own rules profile, kept in records we export so that a re-import plays by the same rules
@@ -209,7 +211,7 @@ def effective_actions(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
 # -- the reader ------------------------------------------------------------------------------------------------
 
 
-def seats_of(record: dict[str, Any]) -> list[Seat]:
+def seats_of(record: dict[str, Any], reserved: frozenset[str] = frozenset()) -> list[Seat]:
     players = record.get("players")
     if not isinstance(players, list) or not players:
         raise RecordError("the record has no players")
@@ -221,7 +223,8 @@ def seats_of(record: dict[str, Any]) -> list[Seat]:
     names = [n for _, n in raw]
     seats = []
     for site_id, name in raw:
-        if names.count(name) > 1:
+        # our entities share one name space: a player may not be called like another player or a symbol
+        if names.count(name) > 1 or name in reserved:
             name = f"{name} ({site_id})"
         seats.append(Seat(site_id, name))
     if len({s.site_id for s in seats}) != len(seats):
@@ -254,13 +257,16 @@ class _Reader:
     def __init__(self, record: dict[str, Any], *, routes: bool, optimum: bool) -> None:
         self.record = record
         title = record.get("title")
-        tmap = title_map(str(title))
-        if tmap is None:
+        if title_map(str(title)) is None:
             raise RecordError(f"unknown title {title!r}")
         if title not in TITLES:
             raise UnsupportedTitle(f"{title} records are recognised, but our engine has no {title} rules yet")
+        data = load_title(str(title))
+        tmap = map_for(data)
+        assert tmap is not None
         self.tmap: TitleMap = tmap
-        self.seats = seats_of(record)
+        self.seats = seats_of(record, frozenset(c.sym for c in data.corporations) |
+                              frozenset(c.sym for c in data.companies) | frozenset(tmap.corporations))
         options, warnings = options_of(record, str(title))
         try:
             self.game = Game(str(title), [s.name for s in self.seats], ids.seed_of(record), options)
@@ -341,35 +347,43 @@ class _Reader:
             flat.append(a)
             for auto in a.get("auto_actions") or []:
                 flat.append({**auto, "id": a.get("id"), "_auto": True})
-        i = 0
-        while i < len(flat):
-            a = flat[i]
-            if a.get("type") == "par" and i + 1 < len(flat) and flat[i + 1].get("type") == "choose":
-                yield {**a, "_choice": flat[i + 1].get("choice")}
-                i += 2
+        chose: set[int] = set()
+        for i, a in enumerate(flat):
+            if i in chose:
                 continue
+            if a.get("type") == "par":
+                # the size chosen right after a phase-4 par (chat and programs may come between)
+                j = next((k for k in range(i + 1, len(flat)) if not _inert(flat[k])), None)
+                if j is not None and flat[j].get("type") == "choose":
+                    chose.add(j)
+                    yield {**a, "_choice": flat[j].get("choice")}
+                    continue
             yield a
-            i += 1
 
     def apply(self, a: dict[str, Any]) -> None:
         kind = a["type"]
         if kind == "message":
             self.out.chat.append((a.get("id"), a.get("entity"), str(a.get("message", ""))))
             return
-        if kind.startswith("program_"):
+        if _inert(a):
             return
         if self.game.finished:
             raise RecordError("the game is over; only chat may follow", a.get("id"), a)
+        self.auto_pass()
         act = self.convert(a)
-        if act.type != "end_game":
-            self.auto_pass()
         before = self._cash_snapshot()
-        check = self._route_check(a, act) if isinstance(act, RunRoutes) else None
+        check = None
+        if isinstance(act, RunRoutes):
+            act, check = self._route_check(a, act)
         self._process(a, act)
         self.out.applied += 1
         if check is not None:
             self.out.route_checks.append(check)
-        self._after(a, act, before)
+        try:
+            self._after(a, act, before)
+        except IdError as e:
+            # the game took the action; only our model of the site's ids disagrees
+            self.out.warnings.append(f"action {a.get('id')}: {e}")
 
     def _process(self, a: dict[str, Any], act: Action) -> None:
         game = self.game
@@ -378,16 +392,26 @@ class _Reader:
             return
         except GameError as first:
             reason = str(first)
-        # the site passed a step our engine still waits at: pass it and try again
+        # the site passed an optional step of this corporation's turn that our engine still waits at: pass it
+        # (never another entity's turn) and try again
         saved = game._snapshot()
         inserted = []
-        for _ in range(4):
-            cur = game.current_entity
-            if cur is None or not any(x.type == "pass" for x in game.legal_actions()):
+        cur = game.current_entity
+        rnd = game.round
+        mine = cur is not None and getattr(rnd, "kind", "") == "operating" and (
+            act.entity in (cur, game.corps[cur].president) or act.entity in game.companies)
+        for _ in range(4 if mine else 0):
+            if game.current_entity != cur or not any(x.type == "pass" for x in game.legal_actions()):
+                break
+            where = f"{cur} at {getattr(game.round, 'step', None)}"
+            try:
+                game.process(Pass(entity=cur or ""))
+            except GameError:
+                break
+            inserted.append(where)
+            if game.current_entity != cur:
                 break
             try:
-                game.process(Pass(entity=cur))
-                inserted.append(f"{cur} at {getattr(game.round, 'step', game.round.kind)}")
                 game.process(act)
             except GameError:
                 continue
@@ -433,7 +457,15 @@ class _Reader:
             company = a.get("company")
             if company is None:
                 return Bid(entity=who, price=int(a["price"]))
-            return Bid(entity=who, price=0, company=self.company(company, a))
+            sym = self.company(company, a)
+            rnd = game.round
+            unsold = rnd.unsold(game) if hasattr(rnd, "unsold") and getattr(rnd, "auction", None) is None else []
+            if unsold and unsold[0] == sym:
+                # a waterfall sale: a bid on the cheapest unsold private at its price buys it
+                return BuyCompany(entity=who, company=sym, price=int(a["price"]))
+            if hasattr(rnd, "unsold"):
+                return Bid(entity=who, price=int(a["price"]), company=sym)
+            return Bid(entity=who, price=0, company=sym)  # 18FL draft: the price of a pick means nothing
         if kind == "pass":
             return Pass(entity=who)
         if kind == "par":
@@ -503,11 +535,11 @@ class _Reader:
                                                  for r in a["routes"]])
         if kind == "dividend":
             return Dividend(entity=who, kind=a["kind"])
+        if kind == "buy_company":
+            return BuyCompany(entity=who, company=self.company(a["company"], a), price=int(a["price"]))
         if kind == "buy_train":
             if a.get("exchange"):
-                raise RecordError("train exchanges do not occur in " + game.title_name, a.get("id"), _clean(a))
-            if who in game.companies:
-                raise RecordError(f"{who} cannot buy trains in {game.title_name}", a.get("id"), _clean(a))
+                raise RecordError("train exchanges (1830 diesels) are not supported yet", a.get("id"), _clean(a))
             return BuyTrain(entity=who, train=str(a["train"]), price=int(a["price"]), variant=a.get("variant"))
         if kind == "discard_train":
             return DiscardTrain(entity=who, train=str(a["train"]))
@@ -570,9 +602,9 @@ class _Reader:
         sync_tiles(self.tiles, game)
 
     # -- routes
-    def _route_check(self, a: dict[str, Any], act: RunRoutes) -> RouteCheck | None:
-        if not self.check_routes:
-            return None
+    def _route_check(self, a: dict[str, Any], act: RunRoutes) -> tuple[RunRoutes, RouteCheck | None]:
+        """The routes with their stops in running order (the record lists them as they were built), and the
+        recorded revenues against ours."""
         game = self.game
         corp = act.entity
         rules = game.rules.route_rules(game)
@@ -582,10 +614,14 @@ class _Reader:
             rs = check_routes(game.board, corp, specs, rules, [(r.train, list(r.nodes)) for r in act.routes])
         except (RouteError, ValueError) as e:
             raise RecordError(f"the routes are not legal for us: {e}", a.get("id"), _clean(a)) from None
+        ordered = RunRoutes(entity=corp, routes=[RouteSpec(train=r.train, nodes=r.node_ids()) for r in rs.routes])
+        if not self.check_routes:
+            return ordered, None
         recorded = [r.get("revenue") for r in a["routes"]]
         best = best_routes(game.board, corp, specs, rules).revenue if self.optimum else None
-        return RouteCheck(a.get("id"), self.tmap.site_corp(corp), [None if r is None else int(r) for r in recorded],
-                          [r.revenue for r in rs.routes], best)
+        check = RouteCheck(a.get("id"), self.tmap.site_corp(corp), [None if r is None else int(r) for r in recorded],
+                           [r.revenue for r in rs.routes], best)
+        return ordered, check
 
 
 def cert_size(cert: str) -> int:
@@ -703,6 +739,12 @@ def nodes_from_connections(game: Game, corp: str, route: dict[str, Any]) -> list
             continue
         return nodes
     raise IdError(f"no legal route of train {train} through {', '.join(stops)}")
+
+
+def _inert(a: dict[str, Any]) -> bool:
+    """Chat and standing orders: no effect on the game."""
+    kind = str(a.get("type"))
+    return kind == "message" or kind.startswith("program_")
 
 
 def _describe(a: dict[str, Any]) -> str:

@@ -6,11 +6,12 @@ importer can say what is missing instead of failing on a symbol (18xx-games-form
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..game import Game
+    from ..titledata import TitleData
 
 
 @dataclass(frozen=True)
@@ -110,10 +111,47 @@ def title_map(title: str) -> TitleMap | None:
     return TITLE_MAPS.get(title)
 
 
-def auto_passes(game: Game) -> bool:
-    """Whether 18xx.games would pass by itself for the entity our engine waits for (format spec 7.1)."""
-    if game.title_name == "18FL":
-        from ..titles.g18fl_site import site_auto_passes
+def map_for(data: TitleData) -> TitleMap | None:
+    """The title's table, with the site symbols our title data records (``sym_18xx_games``) added."""
+    base = title_map(data.title)
+    if base is None:
+        return None
+    corps = dict(base.corporations)
+    corps.update({c.record_sym: c.sym for c in data.corporations if c.record_sym != c.sym})
+    return replace(base, corporations=corps)
 
-        return site_auto_passes(game)
+
+def auto_passes(game: Game) -> bool:
+    """True when our engine waits for a pass that 18xx.games makes by itself (no decision is recorded).
+
+    The site skips any step in which the entity due to act has no legal action (format spec 7.1): a stock-round
+    player who can neither buy nor sell, a corporation that cannot afford any train it may buy. Where our
+    engine offers only a pass in such a position, the record holds nothing; the reader makes the pass and the
+    writer leaves it out.
+    """
+    if game.finished or game.pending_discards:
+        return False
+    rnd = game.round
+    kind = getattr(rnd, "kind", "")
+    if kind == "stock":
+        if getattr(rnd, "auction", None) is not None:
+            return False
+        return all(a.type == "pass" for a in rnd.legal_actions(game))
+    if kind == "operating" and getattr(rnd, "corp", None) is not None and rnd.step == "buy_train":
+        if not game.trains_of(rnd.corp) and game.rules.must_own_train(game, rnd):
+            return False
+        return not _site_can_buy(game, rnd)
     return False
+
+
+def _site_can_buy(game: Game, rnd: Any) -> bool:
+    """The site offers the train step when there is room for a train and money for the cheapest one on offer;
+    trains of other corporations are on offer from $1."""
+    sym = rnd.corp
+    if len(game.trains_of(sym)) >= game.train_limit(sym):
+        return False
+    cash = game.corps[sym].cash
+    prices = [t.price for t, _src in rnd.available_trains(game)]
+    if any(game.trains_of(s) for s in game.corps if s != sym):
+        prices.append(1)
+    return bool(prices) and cash >= min(prices)

@@ -6,7 +6,7 @@ the site would pick (``TileLedger``), the city id of the tile now on the hex, th
 cost actually paid, the route revenue and the track between stops.
 
 Only decisions are written. A ``pass`` our engine waited for where the site passes by itself (format spec 7.1,
-``site_auto_passes``) is left out; the reader puts it back, so export and import are inverse. No programs, no
+``titles.auto_passes``) is left out; the reader puts it back, so export and import are inverse. No programs, no
 auto actions, no chat, no undo.
 
 A game played under the rulebook profile keeps that profile in a ``"stationmaster"`` key (the site ignores
@@ -20,6 +20,7 @@ from typing import Any
 from ..actions import (
     Action,
     Bid,
+    BuyCompany,
     BuyShares,
     BuyTrain,
     DiscardTrain,
@@ -37,7 +38,7 @@ from ..state import POOL
 from . import ids
 from .ids import TileLedger
 from .reader import META_KEY, PROFILE, cert_size, new_share_ledger, sync_shares, sync_tiles
-from .titles import TitleMap, auto_passes, title_map
+from .titles import TitleMap, auto_passes, map_for
 
 
 class ExportError(ValueError):
@@ -53,7 +54,7 @@ def write_record(game: Game, *, game_id: int | None = None, player_ids: list[int
 class _Writer:
     def __init__(self, game: Game, game_id: int | None, player_ids: list[int] | None, created_at: int | None,
                  description: str) -> None:
-        tmap = title_map(game.title_name)
+        tmap = map_for(game.data)
         if tmap is None:
             raise ExportError(f"{game.title_name} records are not supported")
         self.tmap: TitleMap = tmap
@@ -132,6 +133,10 @@ class _Writer:
             rs = check_routes(game.board, corp, game.rules.train_specs(game, corp), game.rules.route_rules(game),
                               [(r.train, list(r.nodes)) for r in act.routes])
             return {"routes": [route_object(game, r) for r in rs.routes]}
+        if isinstance(act, BuyCompany):
+            rnd = game.round
+            unsold = rnd.unsold(game) if hasattr(rnd, "unsold") and getattr(rnd, "auction", None) is None else []
+            return {"waterfall": bool(unsold) and unsold[0] == act.company}
         if isinstance(act, SellShares):
             return {"held": game.shares_held(act.entity, game.corp(act.corporation).sym)}
         if isinstance(act, LayTile):
@@ -149,7 +154,14 @@ class _Writer:
             if act.company is None:
                 self.emit(act, price=act.price)
             else:
-                self.emit(act, company=self.tmap.site_company(act.company), price=0)
+                self.emit(act, company=self.tmap.site_company(act.company), price=act.price)
+        elif isinstance(act, BuyCompany):
+            company = self.tmap.site_company(act.company)
+            if fields.get("waterfall"):
+                # the site buys the cheapest unsold private with a bid at its price
+                self.emit(act, type="bid", company=company, price=act.price)
+            else:
+                self.emit(act, company=company, price=act.price)
         elif isinstance(act, Par):
             sym = game.corp(act.corporation).sym
             site = self.tmap.site_corp(sym)

@@ -5,9 +5,9 @@ computed, so this profile follows the site's documented deviations from the rule
 section 13, D1-D18). Each deviation is one small override naming its D-number; everything else is the rulebook
 (``Rules18FL``). New games use the rulebook.
 
-The site also skips a step silently when it offers the current entity nothing (format spec 7.1); where our
-engine waits for a ``pass`` there instead, ``site_auto_passes`` says so, and the record reader and writer
-add or leave out that pass.
+The site also skips a step silently when it offers the current entity nothing (format spec 7.1). The track
+and token steps follow the site here; the remaining silent passes (a stock-round player with nothing to do, a
+corporation that cannot afford a train) are ``engine.records.titles.auto_passes``.
 """
 
 from __future__ import annotations
@@ -194,38 +194,4 @@ def has_route(game: Game, corp: str) -> bool:
     return bool(rs.routes)
 
 
-def site_auto_passes(game: Game) -> bool:
-    """True when our engine waits for a pass that 18xx.games makes by itself (no decision is recorded).
-
-    The site skips any step in which the entity due to act has no legal action (format spec 7.1): a stock-round
-    player who can neither buy nor sell, a corporation that cannot afford any train it may buy. Where our
-    engine offers only a pass in such a position, the site records nothing.
-    """
-    if game.finished or game.pending_discards:
-        return False
-    rnd = game.round
-    kind = getattr(rnd, "kind", "")
-    if kind == "stock":
-        return all(a.type == "pass" for a in rnd.legal_actions(game))
-    if kind == "operating" and rnd.corp is not None and rnd.step == "buy_train":
-        sym = rnd.corp
-        if not game.trains_of(sym):
-            return not game.rules.must_own_train(game, rnd) and not _site_can_buy(game, rnd)
-        return not _site_can_buy(game, rnd)
-    return False
-
-
-def _site_can_buy(game: Game, rnd: OperatingRound) -> bool:
-    """The site's test for offering the train step: room for a train and money for the cheapest one on offer
-    (trains of other corporations are on offer for $1)."""
-    sym = rnd.corp or ""
-    if len(game.trains_of(sym)) >= game.train_limit(sym):
-        return False
-    cash = game.corps[sym].cash
-    prices = [t.price for t, _src in rnd.available_trains(game)]
-    if any(game.trains_of(s) for s in game.corps if s != sym):
-        prices.append(1)
-    return bool(prices) and cash >= min(prices)
-
-
-__all__ = ["Rules18FLSite", "DEVIATIONS", "site_auto_passes", "has_route"]
+__all__ = ["Rules18FLSite", "DEVIATIONS", "has_route"]
