@@ -493,6 +493,10 @@ def best_routes(board: Board, corp: str, trains: Sequence[TrainSpec], rules: Rou
     """The route set of highest total revenue (one route or none per train, no shared track)."""
     _check_train_ids(trains)
     net = _Network(board, corp, rules)
+    if len(trains) == 1:
+        # One train needs no list of every walk (which grows combinatorially with free towns): a depth-first
+        # search with an optimistic bound finds its best walk directly.
+        return _best_single(net, trains[0])
     walks = net.walks(trains)
     kinds = [_kind(t) for t in trains]
     by_kind = _all_options(net, walks, list(dict.fromkeys(kinds)))
@@ -504,6 +508,101 @@ def best_routes(board: Board, corp: str, trains: Sequence[TrainSpec], rules: Rou
             w = walks[opt.pricing.walk[pick]]
             routes.append(net.route(train, w.seq, w.links, opt.pricing.revenue[pick], station_first=True))
     return RouteSet(tuple(routes), sum(r.revenue for r in routes))
+
+
+def _best_single(net: _Network, train: TrainSpec) -> RouteSet:
+    """The best route of a single train, by branch and bound over walks (same rules as ``_Network.walks``).
+
+    A branch is cut when its stops' value plus the most its remaining allowance could still add (the best unvisited
+    counted stops, every unvisited free town) plus the largest route bonus the network allows cannot beat the best
+    walk found. Route bonuses are assumed never to shrink when stops are added (true of ports, coal, name chits).
+    """
+    n = len(net.nodes)
+    if n == 0 or not any(net.station):
+        return RouteSet((), 0)
+    values = [net.rules.stop_value(s, net.corp, train, net.board) for s in net.stops]
+    counts = [1 if net.major[i] or (train.towns_count and not train.express) else 0 for i in range(n)]
+    gain = [values[i] * train.multiplier if net.major[i] else (0 if train.express else values[i]) for i in range(n)]
+    big = 1 << 30
+    limit = big if train.distance is None else train.distance
+    bonus_cap = max(0, net.rules.route_bonus(tuple(net.stops), net.corp, train, net.board))
+    need = net._need(counts)
+    counted_order = sorted((i for i in range(n) if counts[i]), key=lambda i: -gain[i])
+    free = [i for i in range(n) if not counts[i] and gain[i] > 0]
+    major, town, station, terminal, group_bit = net.major, net.town, net.station, net.terminal, net.group_bit
+    steps = [sorted(net.links[i], key=lambda lk: -gain[lk.end]) for i in range(n)]
+    best: list = [0, None]  # revenue, (seq, links)
+    seq: list[int] = []
+    lseq: list[_Link] = []
+
+    def bound(cur: int, used: int, smask: int, left: int) -> int:
+        """The most the walk could still add: stops reachable on unused track, counted ones up to ``left``."""
+        if terminal[cur] and smask != 1 << cur:
+            return bonus_cap
+        seen = smask
+        frontier = [cur]
+        reach_mask = 0
+        while frontier:
+            k = frontier.pop()
+            for link in net.links[k]:
+                j = link.end
+                if link.cls & used or seen >> j & 1:
+                    continue
+                seen |= 1 << j
+                reach_mask |= 1 << j
+                if not terminal[j]:
+                    frontier.append(j)
+        total = 0
+        for i in counted_order:
+            if left <= 0:
+                break
+            if reach_mask >> i & 1:
+                total += gain[i]
+                left -= 1
+        for i in free:
+            if reach_mask >> i & 1:
+                total += gain[i]
+        return total + bonus_cap
+
+    def extend(cur: int, start: int, used: int, smask: int, gmask: int, cnt: int, nm: int, nt: int, has: bool,
+               value: int) -> None:
+        if value + bound(cur, used, smask, limit - cnt) <= best[0]:
+            return
+        for link in steps[cur]:
+            j = link.end
+            jbit = 1 << j
+            if link.cls & used or smask & jbit or gmask & group_bit[j]:
+                continue
+            c2 = cnt + counts[j]
+            if c2 > limit:
+                continue
+            has2 = has or station[j]
+            if not has2 and c2 + need[j] > limit:
+                continue
+            m2, t2 = nm + major[j], nt + town[j]
+            seq.append(j)
+            lseq.append(link)
+            if has2 and j > start and train.scoring_stops(m2, t2) >= 2:
+                revenue = net.price(tuple(seq), train, values)
+                if revenue > best[0]:
+                    best[0], best[1] = revenue, (tuple(seq), tuple(lseq))
+            if not terminal[j]:
+                extend(j, start, used | link.cls, smask | jbit, gmask | group_bit[j], c2, m2, t2, has2,
+                       value + gain[j])
+            seq.pop()
+            lseq.pop()
+
+    for s in sorted(range(n), key=lambda i: -gain[i]):
+        if counts[s] > limit:
+            continue
+        seq.append(s)
+        extend(s, s, 0, 1 << s, group_bit[s], counts[s], major[s], town[s], station[s], gain[s])
+        seq.pop()
+    if best[1] is None:
+        return RouteSet((), 0)
+    walk_seq, links = best[1]
+    route = net.route(train, walk_seq, links, best[0], station_first=True)
+    return RouteSet((route,), route.revenue)
 
 
 def _lowest(bits: int) -> int:
