@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-OptionType = Literal["str", "int", "float", "bool", "user"]
+OptionType = Literal["str", "int", "float", "bool", "user", "attachment"]  # attachment: a file (its bytes)
 Kind = Literal["lifecycle", "action", "view", "undo", "help"]
 
 ANY_ENTITY = "*"
@@ -140,6 +140,15 @@ COMMANDS: tuple[Command, ...] = (
         Option("player", "str", "The player to remove", required=True, autocomplete=True),
     ), admin=True),
     Command("game end", "End the game now and score it (admin)", "lifecycle", action="end_game", admin=True),
+    Command("game export", "Download the channel's game (or its last finished one) as a file", "lifecycle", (
+        Option("format", "str", "18xx.games (loads on that site, default) or stationmaster (our own format)",
+               choices=("18xx.games", "stationmaster")),
+    )),
+    Command("game import", "Import an 18xx.games game record into this channel; players then claim its seats",
+            "lifecycle", (
+        Option("file", "attachment", "The record: the JSON file exported from 18xx.games (at most 2 MB)",
+               required=True),
+    )),
     # -- privates
     Command("private bid", "Bid (18FL: your sealed $0/$5/$10 bid, kept secret until all have bid)", "action", (
         Option("price", "int", "Amount", required=True, autocomplete=True, min_value=0),

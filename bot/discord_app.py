@@ -31,7 +31,7 @@ from discord import app_commands
 from .commands import COMMANDS, GROUPS, Command, Option, command_set_hash
 from .config import Config
 from .reminders import Notice, ReminderLoop
-from .service import Button, Reply, Select, Service, User
+from .service import MAX_UPLOAD_BYTES, Button, Reply, Select, Service, User
 from .texts import Embed, split_message
 
 log = logging.getLogger("stationmaster.discord")
@@ -68,6 +68,8 @@ def _annotation(o: Option) -> Any:
         base = bool
     elif o.type == "user":
         base = discord.Member
+    elif o.type == "attachment":
+        base = discord.Attachment
     else:
         base = str
     return base if o.required else typing.Optional[base]  # noqa: UP045 (discord.py reads typing.Optional)
@@ -247,8 +249,7 @@ class StationmasterBot(discord.Client):
         if spec.slow:
             deferred = spec.kind == "view" and not opts.get("share")
             await interaction.response.defer(thinking=True, ephemeral=deferred)
-        work = asyncio.ensure_future(self.service.handle(
-            interaction.channel_id or 0, interaction.guild_id, user_of(interaction), spec.path, opts))
+        work = asyncio.ensure_future(self._handle(interaction, spec, opts))
         if deferred is None:
             done, _ = await asyncio.wait({work}, timeout=DEFER_AFTER)
             if not done:
@@ -256,6 +257,21 @@ class StationmasterBot(discord.Client):
                 await interaction.response.defer(thinking=True)
         reply = await work
         await self.send_reply(interaction, reply, deferred)
+
+    async def _handle(self, interaction: discord.Interaction, spec: Command, opts: dict[str, Any]) -> Reply:
+        """The service's reply; attached files are downloaded first (inside the deferral window), as bytes."""
+        for name, value in list(opts.items()):
+            if isinstance(value, discord.Attachment):
+                if value.size > MAX_UPLOAD_BYTES:
+                    return Reply(text=f"That file is too large ({value.size // 1024} KB); the limit is "
+                                      f"{MAX_UPLOAD_BYTES // (1024 * 1024)} MB.", ephemeral=True, ok=False)
+                try:
+                    opts[name] = await value.read()
+                except discord.HTTPException:
+                    return Reply(text="I could not download that file from Discord; please try again.",
+                                 ephemeral=True, ok=False)
+        return await self.service.handle(interaction.channel_id or 0, interaction.guild_id, user_of(interaction),
+                                         spec.path, opts)
 
     async def complete(self, interaction: discord.Interaction, spec: Command, option: str,
                        current: str) -> list[app_commands.Choice[Any]]:

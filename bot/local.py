@@ -14,6 +14,7 @@ Each line is one message in the channel, written as the player who sends it:
     @bob /click 4 2                         choose entry 2 (or its text) in menu #4
     @alice /track lay hex:?                 list what autocomplete offers for an option, without acting
     @@dave /game abandon                    @@ = a member with the Manage Server permission
+    @alice /game import file:record.json    a file option names a file on disk (Discord: an attachment)
     @alice                                  switch the current user; later lines may then omit @name
     /wait 12h                               advance the simulated clock (s, m, h, d) and post due reminders
     # a comment                             ignored, as are blank lines
@@ -179,6 +180,12 @@ class LocalChannel:
                 if not value.startswith("@"):
                     raise ValueError(f"{opt.name} is a member: write {opt.name}:@name")
                 options[opt.name] = self._user(value)
+            elif opt.type == "attachment":
+                # Discord uploads a file; here the option names a file on disk
+                try:
+                    options[opt.name] = Path(value).expanduser().read_bytes()
+                except OSError as e:
+                    raise ValueError(f"cannot read {value}: {e.strerror or e}") from None
             else:
                 options[opt.name] = coerce(opt, value)
         missing = [o.name for o in cmd.options if o.required and o.name not in options and o.name != ask]

@@ -33,6 +33,9 @@ from typing import Any, Literal
 from engine.actions import dump_action
 from engine.errors import GameError
 from engine.game import Game, seat_order
+from engine.record import to_record
+from engine.records import RecordError, is_site_record, read_record, write_record
+from engine.records.reader import PROFILE as SITE_PROFILE
 from engine.titledata import load_title
 from engine.titles import TITLES, rules_for
 
@@ -67,6 +70,7 @@ APOLOGY = "Sorry, something went wrong on my side; nothing was changed. The erro
 RESERVED_NAMES = {"bank", "ipo", "pool", "reserved", "admin", "*"}
 FORBIDDEN_IN_NAMES = "|:*`@<>#"
 MAX_NAME = 32
+MAX_UPLOAD_BYTES = 2 * 1024 * 1024  # an imported record; the largest real records are a few hundred KB
 ButtonStyle = Literal["primary", "secondary", "success", "danger"]
 
 
@@ -182,6 +186,15 @@ class _SaleProposal:
 
 
 @dataclass
+class _PendingImport:
+    """An imported record waiting for channel members to claim its seats (kept in memory: see _cmd_import)."""
+
+    seats: list[str]  # the record's players, in its seat order (our game's player names)
+    actions: list[dict[str, Any]]  # the replayed game's own action log
+    game: Game  # the replayed game, to serve at once when the last seat is claimed
+
+
+@dataclass
 class _Before:
     n_messages: int
     n_actions: int
@@ -236,6 +249,7 @@ class Service:
         self._undo: dict[int, _UndoProposal] = {}
         self._sales: dict[int, _SaleProposal] = {}
         self._routes_pictured: dict[int, tuple[int, str | None]] = {}  # (round, corp) whose routes were drawn
+        self._imports: dict[int, _PendingImport] = {}  # lobby game id -> record waiting for its seats
 
     @classmethod
     async def open(cls, path: str, **kwargs: Any) -> Service:
@@ -462,6 +476,13 @@ class Service:
 
     # ------------------------------------------------------------------ lifecycle
     def _lobby_hint(self, ctx: _Ctx) -> str:
+        if ctx.row is not None and _is_import_lobby(ctx.row):
+            pending = self._imports.get(ctx.row.id)
+            if pending is None:
+                return _LOST_IMPORT
+            claimed = {p.name for p in ctx.players}
+            free = ", ".join(n for n in pending.seats if n not in claimed) or "none"
+            return f"an imported game; seats still to claim: {free}. Claim one with the menu of the import message."
         names = ", ".join(p.name for p in ctx.players) or "nobody yet"
         return f"seated: {names}. Join with `/game join`; a seated player starts it with `/game start`."
 
@@ -500,6 +521,7 @@ class Service:
 
     async def _cmd_join(self, ctx: _Ctx, opts: dict[str, Any]) -> Reply:
         row = self._need_lobby(ctx, "join")
+        self._not_import(ctx)
         if ctx.seat() is not None:
             raise Refusal(f"You are already seated as {ctx.seat().name}.")  # type: ignore[union-attr]
         td = load_title(row.title)
@@ -522,7 +544,11 @@ class Service:
         if seat is None:
             raise Refusal("You are not seated in this game.")
         await self.store.remove_player(row.id, ctx.user.id)
-        return Reply(text=f"🚪 **{seat.name}** leaves game #{row.id}.")
+        reply = Reply(text=f"🚪 **{seat.name}** leaves game #{row.id}.")
+        pending = self._imports.get(row.id)
+        if pending is not None:  # the seat is free again: offer it (clicks take the menu off older messages)
+            reply.components = self._claim_menu(row, pending, {p.name for p in ctx.players} - {seat.name})
+        return reply
 
     async def _cmd_kick(self, ctx: _Ctx, opts: dict[str, Any]) -> Reply:
         row = self._need_lobby(ctx, "remove a player", hint="During a game use `/game replace` instead.")
@@ -533,6 +559,7 @@ class Service:
 
     async def _cmd_start(self, ctx: _Ctx, opts: dict[str, Any]) -> Reply:
         row = self._need_lobby(ctx, "start")
+        self._not_import(ctx)
         if not ctx.is_admin() and ctx.seat() is None:
             raise Refusal("Only a seated player, the game's creator or an administrator can start the game.")
         names = [p.name for p in ctx.players]
@@ -678,6 +705,154 @@ class Service:
         if row.status != "lobby":
             raise Refusal(f"You cannot {doing} now: game #{row.id} has already started. {hint}".strip())
         return row
+
+    def _not_import(self, ctx: _Ctx) -> None:
+        if ctx.row is not None and _is_import_lobby(ctx.row):
+            raise Refusal("This channel's game is an imported record: " + self._lobby_hint(ctx))
+
+    # ------------------------------------------------------------------ import and export
+    async def _cmd_export(self, ctx: _Ctx, opts: dict[str, Any]) -> Reply:
+        if ctx.row is not None and ctx.row.status == "active":
+            row, game = ctx.row, await self._game(ctx)
+        else:
+            last = await self._last_finished(ctx)
+            if last is None:
+                await self._game(ctx)  # refuses with the reason (no game, not started)
+                raise Refusal("There is no game to export.")
+            row, game = last
+        fmt = str(opts.get("format") or "18xx.games")
+        if fmt == "stationmaster":
+            data = to_record(game)
+        else:
+            try:
+                data = await asyncio.to_thread(write_record, game, game_id=row.id, created_at=int(row.created_at))
+            except (ValueError, GameError) as e:
+                raise Refusal(f"Game #{row.id} cannot be written as an 18xx.games record: {e}") from None
+        name = f"{row.title}-game{row.id}-{len(game.actions)}actions-{fmt}.json"
+        body = json.dumps(data, indent=1, ensure_ascii=False).encode()
+        how = "Load it on 18xx.games (import a game) or bring it to another channel with `/game import`." \
+            if fmt != "stationmaster" else "Replay it with `python -m engine replay FILE`."
+        article = "an" if fmt.startswith("18") else "a"
+        return Reply(text=f"📄 Game #{row.id} ({row.title}, {len(game.actions)} actions) as {article} {fmt} record. "
+                          f"{how}",
+                     files=[(name, body)])
+
+    async def _cmd_import(self, ctx: _Ctx, opts: dict[str, Any]) -> Reply:
+        if ctx.row is not None:
+            raise Refusal(f"This channel already has game #{ctx.row.id} ({ctx.row.title}, {ctx.row.status}). "
+                          "Finish it, or an administrator can `/game abandon` it, before importing a record.")
+        raw = opts.get("file")
+        if not isinstance(raw, bytes | bytearray):
+            raise Refusal("Attach the record: the JSON file 18xx.games exports for a game.")
+        if len(raw) > MAX_UPLOAD_BYTES:
+            raise Refusal(f"That file is too large; the limit is {MAX_UPLOAD_BYTES // (1024 * 1024)} MB.")
+        try:
+            data = json.loads(bytes(raw).decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise Refusal(f"That file is not JSON ({e}). Attach the record exported from 18xx.games.") from None
+        if not is_site_record(data):
+            raise Refusal("That file is not an 18xx.games game record (it needs a title, players and actions).")
+        try:
+            # a long record replays for seconds: off the event loop
+            imported = await asyncio.to_thread(read_record, data, routes=False)
+        except RecordError as e:
+            what = f" The action: {json.dumps(e.action)[:300]}" if e.action else ""
+            raise Refusal(f"The record cannot be imported: {str(e).rstrip('.')}.{what}") from None
+        game = imported.game
+        names = [s.name for s in imported.seats]
+        bad = [n for n in names if any(ch in n for ch in FORBIDDEN_IN_NAMES) or len(n) > MAX_NAME
+               or n.lower() in RESERVED_NAMES]
+        if bad:
+            raise Refusal(f"The record's player name(s) {', '.join(bad)} cannot be used here (at most {MAX_NAME} "
+                          f"characters, none of {FORBIDDEN_IN_NAMES}). Rename them on 18xx.games and export again.")
+        actions = game.action_log()
+        try:
+            # what is stored is our own log: prove it replays to the same game before anyone relies on it
+            check = await asyncio.to_thread(Game, game.title_name, names, game.seed, game.options, actions)
+        except Exception as e:
+            log.exception("imported record of %s does not replay from our own log", game.title_name)
+            raise Refusal(f"The record was read, but its replay cannot be stored: {e}") from None
+        if check.finished != game.finished or check.result() != game.result():
+            raise Refusal("The record was read, but replaying our stored log of it ends differently; "
+                          "it cannot be imported.")
+        async with self.store.transaction() as tx:
+            gid = await tx.create_game(guild_id=ctx.guild_id, channel_id=ctx.channel_id, title=game.title_name,
+                                       options=game.options, seed=game.seed, creator_id=ctx.user.id, now=self.now())
+            row = await tx.game(gid)
+        assert row is not None
+        pending = _PendingImport(names, actions, check)
+        self._imports[gid] = pending
+        state = "finished" if game.finished else f"in {texts.round_line(game)}"
+        notes = "".join(f"\n⚠️ {w}" for w in imported.warnings[:5])
+        return Reply(
+            text=(f"📥 {ctx.user.name} imported an 18xx.games record of **{game.title_name}** as game #{gid}: "
+                  f"{len(names)} players, {len(actions)} actions, {state}. It follows the site's rules "
+                  f"(rules profile {game.options.get('rules_profile')}).\n"
+                  f"Each player claims their seat with the menu below; play continues when every seat is "
+                  f"claimed. Seats: {', '.join(names)}.{notes}"),
+            components=self._claim_menu(row, pending, set()))
+
+    def _claim_menu(self, row: GameRow, pending: _PendingImport, claimed: set[str]) -> list[list[Component]]:
+        cid = make_custom_id(row.id, "import", "claim")
+        free = [n for n in pending.seats if n not in claimed]
+        if cid is None or not free:
+            return []
+        return [[Select(cid, "Claim a seat (the record's player you are)…",
+                        [SelectOption(n[:100], n[:100]) for n in free[:25]])]]
+
+    async def _claim(self, ctx: _Ctx, values: list[str]) -> Reply:
+        row = ctx.row
+        assert row is not None
+        pending = self._imports.get(row.id)
+        if row.status != "lobby" or pending is None:
+            raise Refusal(_LOST_IMPORT if row.status == "lobby" else "The seats of this game are already taken.")
+        if not values:
+            raise Refusal("Choose a seat from the menu.")
+        name = values[0]
+        if name not in pending.seats:
+            raise Refusal("That is not a seat of the imported game.")
+        mine = ctx.seat()
+        if mine is not None:
+            raise Refusal(f"You already claimed the seat {mine.name}; `/game leave` frees it.")
+        if any(p.name == name for p in ctx.players):
+            raise Refusal(f"The seat {name} is taken already.")
+        await self.store.add_player(row.id, ctx.user.id, name)
+        ctx.players = await self.store.players(row.id)
+        claimed = {p.name for p in ctx.players}
+        head = f"🪑 {mention(ctx.user.id)} claims the seat **{name}**."
+        if claimed != set(pending.seats):
+            free = ", ".join(n for n in pending.seats if n not in claimed)
+            return Reply(text=f"{head} Still to claim: {free}.", components=self._claim_menu(row, pending, claimed))
+        return await self._activate_import(ctx, pending, head)
+
+    async def _activate_import(self, ctx: _Ctx, pending: _PendingImport, head: str) -> Reply:
+        row = ctx.row
+        assert row is not None
+        game = pending.game
+        by_name = {p.name: p.user_id for p in ctx.players}
+        now = self.now()
+        async with self.store.transaction() as tx:
+            # the record's seat order is an input of the replay: the seats are stored in that order
+            await tx.set_seat_order(row.id, [by_name[n] for n in pending.seats])
+            await tx.set_status(row.id, "active", now)
+            for action in pending.actions:
+                # nobody here made these moves: no user, so an undo of them is nobody's own
+                await tx.append_action(row.id, action, None, now)
+            ctx.row = await tx.game(row.id)
+            ctx.players = await tx.players(row.id)
+            await self._set_reminder(tx, ctx, game, now)
+            if game.finished:
+                await tx.set_status(row.id, "finished", now, _result(game))
+        self._imports.pop(row.id, None)
+        seats = "  ".join(f"{i}. {mention(by_name[n])} ({n})" for i, n in enumerate(pending.seats, 1))
+        text = f"{head}\n🎲 **Game #{row.id} of {row.title} continues from the record.** Seats: {seats}"
+        if game.finished:
+            return Reply(text=text + "\n" + texts.game_over_text(game), mentions=list(by_name.values()))
+        self._remember(row.id, game)
+        await self._prepare(row.id, game)
+        reply = Reply(text=text)
+        _merge(reply, self._prompt(ctx, game, previous=[]))
+        return reply
 
     def _need_admin(self, ctx: _Ctx) -> None:
         if not ctx.is_admin():
@@ -1128,7 +1303,10 @@ class Service:
                 await tx.set_reminder(row.id, None, None)
             self._evict(row.id)
             self._undo.pop(row.id, None)
+            self._imports.pop(row.id, None)
             return Reply(text=f"🗑️ {ctx.user.name} abandoned game #{row.id}. The channel is free for a new game.")
+        if key == "claim":
+            return await self._claim(ctx, values)
         game = await self._game(ctx)
         current = self.state_token(game)
         if key.startswith("undo:"):
@@ -1458,6 +1636,15 @@ def _result(game: Game) -> dict[str, Any]:
     ranking = sorted(game.result().items(), key=lambda kv: -kv[1])
     return {"reason": game.end_reason, "standings": [[n, v] for n, v in ranking], "winners": game.winner(),
             "actions": len(game.actions)}
+
+
+_LOST_IMPORT = ("an imported game whose record was lost when the bot restarted before every seat was claimed; "
+                "its creator or an administrator can `/game abandon` it, then `/game import` the file again.")
+
+
+def _is_import_lobby(row: GameRow) -> bool:
+    """A lobby holding an imported record: only imports get the site's rules profile (/game create cannot)."""
+    return row.status == "lobby" and row.options.get("rules_profile") == SITE_PROFILE
 
 
 def _storage_text(e: StorageError) -> str:

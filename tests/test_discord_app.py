@@ -81,7 +81,7 @@ async def test_tree_matches_the_command_table(payload: list[dict[str, Any]]) -> 
             assert bool(got.get("required", False)) == o.required
             assert bool(got.get("autocomplete", False)) == o.autocomplete, (spec.path, o.name)
             assert [c["value"] for c in got.get("choices", []) or []] == list(o.choices)
-            kinds = {"str": 3, "int": 4, "bool": 5, "user": 6, "float": 10}
+            kinds = {"str": 3, "int": 4, "bool": 5, "user": 6, "float": 10, "attachment": 11}
             assert got["type"] == kinds[o.type], (spec.path, o.name)
             if o.min_value is not None:
                 assert got["min_value"] == o.min_value
