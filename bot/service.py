@@ -712,14 +712,7 @@ class Service:
 
     # ------------------------------------------------------------------ import and export
     async def _cmd_export(self, ctx: _Ctx, opts: dict[str, Any]) -> Reply:
-        if ctx.row is not None and ctx.row.status == "active":
-            row, game = ctx.row, await self._game(ctx)
-        else:
-            last = await self._last_finished(ctx)
-            if last is None:
-                await self._game(ctx)  # refuses with the reason (no game, not started)
-                raise Refusal("There is no game to export.")
-            row, game = last
+        row, game = await self._shown_game(ctx, "export")
         fmt = str(opts.get("format") or "18xx.games")
         if fmt == "stationmaster":
             data = to_record(game)
@@ -866,16 +859,19 @@ class Service:
 
     # ------------------------------------------------------------------ views
     async def _view(self, ctx: _Ctx, name: str, opts: dict[str, Any]) -> Reply:
-        if ctx.row is not None and ctx.row.status == "active":
-            row, game = ctx.row, await self._game(ctx)
-        else:
-            last = await self._last_finished(ctx)
-            if last is None:
-                await self._game(ctx)  # refuses with the reason (no game, not started)
-                raise Refusal("There is no game to show.")
-            row, game = last
+        row, game = await self._shown_game(ctx, "show")
         view_ctx = _Ctx(ctx.channel_id, ctx.guild_id, ctx.user, row, ctx.players)
         return self._render_view(view_ctx, game, name, opts)
+
+    async def _shown_game(self, ctx: _Ctx, doing: str) -> tuple[GameRow, Game]:
+        """The channel's game in play, else its last finished one (views and exports work after the end)."""
+        if ctx.row is not None and ctx.row.status == "active":
+            return ctx.row, await self._game(ctx)
+        last = await self._last_finished(ctx)
+        if last is None:
+            await self._game(ctx)  # refuses with the reason (no game, not started)
+            raise Refusal(f"There is no game to {doing}.")
+        return last
 
     async def _last_finished(self, ctx: _Ctx) -> tuple[GameRow, Game] | None:
         """The channel's most recent finished game: views still show it until another game starts."""

@@ -388,12 +388,7 @@ class Rules18FL(TitleRules):
         if company.sym == "POSC" and isinstance(act, Assign):
             if rnd.step != "token":
                 raise GameError("The port token is placed in the token step.")
-            if act.target not in PORT_HEXES:
-                raise GameError("The port token goes on Mobile (B5), Jacksonville (B23), Tampa (G20) or Miami (K28).")
-            game.board.hexes[act.target].markers["port"] = sym
-            game.say(f"{sym} places the Port +20 token at {self._where(game, act.target, None)}.")
-            self._close(game, "POSC")
-            rnd.token_done(game)
+            self._place_port(game, rnd, act.target)
             return
         if company.sym == "TC" and isinstance(act, PlaceToken):
             if rnd.step != "token":
@@ -411,6 +406,16 @@ class Rules18FL(TitleRules):
             rnd.token_done(game)
             return
         raise GameError(f"{company.sym} cannot do that. " + self._company_help(company.sym))
+
+    def _place_port(self, game: Game, rnd: OperatingRound, target: str) -> None:
+        sym = rnd.corp
+        assert sym is not None
+        if target not in PORT_HEXES:
+            raise GameError("The port token goes on Mobile (B5), Jacksonville (B23), Tampa (G20) or Miami (K28).")
+        game.board.hexes[target].markers["port"] = sym
+        game.say(f"{sym} places the Port +20 token at {self._where(game, target, None)}.")
+        self._close(game, "POSC")
+        rnd.token_done(game)
 
     def _company_help(self, sym: str) -> str:
         return {

@@ -128,12 +128,7 @@ class Rules18FLSite(Rules18FL):
                             "presides (D17).")
         if company.sym == "POSC" and isinstance(act, Assign):
             # D9: at any moment of the turn
-            if act.target not in PORT_HEXES:
-                raise GameError("The port token goes on Mobile (B5), Jacksonville (B23), Tampa (G20) or Miami (K28).")
-            game.board.hexes[act.target].markers["port"] = sym
-            game.say(f"{sym} places the Port +20 token at {self._where(game, act.target, None)}.")
-            self._close(game, "POSC")
-            rnd.token_done(game)
+            self._place_port(game, rnd, act.target)
             return
         if company.sym == "TC" and isinstance(act, PlaceToken) and rnd.token_placed:
             raise GameError(f"{sym} has placed its token this turn; on 18xx.games the Terminal Company token is "
