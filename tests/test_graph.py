@@ -8,26 +8,10 @@ import pytest
 
 from engine.board import Board
 from engine.graph import TrackGraph, city_blocked, reach, token_distance
-from engine.tiles import tile_layout
 from engine.titledata import load_title
-from tests.test_routes import brute_walks, random_position
+from tests.test_routes import brute_walks, lay, orlando_line, random_position, token
 
 TITLE = load_title("18FL")
-
-
-def lay(board: Board, hex_id: str, tile: str, exits: set[int]) -> None:
-    """Lay ``tile`` on ``hex_id`` turned so that its exits are exactly ``exits``."""
-    for rot in range(6):
-        if tile_layout(TITLE.tiles[tile], rot).exits == frozenset(exits):
-            n_new = len(TITLE.tiles[tile].cities)
-            board.place_tile(hex_id, tile, rot, [0] * len(board.hexes[hex_id].tokens) if n_new else [])
-            return
-    raise AssertionError(f"#{tile} has no rotation with exits {sorted(exits)}")
-
-
-def token(board: Board, hex_id: str, corp: str, city: int = 0) -> None:
-    slots = board.hexes[hex_id].tokens[city]
-    slots[slots.index(None)] = corp
 
 
 @pytest.fixture
@@ -86,15 +70,6 @@ def test_reach_nothing_without_station(board: Board) -> None:
     assert reach(board, "SAL") == reach(board, "FEC")
     r = reach(board, "SAL")
     assert not r.cities and not r.towns and not r.paths and not r.hex_edges
-
-
-def orlando_line(board: Board) -> None:
-    """ACL at Tampa -> #8 F21 -> Orlando #6o -> #9 E24 -> Daytona #4 (town)."""
-    token(board, "G20", "ACL")
-    lay(board, "F21", "8", {0, 4})
-    lay(board, "F23", "6o", {1, 3})
-    lay(board, "E24", "9", {0, 3})
-    lay(board, "D25", "4", {0, 3})
 
 
 def test_blocked_city_is_an_end_not_a_passage(board: Board) -> None:
