@@ -51,10 +51,12 @@ from .commands import (
 )
 from .storage import (
     IMAGE_MODES,
+    ActionRow,
     ChannelBusyError,
     ConflictError,
     GameRow,
     NotFoundError,
+    PendingImportRow,
     PlayerRow,
     ReminderRow,
     StorageError,
@@ -186,15 +188,6 @@ class _SaleProposal:
 
 
 @dataclass
-class _PendingImport:
-    """An imported record waiting for channel members to claim its seats (kept in memory: see _cmd_import)."""
-
-    seats: list[str]  # the record's players, in its seat order (our game's player names)
-    actions: list[dict[str, Any]]  # the replayed game's own action log
-    game: Game  # the replayed game, to serve at once when the last seat is claimed
-
-
-@dataclass
 class _Before:
     n_messages: int
     n_actions: int
@@ -215,6 +208,7 @@ class _Ctx:
     user: User
     row: GameRow | None = None
     players: list[PlayerRow] = field(default_factory=list)
+    pending: PendingImportRow | None = None  # the record an import lobby waits to activate (stored, see _cmd_import)
 
     def seat(self) -> PlayerRow | None:
         return next((p for p in self.players if p.user_id == self.user.id), None)
@@ -249,7 +243,8 @@ class Service:
         self._undo: dict[int, _UndoProposal] = {}
         self._sales: dict[int, _SaleProposal] = {}
         self._routes_pictured: dict[int, tuple[int, str | None]] = {}  # (round, corp) whose routes were drawn
-        self._imports: dict[int, _PendingImport] = {}  # lobby game id -> record waiting for its seats
+        # who decided each imported action, by game: (fingerprint of those actions, seat names); see _deciders
+        self._deciders: dict[int, tuple[str, list[str | None]]] = {}
 
     @classmethod
     async def open(cls, path: str, **kwargs: Any) -> Service:
@@ -381,6 +376,8 @@ class Service:
         ctx.row = await self.store.active_game(ctx.channel_id)
         if ctx.row is not None:
             ctx.players = await self.store.players(ctx.row.id)
+            if _is_import_lobby(ctx.row):
+                ctx.pending = await self.store.pending_import(ctx.row.id)
 
     async def _game(self, ctx: _Ctx) -> Game:
         """The channel's game in play, from the cache or replayed from the stored log (call under the lock)."""
@@ -413,12 +410,14 @@ class Service:
             self._legal.pop(old, None)
             self._best.pop(old, None)
             self._routes_pictured.pop(old, None)
+            self._deciders.pop(old, None)
 
     def _evict(self, game_id: int) -> None:
         self._games.pop(game_id, None)
         self._legal.pop(game_id, None)
         self._best.pop(game_id, None)
         self._routes_pictured.pop(game_id, None)
+        self._deciders.pop(game_id, None)
 
     @staticmethod
     def state_token(game: Game) -> str:
@@ -477,7 +476,7 @@ class Service:
     # ------------------------------------------------------------------ lifecycle
     def _lobby_hint(self, ctx: _Ctx) -> str:
         if ctx.row is not None and _is_import_lobby(ctx.row):
-            pending = self._imports.get(ctx.row.id)
+            pending = ctx.pending
             if pending is None:
                 return _LOST_IMPORT
             claimed = {p.name for p in ctx.players}
@@ -545,9 +544,8 @@ class Service:
             raise Refusal("You are not seated in this game.")
         await self.store.remove_player(row.id, ctx.user.id)
         reply = Reply(text=f"🚪 **{seat.name}** leaves game #{row.id}.")
-        pending = self._imports.get(row.id)
-        if pending is not None:  # the seat is free again: offer it (clicks take the menu off older messages)
-            reply.components = self._claim_menu(row, pending, {p.name for p in ctx.players} - {seat.name})
+        if ctx.pending is not None:  # the seat is free again: offer it (clicks take the menu off older messages)
+            reply.components = self._claim_menu(row, ctx.pending, {p.name for p in ctx.players} - {seat.name})
         return reply
 
     async def _cmd_kick(self, ctx: _Ctx, opts: dict[str, Any]) -> Reply:
@@ -555,7 +553,10 @@ class Service:
         self._need_admin(ctx)
         seat = self._seat_named(ctx, str(opts.get("player", "")))
         await self.store.remove_player(row.id, seat.user_id)
-        return Reply(text=f"🚪 {ctx.user.name} removes **{seat.name}** from game #{row.id}.")
+        reply = Reply(text=f"🚪 {ctx.user.name} removes **{seat.name}** from game #{row.id}.")
+        if ctx.pending is not None:  # as after /game leave: the freed seat of an import is offered again
+            reply.components = self._claim_menu(row, ctx.pending, {p.name for p in ctx.players} - {seat.name})
+        return reply
 
     async def _cmd_start(self, ctx: _Ctx, opts: dict[str, Any]) -> Reply:
         row = self._need_lobby(ctx, "start")
@@ -768,13 +769,15 @@ class Service:
         if check.finished != game.finished or check.result() != game.result():
             raise Refusal("The record was read, but replaying our stored log of it ends differently; "
                           "it cannot be imported.")
+        now = self.now()
         async with self.store.transaction() as tx:
             gid = await tx.create_game(guild_id=ctx.guild_id, channel_id=ctx.channel_id, title=game.title_name,
-                                       options=game.options, seed=game.seed, creator_id=ctx.user.id, now=self.now())
+                                       options=game.options, seed=game.seed, creator_id=ctx.user.id, now=now)
+            # stored with the lobby, not kept in memory: the seats can be claimed across a restart of the bot
+            await tx.save_pending_import(gid, names, actions, now)
             row = await tx.game(gid)
-        assert row is not None
-        pending = _PendingImport(names, actions, check)
-        self._imports[gid] = pending
+            pending = await tx.pending_import(gid)
+        assert row is not None and pending is not None
         state = "finished" if game.finished else f"in {texts.round_line(game)}"
         notes = "".join(f"\n⚠️ {w}" for w in imported.warnings[:5])
         return Reply(
@@ -785,7 +788,7 @@ class Service:
                   f"claimed. Seats: {', '.join(names)}.{notes}"),
             components=self._claim_menu(row, pending, set()))
 
-    def _claim_menu(self, row: GameRow, pending: _PendingImport, claimed: set[str]) -> list[list[Component]]:
+    def _claim_menu(self, row: GameRow, pending: PendingImportRow, claimed: set[str]) -> list[list[Component]]:
         cid = make_custom_id(row.id, "import", "claim")
         free = [n for n in pending.seats if n not in claimed]
         if cid is None or not free:
@@ -796,7 +799,7 @@ class Service:
     async def _claim(self, ctx: _Ctx, values: list[str]) -> Reply:
         row = ctx.row
         assert row is not None
-        pending = self._imports.get(row.id)
+        pending = ctx.pending
         if row.status != "lobby" or pending is None:
             raise Refusal(_LOST_IMPORT if row.status == "lobby" else "The seats of this game are already taken.")
         if not values:
@@ -809,34 +812,43 @@ class Service:
             raise Refusal(f"You already claimed the seat {mine.name}; `/game leave` frees it.")
         if any(p.name == name for p in ctx.players):
             raise Refusal(f"The seat {name} is taken already.")
-        await self.store.add_player(row.id, ctx.user.id, name)
-        ctx.players = await self.store.players(row.id)
-        claimed = {p.name for p in ctx.players}
+        claimed = {p.name for p in ctx.players} | {name}
         head = f"🪑 {mention(ctx.user.id)} claims the seat **{name}**."
         if claimed != set(pending.seats):
+            await self.store.add_player(row.id, ctx.user.id, name)
             free = ", ".join(n for n in pending.seats if n not in claimed)
             return Reply(text=f"{head} Still to claim: {free}.", components=self._claim_menu(row, pending, claimed))
-        return await self._activate_import(ctx, pending, head)
+        return await self._activate_import(ctx, pending, name, head)
 
-    async def _activate_import(self, ctx: _Ctx, pending: _PendingImport, head: str) -> Reply:
+    async def _activate_import(self, ctx: _Ctx, pending: PendingImportRow, name: str, head: str) -> Reply:
+        """The last seat is claimed: seat its claimant and write the record's log in one transaction, so that a
+        crash leaves either the lobby with that seat free or the game in play, never a full lobby that cannot start."""
         row = ctx.row
         assert row is not None
-        game = pending.game
-        by_name = {p.name: p.user_id for p in ctx.players}
+        try:
+            # the import proved this log replays; replayed again here because only the store outlives a restart
+            game = await asyncio.to_thread(Game, row.title, list(pending.seats), row.seed, row.options,
+                                           pending.actions)
+        except Exception:
+            log.exception("pending import of game %s does not replay (%d actions)", row.id, len(pending.actions))
+            raise Refusal(f"Game #{row.id} cannot be loaded: the engine refuses the imported log. An administrator "
+                          "can `/game abandon` it.") from None
         now = self.now()
         async with self.store.transaction() as tx:
+            await tx.add_player(row.id, ctx.user.id, name)
+            by_name = {p.name: p.user_id for p in await tx.players(row.id)}
             # the record's seat order is an input of the replay: the seats are stored in that order
             await tx.set_seat_order(row.id, [by_name[n] for n in pending.seats])
-            await tx.set_status(row.id, "active", now)
+            await tx.set_status(row.id, "active", now)  # also drops the stored pending import
             for action in pending.actions:
-                # nobody here made these moves: no user, so an undo of them is nobody's own
+                # nobody here made these moves: no user id (for undo each is its seat's move, see _owners)
                 await tx.append_action(row.id, action, None, now)
             ctx.row = await tx.game(row.id)
             ctx.players = await tx.players(row.id)
             await self._set_reminder(tx, ctx, game, now)
             if game.finished:
                 await tx.set_status(row.id, "finished", now, _result(game))
-        self._imports.pop(row.id, None)
+        ctx.pending = None
         seats = "  ".join(f"{i}. {mention(by_name[n])} ({n})" for i, n in enumerate(pending.seats, 1))
         text = f"{head}\n🎲 **Game #{row.id} of {row.title} continues from the record.** Seats: {seats}"
         if game.finished:
@@ -1299,7 +1311,6 @@ class Service:
                 await tx.set_reminder(row.id, None, None)
             self._evict(row.id)
             self._undo.pop(row.id, None)
-            self._imports.pop(row.id, None)
             return Reply(text=f"🗑️ {ctx.user.name} abandoned game #{row.id}. The channel is free for a new game.")
         if key == "claim":
             return await self._claim(ctx, values)
@@ -1417,21 +1428,32 @@ class Service:
         n = len(stored)
         if n == 0:
             raise Refusal("There is nothing to undo.")
+        owners: list[int | None] = [a.user_id for a in stored]
+        attributed = None not in owners  # imported actions have no user until _owners names their seats
         if "count" in opts:
             keep = max(0, n - int(opts["count"]))
         elif force:
             keep = n - 1
         else:
-            mine = [i for i, a in enumerate(stored) if a.user_id == ctx.user.id]
+            mine = [i for i, u in enumerate(owners) if u == ctx.user.id]
+            if not mine and not attributed:
+                # nothing of theirs since an import: their last action may be one their seat made in the record
+                owners, attributed = await self._owners(ctx, game, stored), True
+                mine = [i for i, u in enumerate(owners) if u == ctx.user.id]
             if not mine:
                 raise Refusal("You have no action to undo.")
             keep = mine[-1]
+        if force:
+            return await self._do_undo(ctx, game, keep, f"↩️ {ctx.user.name} undoes")
         undone = stored[keep:]
-        others = {a.user_id for a in undone if a.user_id is not None and a.user_id != ctx.user.id}
-        if force or not others:
+        if not attributed and any(a.user_id is None for a in undone):
+            owners = await self._owners(ctx, game, stored)
+        others = {u for u in owners[keep:] if u is not None and u != ctx.user.id}
+        if not others:
             return await self._do_undo(ctx, game, keep, f"↩️ {ctx.user.name} undoes")
         drafting = _drafting(game)
         names = [texts.action_summary(game, a.action, drafting) for a in undone]
+        from_record = sum(1 for a in undone if a.user_id is None)
         needed = {uid for uid in others if any(p.user_id == uid for p in ctx.players)}
         if not needed:
             return await self._do_undo(ctx, game, keep, f"↩️ {ctx.user.name} undoes")
@@ -1442,6 +1464,9 @@ class Service:
         assert yes and no
         listing = "\n".join(f"· {t}" for t in names[-10:])
         more = f"\n· … and {len(names) - 10} earlier" if len(names) > 10 else ""
+        if from_record:
+            more += (f"\n({from_record} of them come from the imported record; each counts as the move of the seat "
+                     "that made it.)")
         asked = " ".join(mention(u) for u in sorted(needed))
         return Reply(
             text=(f"↩️ {ctx.user.name} asks to undo {len(undone)} action(s):\n{listing}{more}\n"
@@ -1477,6 +1502,31 @@ class Service:
         self._undo.pop(row.id, None)
         return await self._do_undo(ctx, game, prop.keep, "↩️ Everyone agreed; undoing")
 
+    async def _owners(self, ctx: _Ctx, game: Game, stored: Sequence[ActionRow]) -> list[int | None]:
+        """Who answers for each live action when it is undone or redone: the member who made it here, and for an
+        action imported from a record (stored without a user) the seat's current claimant, the seat being the player
+        who decided it then (a corporation's president at that moment). None: nobody seated answers for it."""
+        row = ctx.row
+        assert row is not None
+        upto = max((i + 1 for i, a in enumerate(stored) if a.user_id is None), default=0)
+        if upto == 0:
+            return [a.user_id for a in stored]
+        fingerprint = f"{upto}:{zlib.crc32(json.dumps([a.action for a in stored[:upto]], sort_keys=True).encode())}"
+        hit = self._deciders.get(row.id)
+        if hit is not None and hit[0] == fingerprint:
+            seats = hit[1]
+        else:
+            seats = await asyncio.to_thread(_deciders, game, upto)
+            self._deciders[row.id] = (fingerprint, seats)
+        out: list[int | None] = []
+        for i, a in enumerate(stored):
+            if a.user_id is not None:
+                out.append(a.user_id)
+            else:
+                seat = seats[i]
+                out.append(None if seat is None else ctx.uid(seat))
+        return out
+
     async def _do_undo(self, ctx: _Ctx, game: Game, keep: int, head: str) -> Reply:
         row = ctx.row
         assert row is not None
@@ -1509,8 +1559,14 @@ class Service:
         if not undone:
             raise Refusal("There is nothing to redo (something has happened since the undo, or nothing was undone).")
         nxt = min(undone, key=lambda r: r.seq)
-        if nxt.user_id != ctx.user.id and not ctx.is_admin():
-            who = next((p.name for p in ctx.players if p.user_id == nxt.user_id), "another player")
+        owner = nxt.user_id
+        if owner is None:
+            # an action of an imported record: its seat's; the redone action follows the live log directly, so the
+            # current state tells who decided it
+            decider = game.player_for(str(nxt.action.get("entity", "")))
+            owner = None if decider is None else ctx.uid(decider)
+        if owner != ctx.user.id and not ctx.is_admin():
+            who = next((p.name for p in ctx.players if p.user_id == owner), "another player")
             raise Refusal(f"The next action to redo was {who}'s; only they (or an administrator) can redo it.")
         before = self._before(game)
         await asyncio.to_thread(game.process, nxt.action)
@@ -1615,6 +1671,18 @@ def _fill_from_legal(action: dict[str, Any], legal: Sequence[Mapping[str, Any]])
             action[key] = "ipo"
 
 
+def _deciders(game: Game, upto: int) -> list[str | None]:
+    """The player who decided each of the game's first `upto` actions: the one acting for its entity at that moment
+    (a corporation's president may have changed since). Replays step by step, so call it off the event loop."""
+    step = Game(game.title_name, [p.name for p in game.players], game.seed, game.options)
+    step.replaying = True  # the stored log's route choices stand as they were accepted, as in any replay
+    out: list[str | None] = []
+    for action in game.action_log()[:upto]:
+        out.append(step.player_for(str(action.get("entity", ""))))
+        step.process(action)
+    return out
+
+
 def _drafting(game: Game) -> bool:
     rnd = game.round
     return getattr(rnd, "kind", "") == "draft" and bool(getattr(rnd, "bidding", lambda: False)())
@@ -1634,8 +1702,9 @@ def _result(game: Game) -> dict[str, Any]:
             "actions": len(game.actions)}
 
 
-_LOST_IMPORT = ("an imported game whose record was lost when the bot restarted before every seat was claimed; "
-                "its creator or an administrator can `/game abandon` it, then `/game import` the file again.")
+_LOST_IMPORT = ("an imported game whose record was lost (an older version of the bot kept it in memory only and "
+                "restarted before every seat was claimed); its creator or an administrator can `/game abandon` it, "
+                "then `/game import` the file again.")
 
 
 def _is_import_lobby(row: GameRow) -> bool:

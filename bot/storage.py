@@ -115,6 +115,17 @@ MIGRATIONS: list[tuple[str, ...]] = [
         )""",
         "CREATE INDEX reminders_due ON reminders (due_at) WHERE due_at IS NOT NULL",
     ),
+    # v3: an imported record waiting in the lobby for its seats to be claimed, so that a restart does not lose it.
+    # The claims themselves are the lobby's player rows (named after the record's seats); this row holds what the
+    # players table cannot: the record's seat order and the action log to write when the last seat is claimed.
+    (
+        """CREATE TABLE pending_imports (
+            game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            seats TEXT NOT NULL,
+            actions TEXT NOT NULL,
+            created_at DOUBLE PRECISION NOT NULL
+        )""",
+    ),
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -190,6 +201,14 @@ class ActionRow:
 
 
 @dataclass(frozen=True, slots=True)
+class PendingImportRow:
+    game_id: int
+    seats: tuple[str, ...]  # the record's player names in its seat order (the replay's player order)
+    actions: list[dict[str, Any]]  # the normalised action log, written to the game's log on activation
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
 class ReminderRow:
     game_id: int
     guild_id: int | None
@@ -256,6 +275,10 @@ def _reminder_row(r: Sequence[Any]) -> ReminderRow:
         interval=r[7],
         dm=bool(r[8]),
     )
+
+
+def _pending_import_row(r: Sequence[Any]) -> PendingImportRow:
+    return PendingImportRow(game_id=r[0], seats=tuple(json.loads(r[1])), actions=json.loads(r[2]), created_at=r[3])
 
 
 def _to_json(value: Mapping[str, Any], what: str) -> str:
@@ -409,7 +432,8 @@ class Transaction:
     ) -> None:
         """Move a game along lobby -> active -> finished/abandoned (finished -> active reopens it).
 
-        `result` is stored as given (None clears it, e.g. when a finished game is reopened)."""
+        `result` is stored as given (None clears it, e.g. when a finished game is reopened). A game leaving the
+        lobby (started or abandoned) loses its pending import in the same transaction: only a lobby has one."""
         if status not in STATUSES:
             raise ValueError(f"status must be one of {', '.join(STATUSES)}, got {status!r}")
         game = await self._game_or_raise(game_id)
@@ -424,6 +448,8 @@ class Transaction:
         except sqlite3.IntegrityError as exc:
             occupying = await self.active_game(game.channel_id)
             raise ChannelBusyError(game.channel_id, None if occupying is None else occupying.id) from exc
+        if game.status == "lobby":
+            await self._exec("DELETE FROM pending_imports WHERE game_id = ?", (game_id,))
 
     async def update_settings(
         self,
@@ -538,6 +564,38 @@ class Transaction:
         )
         if changed == 0:
             raise NotFoundError(f"user {user_id} has no seat in game {game_id}")
+
+    # -- pending imports ---------------------------------------------------------------------------------------
+
+    async def save_pending_import(
+        self, game_id: int, seats: Sequence[str], actions: Sequence[Mapping[str, Any]], now: float
+    ) -> None:
+        """Keep an imported record for a lobby game until its seats are claimed (the claims are player rows).
+
+        `seats` are the record's player names in its seat order; `actions` the log to write on activation. Starting
+        or abandoning the game removes the row (see set_status), and so does deleting the game."""
+        seats = list(seats)
+        if not seats or any(not isinstance(n, str) or not n.strip() for n in seats):
+            raise ValueError(f"seats must be non-empty player names, got {seats!r}")
+        if len(set(seats)) != len(seats):
+            raise ValueError(f"seat names must be different, got {seats!r}")
+        actions_json = "[" + ",".join(_to_json(a, "each action") for a in actions) + "]"
+        await self._require_status(game_id, ["lobby"], "keep an imported record")
+        try:
+            await self._exec(
+                "INSERT INTO pending_imports (game_id, seats, actions, created_at) VALUES (?, ?, ?, ?)",
+                (game_id, json.dumps(seats, separators=(",", ":")), actions_json, now),
+            )
+        except sqlite3.IntegrityError as exc:
+            raise ConflictError(f"game {game_id} already holds an imported record") from exc
+        await self._touch(game_id, now)
+
+    async def pending_import(self, game_id: int) -> PendingImportRow | None:
+        """The record a lobby game is waiting to activate, if it is an import that has not started yet."""
+        row = await self._one(
+            "SELECT game_id, seats, actions, created_at FROM pending_imports WHERE game_id = ?", (game_id,)
+        )
+        return None if row is None else _pending_import_row(row)
 
     # -- action log --------------------------------------------------------------------------------------------
 
@@ -855,6 +913,16 @@ class Store:
     async def set_dm_reminders(self, game_id: int, user_id: int, on: bool) -> None:
         async with self.transaction() as tx:
             await tx.set_dm_reminders(game_id, user_id, on)
+
+    async def save_pending_import(
+        self, game_id: int, seats: Sequence[str], actions: Sequence[Mapping[str, Any]], now: float
+    ) -> None:
+        async with self.transaction() as tx:
+            await tx.save_pending_import(game_id, seats, actions, now)
+
+    async def pending_import(self, game_id: int) -> PendingImportRow | None:
+        async with self.transaction(write=False) as tx:
+            return await tx.pending_import(game_id)
 
     async def append_action(self, game_id: int, action: Mapping[str, Any], user_id: int | None, now: float) -> int:
         async with self.transaction() as tx:

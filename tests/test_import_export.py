@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.commands import parse_custom_id
+from bot.commands import make_custom_id, parse_custom_id
 from bot.local import main
 from bot.service import Reply, Select, Service, User
 from engine.record import from_record
@@ -20,6 +20,7 @@ REPO = Path(__file__).resolve().parents[1]
 RECORD = REPO.parent / "shared" / "reference" / "records" / "18FL-2p-short.json"
 CH, GUILD = 300, 7
 ALICE, BOB, CAROL = User(1, "alice"), User(2, "bob"), User(3, "carol")
+DAVE = User(4, "dave")  # imports the record for the others, so he is the game's creator (its administrator)
 
 pytestmark = pytest.mark.skipif(not RECORD.exists(), reason="the reference records are not beside the repository")
 
@@ -169,10 +170,171 @@ async def test_import_refusals(svc: Service) -> None:
 async def test_abandoning_a_pending_import_frees_the_channel(svc: Service) -> None:
     r = await do(svc, ALICE, "game import", file=as_file(record(10)))
     assert r.ok
+    row = await svc.store.active_game(CH)
+    assert row is not None and await svc.store.pending_import(row.id) is not None
     ask = await do(svc, ALICE, "game abandon")
     yes = next(c for row in ask.components for c in row if "abandon" in c.custom_id)
     assert (await svc.click(CH, GUILD, ALICE, yes.custom_id)).ok
     assert await svc.store.active_game(CH) is None
+    assert await svc.store.pending_import(row.id) is None  # the stored record went with the lobby
+
+
+async def reopen(svc: Service, tmp_path: Path) -> Service:
+    """A restart: the service and its store are closed and a new one opens the same file (no memory carried)."""
+    await svc.close()
+    return await Service.open(str(tmp_path / "bot.sqlite3"), now=lambda: 1_000_000.0)
+
+
+async def test_a_pending_import_survives_a_restart(tmp_path: Path) -> None:
+    data = record(10)
+    expected = read_record(copy.deepcopy(data), routes=False).game
+    svc = await Service.open(str(tmp_path / "bot.sqlite3"), now=lambda: 1_000_000.0)
+    try:
+        r = await do(svc, ALICE, "game import", file=as_file(data))
+        assert r.ok, r.full_text()
+        first_menu = claim_menu(r)
+        r = await claim(svc, ALICE, first_menu, "Player 1")
+        assert r.ok, r.full_text()
+        menu = claim_menu(r)
+
+        svc = await reopen(svc, tmp_path)
+        row = await svc.store.active_game(CH)
+        assert row is not None and row.status == "lobby"
+        pending = await svc.store.pending_import(row.id)
+        assert pending is not None and pending.seats == ("Player 1", "Player 2")
+        assert pending.actions == expected.action_log()
+        status = (await do(svc, CAROL, "game status")).full_text()
+        assert "seats still to claim: Player 2" in status and "lost" not in status
+        r = await do(svc, CAROL, "game join")
+        assert not r.ok and "Player 2" in r.text  # still the record's table, not an open lobby
+
+        # the menu posted before the restart still works: its custom id carries the game, the seats are stored
+        assert not (await claim(svc, BOB, first_menu, "Player 1")).ok  # alice's claim was kept
+        svc = await reopen(svc, tmp_path)
+        r = await claim(svc, BOB, menu, "Player 2")
+        assert r.ok, r.full_text()
+        assert "continues from the record" in r.text
+        assert expected.describe_turn() in r.full_text()
+        assert await svc.store.pending_import(row.id) is None  # activation removed it
+
+        # play continues, and the game as played replays after another restart
+        assert (await do(svc, ALICE, "pass")).ok
+        svc = await reopen(svc, tmp_path)
+        cur = await svc.current_game(CH)
+        assert cur is not None
+        assert cur[1].action_log()[:-1] == expected.action_log()
+        assert len(cur[1].actions) == len(expected.actions) + 1
+        assert [(p.name, p.user_id) for p in await svc.store.players(row.id)] == [("Player 1", 1), ("Player 2", 2)]
+        assert [a.user_id for a in await svc.store.actions(row.id)] == [None] * len(expected.actions) + [1]
+    finally:
+        await svc.close()
+
+
+async def test_a_seat_freed_after_a_restart_is_claimed_again(tmp_path: Path) -> None:
+    svc = await Service.open(str(tmp_path / "bot.sqlite3"), now=lambda: 1_000_000.0)
+    try:
+        r = await do(svc, ALICE, "game import", file=as_file(record(10)))
+        menu = claim_menu(r)
+        assert (await claim(svc, BOB, menu, "Player 1")).ok
+        svc = await reopen(svc, tmp_path)
+        left = await do(svc, BOB, "game leave")
+        assert left.ok, left.full_text()
+        assert [o.value for o in claim_menu(left).options] == ["Player 1", "Player 2"]
+        assert (await claim(svc, BOB, menu, "Player 2")).ok
+        kicked = await do(svc, ALICE, "game kick", player="Player 2")  # alice imported it: she administers it
+        assert kicked.ok, kicked.full_text()
+        assert [o.value for o in claim_menu(kicked).options] == ["Player 1", "Player 2"]
+        assert (await claim(svc, BOB, menu, "Player 2")).ok
+        r = await claim(svc, ALICE, menu, "Player 1")
+        assert r.ok and "continues from the record" in r.text
+        players = await svc.store.players((await svc.current_game(CH))[0].id)  # type: ignore[index]
+        assert [(p.name, p.user_id) for p in players] == [("Player 1", 1), ("Player 2", 2)]  # the record's order
+    finally:
+        await svc.close()
+
+
+async def test_an_import_lobby_without_its_record_says_so(svc: Service) -> None:
+    """A lobby imported by a version that kept the record in memory only, then restarted: nothing to claim."""
+    gid = await svc.store.create_game(guild_id=GUILD, channel_id=CH, title="18FL",
+                                      options={"rules_profile": "18xx.games"}, seed=5, creator_id=ALICE.id,
+                                      now=1_000_000.0)
+    status = (await do(svc, CAROL, "game status")).full_text()
+    assert "record was lost" in status and "/game abandon" in status
+    cid = make_custom_id(gid, "import", "claim")  # the menu such a lobby was posted with
+    assert cid is not None
+    r = await svc.click(CH, GUILD, BOB, cid, ["Player 1"])
+    assert not r.ok and "record was lost" in r.text
+
+
+# -- undo of the record's actions: each is the move of the seat that made it (its current claimant answers for it)
+
+async def imported_game(tmp_path: Path, cut: int) -> tuple[Service, list[dict[str, Any]]]:
+    svc = await Service.open(str(tmp_path / "bot.sqlite3"), now=lambda: 1_000_000.0)
+    r = await do(svc, DAVE, "game import", file=as_file(record(cut)))
+    assert r.ok, r.full_text()
+    menu = claim_menu(r)
+    assert (await claim(svc, ALICE, menu, "Player 1")).ok
+    r = await claim(svc, BOB, menu, "Player 2")
+    assert r.ok and "continues from the record" in r.text, r.full_text()
+    cur = await svc.current_game(CH)
+    assert cur is not None
+    return await reopen(svc, tmp_path), cur[1].action_log()  # a restart: nothing about the import left in memory
+
+
+async def test_undo_of_imported_actions_asks_the_seat_that_made_them(tmp_path: Path) -> None:
+    # record(12): ... Player 1 passes, Player 2 passes (SR 1), then L&N (president Player 1) lays two tiles
+    svc, log = await imported_game(tmp_path, 12)
+    try:
+        assert [a["entity"] for a in log[-4:]] == ["Player 1", "Player 2", "L&N", "L&N"]
+        n = len(log)
+
+        # bob's own last move is Player 2's pass in the record; the L&N tiles after it were Player 1's
+        ask = await do(svc, BOB, "undo")
+        assert ask.ok, ask.full_text()
+        assert "asks to undo 3 action(s)" in ask.text and "3 of them come from the imported record" in ask.text
+        assert ask.mentions == [ALICE.id]
+        assert len(await svc.store.actions((await svc.current_game(CH))[0].id)) == n  # type: ignore[index]
+        agree = next(c for row in ask.components for c in row if c.custom_id.endswith(":y"))
+        assert not (await svc.click(CH, GUILD, CAROL, agree.custom_id)).ok  # not at the table
+        r = await svc.click(CH, GUILD, ALICE, agree.custom_id)
+        assert r.ok and "undoing 3 action(s)" in r.text, r.full_text()
+        cur = await svc.current_game(CH)
+        assert cur is not None and cur[1].action_log() == log[:n - 3]
+
+        # redo follows the same owners: Player 2's pass is bob's, the L&N tile is alice's
+        r = await do(svc, ALICE, "redo")
+        assert not r.ok and "Player 2's" in r.text
+        assert (await do(svc, BOB, "redo")).ok
+        r = await do(svc, BOB, "redo")
+        assert not r.ok and "Player 1's" in r.text
+        assert (await do(svc, ALICE, "redo")).ok
+        assert (await do(svc, ALICE, "redo")).ok
+        cur = await svc.current_game(CH)
+        assert cur is not None and cur[1].action_log() == log
+
+        # alice's own last move is the record's last one and nobody acted since: it is undone at once
+        r = await do(svc, ALICE, "undo")
+        assert r.ok and "undoes 1 action(s)" in r.text, r.full_text()
+
+        # a member who takes over a seat answers for the seat's imported moves
+        svc = await reopen(svc, tmp_path)
+        assert (await do(svc, DAVE, "game replace", player="Player 2", user=CAROL)).ok
+        ask = await do(svc, ALICE, "undo", count=3)
+        assert ask.ok and ask.mentions == [CAROL.id], ask.full_text()
+        agree = next(c for row in ask.components for c in row if c.custom_id.endswith(":y"))
+        assert not (await svc.click(CH, GUILD, BOB, agree.custom_id)).ok  # bob left the seat
+        r = await svc.click(CH, GUILD, CAROL, agree.custom_id)
+        assert r.ok and "undoing 3 action(s)" in r.text, r.full_text()
+        cur = await svc.current_game(CH)
+        assert cur is not None and cur[1].action_log() == log[:n - 4]
+
+        # a move made here is its maker's as before: alice passes and takes it back at once
+        assert cur[1].acting_players() == ["Player 1"]
+        assert (await do(svc, ALICE, "pass")).ok
+        r = await do(svc, ALICE, "undo")
+        assert r.ok and "undoes 1 action(s)" in r.text
+    finally:
+        await svc.close()
 
 
 def test_local_simulator_imports_and_exports(tmp_path: Path, capsys: Any) -> None:

@@ -6,6 +6,7 @@ import asyncio
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,6 +17,7 @@ from bot.storage import (
     ChannelBusyError,
     ConflictError,
     NotFoundError,
+    PendingImportRow,
     SchemaError,
     StorageError,
     Store,
@@ -607,6 +609,103 @@ async def test_due_reminders_only_for_games_in_play_with_reminders_on(store: Sto
     assert not await store.mark_reminded(9999, T0, None)
 
 
+# -- pending imports ---------------------------------------------------------------------------------------------
+
+SEATS = ["Player 1", "Player 2", "Player 3"]
+RECORD_LOG = [
+    {"type": "bid", "entity": "Player 1", "price": 0},
+    {"type": "par", "entity": "Player 2", "corporation": "L&N", "price": 70},
+    {"type": "lay_tile", "entity": "L&N", "hex": "B7", "tile": "4", "rotation": 1},
+]
+
+
+async def test_pending_import_round_trip_and_restart(db_path: Path) -> None:
+    store = await Store.open(db_path)
+    try:
+        game_id = await new_game(store)
+        assert await store.pending_import(game_id) is None
+        async with store.transaction() as tx:  # the service keeps it in the transaction that creates the lobby
+            await tx.save_pending_import(game_id, SEATS, RECORD_LOG, T0 + 1)
+        await store.add_player(game_id, BOB, "Player 2")  # a claim is a player row named after the seat
+        game = await store.game(game_id)
+        assert game is not None and game.updated_at == T0 + 1
+    finally:
+        await store.close()
+
+    store = await Store.open(db_path)
+    try:
+        pending = await store.pending_import(game_id)
+        assert pending == PendingImportRow(game_id, tuple(SEATS), RECORD_LOG, T0 + 1)
+        assert [(p.name, p.user_id) for p in await store.players(game_id)] == [("Player 2", BOB)]
+    finally:
+        await store.close()
+
+
+async def test_pending_import_rules(store: Store) -> None:
+    game_id = await new_game(store)
+    with pytest.raises(ValueError, match="non-empty"):
+        await store.save_pending_import(game_id, [], RECORD_LOG, T0)
+    with pytest.raises(ValueError, match="non-empty"):
+        await store.save_pending_import(game_id, ["Player 1", " "], RECORD_LOG, T0)
+    with pytest.raises(ValueError, match="different"):
+        await store.save_pending_import(game_id, ["Player 1", "Player 1"], RECORD_LOG, T0)
+    with pytest.raises(TypeError):
+        await store.save_pending_import(game_id, SEATS, [["pass"]], T0)  # type: ignore[list-item]
+    with pytest.raises(ValueError):
+        await store.save_pending_import(game_id, SEATS, [{"price": float("nan")}], T0)
+    with pytest.raises(NotFoundError):
+        await store.save_pending_import(9999, SEATS, RECORD_LOG, T0)
+    assert await store.pending_import(game_id) is None  # nothing half-written by the refusals
+
+    # an empty log is a record imported before its first action
+    await store.save_pending_import(game_id, SEATS, [], T0)
+    with pytest.raises(ConflictError, match="already holds"):
+        await store.save_pending_import(game_id, SEATS, RECORD_LOG, T0)
+    pending = await store.pending_import(game_id)
+    assert pending is not None and pending.actions == []
+
+    # only a lobby waits for its seats
+    playing = await started_game(store, channel=CHANNEL + 1)
+    with pytest.raises(ConflictError, match="lobby"):
+        await store.save_pending_import(playing, SEATS, RECORD_LOG, T0)
+
+    # a rolled-back transaction keeps nothing
+    other = await new_game(store, channel=CHANNEL + 2)
+    with pytest.raises(RuntimeError):
+        async with store.transaction() as tx:
+            await tx.save_pending_import(other, SEATS, RECORD_LOG, T0)
+            raise RuntimeError("the reply failed")
+    assert await store.pending_import(other) is None
+
+
+@pytest.mark.parametrize("end", ["active", "abandoned", "deleted"])
+async def test_pending_import_goes_with_the_lobby(store: Store, end: str) -> None:
+    game_id = await new_game(store)
+    kept = await new_game(store, channel=CHANNEL + 1)  # another channel's import is not touched
+    for gid in (game_id, kept):
+        await store.save_pending_import(gid, SEATS, RECORD_LOG, T0)
+    if end == "deleted":
+        async with store.transaction() as tx:
+            await tx._exec("DELETE FROM games WHERE id = ?", (game_id,))
+    else:
+        async with store.transaction() as tx:
+            assert await tx.pending_import(game_id) is not None  # read before activating, as the service does
+            await tx.set_status(game_id, end, T0 + 1)  # type: ignore[arg-type]
+            assert await tx.pending_import(game_id) is None
+    assert await store.pending_import(game_id) is None
+    assert await store.pending_import(kept) is not None
+    async with store.transaction(write=False) as tx:
+        assert await tx._one("SELECT COUNT(*) FROM pending_imports") == (1,)
+
+
+async def test_refused_status_change_keeps_the_pending_import(store: Store) -> None:
+    game_id = await new_game(store)
+    await store.save_pending_import(game_id, SEATS, RECORD_LOG, T0)
+    with pytest.raises(ConflictError):
+        await store.set_status(game_id, "finished", T0 + 1)  # lobby cannot become finished
+    assert await store.pending_import(game_id) is not None
+
+
 # -- schema ------------------------------------------------------------------------------------------------------
 
 
@@ -658,7 +757,7 @@ async def test_v1_file_migrates(db_path: Path) -> None:
     make_v1_file(db_path)
     store = await Store.open(db_path)
     try:
-        assert await store.schema_version() == SCHEMA_VERSION == 2
+        assert await store.schema_version() == SCHEMA_VERSION == 3
         game = await store.game(5)
         assert game is not None
         assert (game.status, game.options, game.seed, game.reminder_interval, game.image_mode) == (
@@ -693,9 +792,73 @@ async def test_v1_file_migrates(db_path: Path) -> None:
         await store.close()
 
 
-async def test_migrated_file_matches_fresh_file(tmp_path: Path) -> None:
+def make_v2_file(path: Path) -> None:
+    """A database file as schema version 2 left it: a game in play with a reminder, and an imported record's lobby
+    with one seat claimed (version 2 kept the record itself in memory only)."""
+    raw = sqlite3.connect(path)
+    try:
+        raw.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        for statement in MIGRATIONS[0] + MIGRATIONS[1]:
+            raw.execute(statement)
+        raw.execute("INSERT INTO schema_version (version) VALUES (2)")
+        raw.executemany(
+            "INSERT INTO games (id, guild_id, channel_id, title, options, seed, creator_id, status, result, "
+            "created_at, updated_at, reminder_interval, image_mode) VALUES (?, ?, ?, '18FL', ?, ?, ?, ?, NULL, ?, ?, "
+            "?, ?)",
+            [
+                (5, GUILD, CHANNEL, '{"variant":1}', 77, ALICE, "active", T0, T0 + 2, 3600, "round"),
+                (6, GUILD, CHANNEL + 1, '{"rules_profile":"18xx.games"}', 9, BOB, "lobby", T0, T0, 43200, "turn"),
+            ],
+        )
+        raw.executemany(
+            "INSERT INTO players (game_id, seat, user_id, name, dm_reminders) VALUES (?, ?, ?, ?, ?)",
+            [(5, 0, ALICE, "Alice", True), (5, 1, BOB, "Bob", False), (6, 0, BOB, "Player 2", False)],
+        )
+        raw.execute(
+            "INSERT INTO actions (game_id, seq, action, user_id, created_at, state, undone_at) "
+            "VALUES (5, 1, '{\"type\":\"par\",\"price\":100}', ?, ?, 'live', NULL)",
+            (ALICE, T0 + 1),
+        )
+        raw.execute("INSERT INTO reminders (game_id, user_id, due_at, sent_count) VALUES (5, ?, ?, 1)", (BOB, T0 + 9))
+        raw.commit()
+    finally:
+        raw.close()
+
+
+async def test_v2_file_migrates(db_path: Path) -> None:
+    make_v2_file(db_path)
+    store = await Store.open(db_path)
+    try:
+        assert await store.schema_version() == SCHEMA_VERSION == 3
+        game = await store.game(5)
+        assert game is not None
+        assert (game.status, game.options, game.reminder_interval, game.image_mode) == ("active", {"variant": 1},
+                                                                                        3600, "round")
+        assert [(p.name, p.dm_reminders) for p in await store.players(5)] == [("Alice", True), ("Bob", False)]
+        assert [r.action for r in await store.actions(5)] == [{"type": "par", "price": 100}]
+        reminder = await store.reminder(5)
+        assert reminder is not None and (reminder.user_id, reminder.due_at, reminder.sent_count) == (BOB, T0 + 9, 1)
+        # The old lobby had no stored record (the service tells its members to import again); a new one can be kept.
+        assert await store.pending_import(6) is None
+        assert [p.name for p in await store.players(6)] == ["Player 2"]
+        await store.save_pending_import(6, ["Player 1", "Player 2"], [{"type": "pass", "entity": "Player 1"}], T0 + 5)
+    finally:
+        await store.close()
+
+    store = await Store.open(db_path)
+    try:
+        assert await store.schema_version() == SCHEMA_VERSION
+        pending = await store.pending_import(6)
+        assert pending is not None and pending.seats == ("Player 1", "Player 2")
+        assert len(await store.actions(5)) == 1
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize("make_old", [make_v1_file, make_v2_file])
+async def test_migrated_file_matches_fresh_file(tmp_path: Path, make_old: Any) -> None:
     old, fresh = tmp_path / "old.db", tmp_path / "fresh.db"
-    make_v1_file(old)
+    make_old(old)
     for path in (old, fresh):
         await (await Store.open(path)).close()
 
@@ -703,7 +866,9 @@ async def test_migrated_file_matches_fresh_file(tmp_path: Path) -> None:
         raw = sqlite3.connect(path)
         try:
             tables = [r[0] for r in raw.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
-            return {t: raw.execute(f"PRAGMA table_info({t})").fetchall() for t in tables}
+            info = {t: raw.execute(f"PRAGMA table_info({t})").fetchall() for t in tables}
+            info["foreign keys"] = [raw.execute(f"PRAGMA foreign_key_list({t})").fetchall() for t in tables]
+            return info
         finally:
             raw.close()
 
