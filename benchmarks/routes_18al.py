@@ -98,7 +98,33 @@ def dense_game(seed: int = 1) -> Game:
     return game
 
 
+RECORD = Path(__file__).resolve().parents[2] / "shared" / "reference" / "records" / "18AL-4p-bank.json"
+
+
+def record_positions() -> None:
+    """The real late game of the 18AL reference record (a 4-player game the bank broke): every corporation's
+    trains in the last operating rounds, timed before the record's own run_routes."""
+    import json
+
+    from engine.records import read_record
+
+    if not RECORD.exists():
+        print(f"(no reference record at {RECORD})")
+        return
+    data = json.loads(RECORD.read_text())
+    ids = [a["id"] for a in data["actions"] if a.get("type") == "run_routes" and a["id"] >= 320]
+    print(f"18AL reference record, {len(ids)} late runs (7, 6, 5 and 4D trains)")
+    for aid in ids:
+        game = read_record(data, before=aid, routes=False).game
+        corp = game.round.corp
+        trains = game.rules.train_specs(game, corp)
+        med, worst, rev = timed(game, corp, trains)
+        label = "+".join(t.name for t in trains)
+        print(f"  before {aid:3} {corp:4} {label:14} median {med * 1000:8.1f} ms  worst {worst * 1000:8.1f} ms  ${rev}")
+
+
 def main() -> int:  # noqa: C901
+    record_positions()
     dense = dense_game()
     tiles = sum(1 for st in dense.board.hexes.values() if st.tile)
     print(f"dense built-up map: {tiles} tiles, phase {dense.phase.name}")

@@ -162,7 +162,7 @@ COMMANDS: tuple[Command, ...] = (
                autocomplete=True),
         Option("price", "int", "Price (the list shows the allowed range)", autocomplete=True, min_value=0),
     ), action="buy_company", build=_fields(company="company", price="price")),
-    Command("private use", "Use a private company's special ability", "action", (
+    Command("private use", "Use a private company's special ability (18AL: also name chits on trains)", "action", (
         Option("ability", "str", "What to do (the list shows what is legal now)", required=True, autocomplete=True),
     ), action="*"),
     # -- stock
@@ -294,7 +294,7 @@ def coerce(opt: Option, raw: str) -> Any:
 
 # -- encoded actions for buttons, menus and /act ----------------------------------------------------------------
 
-_FIELD_ORDER = ("corporation", "company", "hex", "tile", "rotation", "city", "town", "target", "train", "price",
+_FIELD_ORDER = ("corporation", "company", "hex", "tile", "rotation", "city", "town", "target", "chit", "train", "price",
                 "variant", "kind", "source", "president", "count", "size")
 
 

@@ -36,6 +36,7 @@ from engine.game import Game, seat_order
 from engine.record import to_record
 from engine.records import RecordError, is_site_record, read_record, write_record
 from engine.records.reader import PROFILE as SITE_PROFILE
+from engine.stock import share_price
 from engine.titledata import load_title
 from engine.titles import TITLES, rules_for
 
@@ -511,7 +512,7 @@ class Service:
                           "it, before creating another.") from None
         assert row is not None
         td = load_title(title)
-        opt_text = ", ".join(f"{k}" + ("" if v is True else f"={v}") for k, v in options.items()) or "none"
+        opt_text = _options_text(options)
         return Reply(text=(
             f"🚂 **{name}** created a game of **{title}** (game #{gid}) for {td.min_players}–{td.max_players} "
             f"players. Join with `/game join`, then start it with `/game start` when everyone is seated.\n"
@@ -596,7 +597,7 @@ class Service:
         emb = Embed(f"Game #{row.id} — {row.title}")
         settings = (f"Reminders: {texts.hours_text(row.reminder_interval)} · pictures: "
                     f"{_image_mode_text(row.image_mode)}")
-        opt_text = ", ".join(row.options) or "none"
+        opt_text = _options_text(row.options)
         if row.status == "lobby":
             emb.description = "Gathering players. " + self._lobby_hint(ctx)
             emb.fields.append(("Settings", f"{settings}\nOptions: {opt_text}"))
@@ -1762,6 +1763,10 @@ def _hours_to_seconds(hours: Any) -> int:
     return int(round(h * 3600))
 
 
+def _options_text(options: dict[str, Any]) -> str:
+    return ", ".join(f"{k}" + ("" if v is True else f"={v}") for k, v in options.items()) or "none"
+
+
 def _image_mode_text(mode: str) -> str:
     return {"turn": "after every turn", "round": "at the end of each round", "request": "on request"}.get(mode, mode)
 
@@ -1880,10 +1885,11 @@ def _legal_choices(game: Game, path: str, option: str, opts: Mapping[str, Any],
     if path == "stock buy" and option == "corporation":
         sources: dict[str, list[str]] = {}
         for a in of("buy_shares"):
-            what = "President's cert. from the pool" if a.get("president") else ("pool" if a.get("source") == "pool"
-                                                                                  else "IPO")
-            sources.setdefault(a["corporation"], []).append(what)
-        return [Choice(f"{c} — {fmt(game.price(c))} from the " + " or the ".join(w), c) for c, w in sources.items()]
+            pool = a.get("source") == "pool"
+            what = "President's cert. from the pool" if a.get("president") else ("pool" if pool else "IPO")
+            sources.setdefault(a["corporation"], []).append(
+                f"{fmt(share_price(game, a['corporation'], not pool))} from the {what}")
+        return [Choice(f"{c} — " + " or ".join(w), c) for c, w in sources.items()]
     if path == "stock sell":
         sells = [a for a in of("sell_shares") if same(a, "corporation")]
         if option == "corporation":

@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.game import Game
 from engine.state import IPO, POOL
+from engine.stock import share_price
 
 from .commands import COMMANDS, GROUPS
 
@@ -130,7 +131,7 @@ def describe_action(game: Game, a: Mapping[str, Any], *, with_entity: bool = Fal
         corp = a["corporation"]
         where = "the pool" if a.get("source") == "pool" else "the IPO"
         what = "President's certificate" if a.get("president") else "a share"
-        price = game.price(corp) if corp in game.market.positions else None
+        price = share_price(game, corp, where == "the IPO") if corp in game.market.positions else None
         text = f"Buy {what} of {corp} from {where}" + (f" ({fmt(price)})" if price else "")
     elif t == "sell_shares":
         corp, n = a["corporation"], int(a.get("count") or 1)
@@ -144,6 +145,9 @@ def describe_action(game: Game, a: Mapping[str, Any], *, with_entity: bool = Fal
         text = f"Hotel at {hex_name(game, a['hex'])}"
     elif t == "assign":
         text = f"Place the marker at {hex_name(game, a['target'])}"
+    elif t == "name_train":
+        text = (f"Put the {a['chit']} on train {a['train']}" if a.get("train")
+                else f"Take the {a['chit']} off its train")
     elif t == "run_routes":
         text = "Run the best routes"
     elif t == "dividend":

@@ -79,6 +79,16 @@ class Assign(_Action):
     target: str
 
 
+class NameTrain(_Action):
+    """18AL: put one of the Memphis & Charleston's name chits on a train of the corporation holding them, moving it
+    from another train; ``train`` None takes it off (back on the charter). The entity is the private ("M&C", as
+    for the other private abilities) or the corporation holding the chits."""
+
+    type: Literal["name_train"] = "name_train"
+    chit: str
+    train: str | None = None
+
+
 class RouteSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     train: str
@@ -139,6 +149,7 @@ Action = Annotated[
     | PlaceToken
     | HexToken
     | Assign
+    | NameTrain
     | RunRoutes
     | Dividend
     | BuyTrain

@@ -35,6 +35,18 @@ def corporation_buy_problem(game: Game, corp: str, company_sym: str, price: int)
     return None
 
 
+def purchasable_companies(game: Game, corp: str) -> dict[str, tuple[int, int]]:
+    """The players' privates ``corp`` may buy now, with their price ranges (regardless of its cash)."""
+    out = {}
+    for c in game.companies.values():
+        if c.closed or c.owner is None or not game.has_player(c.owner):
+            continue
+        rng = game.rules.company_price_range(game, corp, c.sym)
+        if rng is not None:
+            out[c.sym] = rng
+    return out
+
+
 def corporation_buys_company(game: Game, corp: str, act: BuyCompany) -> None:
     problem = corporation_buy_problem(game, corp, act.company, act.price)
     if problem:
@@ -59,8 +71,8 @@ def player_sale_problem(game: Game, buyer: str, company_sym: str, price: int) ->
         return f"You already own {company_sym}."
     if price < 1:
         return "A private changes hands for at least $1."
-    if game.player(buyer).cash < price:
-        return f"{buyer} has {game.fmt(game.player(buyer).cash)}."
+    if game.available_cash(buyer) < price:
+        return f"{buyer} has {game.fmt(game.available_cash(buyer))} to spend."
     if game.cert_count(buyer) + 1 > game.cert_limit():
         return f"{buyer} holds {game.cert_count(buyer)} certificates; the limit is {game.cert_limit()}."
     return None

@@ -281,13 +281,16 @@ class Game:
         """Move money between the bank, players and corporations."""
         if amount < 0:
             raise AssertionError("negative payment")
+        if source != BANK and source not in self.corps and amount > self.available_cash(source):
+            # every check before a player pays uses available_cash; reaching here is an engine bug
+            raise AssertionError(f"{source} would pay {amount} out of money set aside for bids")
         self._add(source, -amount)
         self._add(target, amount)
 
     def _add(self, who: str, amount: int) -> None:
         if who == BANK:
             self.bank += amount
-            if self.bank <= 0 and not self.bank_broken:
+            if self.bank < self.rules.bank_breaks_below and not self.bank_broken:
                 self.bank_broken = True
                 self.rules.on_bank_broken(self)
                 self.say(self.rules.bank_broken_text)
@@ -301,6 +304,21 @@ class Game:
         if who in self.corps:
             return self.corps[who].cash
         return self.player(who).cash
+
+    def committed_cash(self, player: str, except_company: str | None = None) -> int:
+        """Cash the player has set aside for open bids on unsold privates (18AL 3.1(b)), but not for
+        ``except_company`` (the money bid on a private may be used to bid on or pay for that private)."""
+        total = 0
+        for sym, bids in self.private_bids.items():
+            mine = [a for p, a in bids if p == player] if sym != except_company else []
+            if mine:
+                total += max(mine)
+        return total
+
+    def available_cash(self, player: str, except_company: str | None = None) -> int:
+        """What a player may spend now: his cash less the money set aside for bids. Every check before a player
+        pays (shares, privates, bids, a president's contribution toward a train) asks this, never ``cash``."""
+        return self.player(player).cash - self.committed_cash(player, except_company)
 
     # ------------------------------------------------------------------ shares
     def certs_of(self, corp: str, owner: str | None = None) -> list[Certificate]:
@@ -484,6 +502,15 @@ class Game:
             self.record_history()
         ranking = sorted(self.result().items(), key=lambda kv: -kv[1])
         self.say("Game over (" + reason.replace("_", " ") + "). " + ", ".join(f"{n} {self.fmt(v)}" for n, v in ranking))
+
+    def end_after_round(self, finished: Any, reason: str) -> Any:
+        """The game is due to end for ``reason`` now that the round ``finished`` is over: end it, unless the title
+        plays one more round first. Returns the round that comes next (``finished`` when the game is over)."""
+        extra = self.rules.extra_round_at_end(self, finished, reason)
+        if extra is not None:
+            return extra
+        self.end_game(reason)
+        return finished
 
     def record_history(self) -> None:
         self.history.append(self.result())

@@ -59,12 +59,10 @@ def violations(game: Game) -> list[str]:
         if bids and game.companies[sym].owner is not None:
             out.append(f"bids remain on sold private {sym}")
     for p in game.players:
-        # money set aside for bids is never spent in a stock round (18AL 3.1(b))
-        if game.round is not None and game.round.kind == "stock":
-            held = sum(max(a for n, a in bids if n == p.name) for bids in game.private_bids.values()
-                       if any(n == p.name for n, _ in bids))
-            if held > p.cash:
-                out.append(f"{p.name} has bids of {held} but only {p.cash}")
+        # money set aside for bids is never spent, in any round (18AL 3.1(b))
+        held = game.committed_cash(p.name)
+        if held > p.cash:
+            out.append(f"{p.name} has bids of {held} but only {p.cash}")
     ids = [t.id for t in game.trains]
     if len(ids) != len(set(ids)):
         out.append("duplicate train ids")

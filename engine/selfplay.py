@@ -15,6 +15,7 @@ WEIGHTS = {
     "bid": 1.0, "par": 3.0, "buy_shares": 4.0, "sell_shares": 0.15, "pass": 1.0, "lay_tile": 3.0,
     "place_token": 1.5, "hex_token": 1.0, "assign": 0.5, "run_routes": 1.0, "dividend": 1.0,
     "buy_train": 6.0, "discard_train": 1.0, "convert": 1.0, "bankrupt": 1.0,
+    "name_train": 0.2,  # 18AL name chits: offered at every step of the turn, so a light weight
 }
 
 

@@ -101,14 +101,23 @@ def _best_challenger(game: Game, seller: str, corp_sym: str) -> str:
     return best
 
 
+def share_price(game: Game, corp: str, from_ipo: bool) -> int:
+    """Price per share: the pool sells at market value, the IPO at the title's IPO price."""
+    return game.rules.ipo_price(game, corp) if from_ipo else game.price(corp)
+
+
+def share_cost(game: Game, cert: Certificate) -> int:
+    return share_price(game, cert.corp, cert.owner == IPO) * cert.shares
+
+
 def buy_problem(game: Game, player: str, cert: Certificate, sold_this_round: set[str]) -> str | None:
     corp_sym = cert.corp
-    p = game.player(player)
     if corp_sym in sold_this_round:
         return f"You sold {corp_sym} this round, so you may not buy it again until the next stock round."
-    cost = game.price(corp_sym) * cert.shares
-    if p.cash < cost:
-        return f"That certificate costs {game.fmt(cost)}; you have {game.fmt(p.cash)}."
+    cost = share_cost(game, cert)
+    cash = game.available_cash(player)
+    if cash < cost:
+        return f"That certificate costs {game.fmt(cost)}; you have {game.fmt(cash)}" + _set_aside(game, player) + "."
     if game.rules.counts_for_cert_limit(game, cert) and game.cert_count(player) + 1 > game.cert_limit():
         return f"You hold {game.cert_count(player)} certificates; the limit is {game.cert_limit()}."
     pct = game.percent_of(corp_sym, game.shares_held(player, corp_sym) + cert.shares)
@@ -118,12 +127,17 @@ def buy_problem(game: Game, player: str, cert: Certificate, sold_this_round: set
     return None
 
 
+def _set_aside(game: Game, player: str) -> str:
+    held = game.committed_cash(player)
+    return f" to spend ({game.fmt(held)} is set aside for your bids on privates)" if held else ""
+
+
 def buy(game: Game, player: str, cert: Certificate, sold_this_round: set[str]) -> None:
     problem = buy_problem(game, player, cert, sold_this_round)
     if problem:
         raise GameError(problem)
     source = cert.owner
-    cost = game.price(cert.corp) * cert.shares
+    cost = share_cost(game, cert)
     game.pay(player, BANK, cost)
     cert.owner = player
     where = "the pool" if source == POOL else "the IPO"

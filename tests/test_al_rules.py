@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from engine.actions import NameTrain
 from engine.errors import GameError
-from engine.game import Game
+from engine.game import BANK, Game
 from engine.hexgrid import neighbour
-from engine.routes import TrainSpec, best_routes
+from engine.routes import TrainSpec, best_routes, check_routes
 from engine.state import POOL, Train
 from engine.titles.g18al import state
+from tests.al_helpers import Plan, in_turn, play, score, stock_round
 
 P3 = ["Ann", "Bob", "Cy"]
 
@@ -260,3 +262,261 @@ def test_options_are_checked() -> None:
     g = Game("18AL", P3, options={"LN_home_city_moved": True})
     assert g.rules.home(g, "L&N") == ("C4", 0)
     assert state(g).homes_placed == set()
+
+
+def test_ipo_shares_cost_par_and_open_market_shares_the_market_value() -> None:
+    g = Game("18AL", P3)
+    to_first_or(g, "ABC", 90)
+    while g.round.kind != "stock":  # ABC runs nothing: withheld, its price falls below par
+        act(g, type="pass", entity=g.current_entity)
+    market = g.price("ABC")
+    assert market != 90
+    who = g.current_entity
+    before = g.player(who).cash
+    act(g, type="buy_shares", entity=who, corporation="ABC")
+    assert before - g.player(who).cash == 90  # rules 1.4: the Initial Offering sells at par
+    act(g, type="sell_shares", entity=who, corporation="ABC", count=1)
+    act(g, type="pass", entity=who)
+    other = g.current_entity
+    cash = g.player(other).cash
+    act(g, type="buy_shares", entity=other, corporation="ABC", source="pool")
+    assert cash - g.player(other).cash == g.price("ABC")  # the Open Market sells at market value
+
+
+# -- money set aside for bids (3.1(b)) ------------------------------------------------------------------------
+def test_bids_stay_open_through_an_operating_round_in_which_nobody_can_pay() -> None:
+    g = Game("18AL", P3)
+    act(g, type="bid", entity="Ann", company="SNAR", price=50)
+    for who in ("Bob", "Cy", "Ann"):
+        act(g, type="pass", entity=who)
+    # stock round 1 ended with the bid open; operating round 1.1 came and went without a corporation
+    assert [r["kind"] for r in g.finished_rounds] == ["stock", "operating"]
+    assert g.round.kind == "stock" and g.round_no == 2
+    assert g.private_bids == {"SNAR": [("Ann", 50)]}
+    assert g.player("Ann").cash == 600 and g.available_cash("Ann") == 550
+    # why no operating round can ever spend bid money: while a private is unsold (the only time bids exist) a stock
+    # turn is buy the cheapest private, bid, or pass, so no corporation can start
+    with pytest.raises(GameError, match="While the bank holds privates"):
+        act(g, type="par", entity=g.current_entity, corporation="ABC", price=90)
+    assert {a.type for a in g.legal_actions()} <= {"pass", "buy_company", "bid"}
+
+
+def _abc_without_trains() -> Game:
+    """ABC in operating round 3.1 at its train step with no train and $52: its president Ann must pay the rest.
+
+    Played: ABC spends all but $50 on TAG's 2-train in OR 2.1; TAG then buys a bank train and both of ABC's for $1.
+    """
+    g = Game("18AL", P3)
+    plan = Plan(trains={"ABC": ("2",), "TAG": ("2",)})
+    play(g, plan, lambda g: g.round_no == 2 and in_turn("ABC", "buy_train")(g))
+    assert g.round.operated == []  # ABC operates first
+    act(g, type="buy_train", entity="ABC", train="2-1", price=g.corps["ABC"].cash - 50)
+    act(g, type="pass", entity="ABC")
+    play(g, plan, in_turn("TAG", "buy_train"))
+    act(g, type="buy_train", entity="TAG", train="2-2")
+    act(g, type="buy_train", entity="TAG", train="2-0", price=1)
+    act(g, type="buy_train", entity="TAG", train="2-1", price=1)
+    play(g, plan, in_turn("ABC", "buy_train"))
+    assert g.round_no == 3 and g.corps["ABC"].cash == 52 and g.round.must_raise(g)
+    return g
+
+
+def test_every_player_payment_leaves_money_set_aside_for_bids_alone() -> None:
+    """Each way a player pays asks ``Game.available_cash``. No played game has an open bid once corporations
+    exist (above), so the bid is written into ``Game.private_bids`` directly to reach each payment."""
+    g = _abc_without_trains()
+    ann, raisable = g.player("Ann").cash, g.round.raisable(g, "Ann")
+    g.private_bids["NDY"] = [("Ann", ann - 40)]  # Ann may spend $40; the train needs $48 from her
+    assert g.available_cash("Ann") == 40 and g.round.raisable(g, "Ann") == raisable - (ann - 40)
+    assert not any(a.type == "buy_train" and a.train == "2-3" for a in g.legal_actions())
+    with pytest.raises(GameError, match="Ann has \\$40 to spend"):
+        act(g, type="buy_train", entity="ABC", train="2-3")
+    with pytest.raises(AssertionError, match="set aside"):
+        g.pay("Ann", BANK, 41)  # the last line of defence: the payment itself
+    g.private_bids.clear()
+    act(g, type="buy_train", entity="ABC", train="2-3")
+    assert g.player("Ann").cash == ann - 48 and g.corps["ABC"].cash == 0
+
+    # stock round 4: shares, a par and a private from another player
+    play(g, Plan(trains={}), lambda g: g.round.kind == "stock" and g.current_entity == "Ann")
+    g.private_bids["NDY"] = [("Ann", g.player("Ann").cash - 10)]
+    with pytest.raises(GameError, match="set aside for your bids"):
+        act(g, type="buy_shares", entity="Ann", corporation="TAG")
+    with pytest.raises(GameError, match="to spend"):
+        act(g, type="par", entity="Ann", corporation="WRA", price=60)
+    with pytest.raises(GameError, match="to spend"):
+        act(g, type="buy_company", entity="Ann", company="BLC", price=20)
+    assert {a.type for a in g.legal_actions()} <= {"pass", "sell_shares"}
+    g.private_bids.clear()
+    act(g, type="buy_shares", entity="Ann", corporation="TAG")
+
+
+# -- game end: bank, $300, scores, tie-break (5, 5.1) -------------------------------------------------------------
+def phase3_game(options: dict[str, bool] | None = None) -> Game:
+    """The default plan up to stock round 5: phase 3 (two operating rounds per set), ABC and TAG running."""
+    g = Game("18AL", P3, options=options)
+    play(g, Plan(), stock_round(5))
+    assert g.phase.operating_rounds == 2
+    return g
+
+
+def drain_bank(g: Game, leave: int) -> None:
+    """Bring the bank near its end without a long game: all but ``leave`` dollars go, through a public payment, to
+    the treasury of M&O, a corporation nobody starts (a treasury counts for no player and M&O never operates)."""
+    g.pay(BANK, "M&O", g.bank - leave)
+
+
+def test_bank_broken_in_an_operating_round_ends_the_game_after_that_round_not_the_set() -> None:
+    g = phase3_game()
+    plan = Plan()
+    play(g, plan, in_turn("ABC", "dividend"))
+    assert g.or_set == (1, 2) and g.round.revenue > 10
+    drain_bank(g, 10)
+    act(g, type="dividend", entity="ABC", kind="payout")
+    assert g.bank_broken and g.bank <= 0 and not g.finished
+    play(g, plan, lambda g: g.finished)
+    assert g.end_reason == "bank"
+    assert g.round.kind == "operating" and g.or_set == (1, 2) and g.round_no == 5  # OR 5.2 is never played
+    assert g.round.operated == ["ABC", "TAG"]  # the round itself is completed
+    assert g.result() == {p: score(g, p) for p in P3}
+
+
+def test_bank_broken_in_a_stock_round_ends_the_game_after_it_and_one_operating_round() -> None:
+    g = phase3_game()
+    drain_bank(g, 10)
+    seller = g.current_entity
+    sale = next(a for a in g.legal_actions() if a.type == "sell_shares")
+    g.process(sale)
+    assert g.bank_broken and g.round.kind == "stock" and not g.finished
+    plan = Plan()
+    play(g, plan, lambda g: g.round.kind == "operating")
+    assert g.or_set == (1, 1)  # one operating round, not phase 3's two
+    play(g, plan, lambda g: g.finished)
+    assert g.end_reason == "bank" and g.round_no == 5 and g.or_set == (1, 1) and g.round.operated == ["ABC", "TAG"]
+    assert g.result() == {p: score(g, p) for p in P3}
+    assert g.result()[seller] == score(g, seller)
+
+
+def test_300_ends_the_game_after_the_current_operating_round_and_scores_privates_at_par() -> None:
+    g = Game("18AL", P3)
+    plan = Plan(trains={"ABC": ("2", "2", "2"), "TAG": ("2", "2")})  # no 3-train: one OR per set, prices climb
+    play(g, plan, lambda g: g.corps["ABC"].started and g.price("ABC") >= 300)
+    assert g.round.kind == "operating" and not g.finished and "TAG" not in g.round.operated
+    assert state(g).end_after_or == "stock_market"
+    number = g.round_no
+    play(g, plan, lambda g: g.finished)
+    assert g.end_reason == "stock_market" and g.round_no == number and g.round.operated == ["ABC", "TAG"]
+    owned = [c for c in g.companies.values() if c.owner in P3 and not c.closed]
+    assert owned  # phase 2: the privates are still open and count at par value
+    assert g.result() == {p: score(g, p) for p in P3}
+    assert g.winner() == ["Ann"]  # ABC's president, with ABC at $300
+
+
+def _tied_bank_end(options: dict[str, bool] | None, places: tuple[int, int] = (0, 1)) -> Game:
+    """The bank breaks in OR 5.1; just before its last action (TAG passes its train step, which moves no money) the
+    players in ``places`` of the ranking are made equal by a payment from the bank, then TAG passes."""
+    g = phase3_game(options)
+    plan = Plan()
+    play(g, plan, in_turn("ABC", "dividend"))
+    drain_bank(g, 10)
+    act(g, type="dividend", entity="ABC", kind="payout")
+    play(g, plan, in_turn("TAG", "buy_train"))
+    ranking = sorted(g.result().items(), key=lambda kv: -kv[1])
+    (_, high), (low_name, low) = ranking[places[0]], ranking[places[1]]
+    g.pay(BANK, low_name, high - low)
+    act(g, type="pass", entity="TAG")
+    return g
+
+
+def test_a_tie_stands_without_the_tournament_option() -> None:
+    g = _tied_bank_end(None)
+    assert g.finished and g.end_reason == "bank" and len(g.winner()) == 2
+
+
+def test_tournament_tie_break_plays_one_extra_operating_round() -> None:
+    g = _tied_bank_end({"tournament_tie_break": True})
+    assert not g.finished and state(g).tie_break_played
+    assert g.round.kind == "operating" and g.round_no == 5 and g.or_set == (2, 2)  # no stock round before it
+    assert any("tie for first place" in line for _, line in g.messages)
+    assert g.rules.extra_round_at_end(g, g.round, "bankrupt") is None  # never after a bankruptcy
+    play(g, Plan(), lambda g: g.finished)
+    assert g.end_reason == "bank" and g.round_no == 5 and g.round.operated == ["ABC", "TAG"]
+    assert [r["kind"] for r in g.finished_rounds[-2:]] == ["operating", "operating"]
+    assert g.result() == {p: score(g, p) for p in P3}
+
+
+def test_tournament_tie_break_only_for_first_place() -> None:
+    g = _tied_bank_end({"tournament_tie_break": True}, places=(1, 2))
+    assert g.finished and len(g.winner()) == 1 and not state(g).tie_break_played
+
+
+# -- name chits (M&C, Table III) ------------------------------------------------------------------------------------
+LEE = "Robert E. Lee"
+LINE = ["G4-0", "G6-0", "G8-0"]  # Birmingham - Anniston - Atlanta: the Robert E. Lee's two ends
+
+
+def _line_revenue(g: Game, train: str) -> int:
+    """What ``train`` earns on Birmingham-Anniston-Atlanta with the chits as they are now."""
+    rules = g.rules
+    return check_routes(g.board, "ABC", rules.train_specs(g, "ABC"), rules.route_rules(g), [(train, LINE)]).revenue
+
+
+def test_name_chits_are_the_presidents_choice_and_pay_only_on_their_train() -> None:
+    g = Game("18AL", P3)
+    plan = Plan(privates={"ABC": ("M&C", 100)})
+    play(g, plan, lambda g: state(g).chit_corp == "ABC" and in_turn("ABC", "routes")(g))
+    assert g.round_no == 5 and [t.id for t in g.trains_of("ABC")] == ["2-0", "2-2", "3-0"]
+    # no chit is on a train until the president puts it there: it earns nothing (the literal rule)
+    assert g.rules.placed_chits(g) == {} and _line_revenue(g, "3-0") == 70
+    offered = {a for a in g.legal_actions() if a.type == "name_train"}
+    assert NameTrain(entity="M&C", chit=LEE, train="3-0") in offered and len(offered) == 6
+    act(g, type="name_train", entity="M&C", chit=LEE, train="2-0")
+    assert _line_revenue(g, "3-0") == 70  # the chit is on the 2-train, which cannot reach both ends
+    act(g, type="name_train", entity="ABC", chit=LEE, train="3-0")  # moved; the corporation may name itself
+    assert g.rules.placed_chits(g) == {LEE: "3-0"} and _line_revenue(g, "3-0") == 90
+    with pytest.raises(GameError, match="at most one name"):
+        act(g, type="name_train", entity="M&C", chit="Pan American", train="3-0")
+    with pytest.raises(GameError, match="own trains"):
+        act(g, type="name_train", entity="M&C", chit="Pan American", train="2-1")
+    with pytest.raises(GameError, match="no name chit"):
+        act(g, type="name_train", entity="M&C", chit="Dixie Flyer", train="2-0")
+    act(g, type="run_routes", entity="ABC", routes=[{"train": "3-0", "nodes": LINE}])
+    assert g.round.revenue == 90
+    assert "Robert E. Lee on 3-train 3-0" in g.rules.charter_notes(g, "ABC")[0]
+
+    # not in another corporation's turn; and a named train sold away leaves its chit on the charter
+    play(g, plan, in_turn("TAG", "buy_train"))
+    with pytest.raises(GameError, match="own turn"):
+        act(g, type="name_train", entity="M&C", chit=LEE, train="2-0")
+    act(g, type="buy_train", entity="TAG", train="3-0", price=1)
+    assert g.rules.placed_chits(g) == {} and state(g).chit_corp == "ABC"
+    assert "Robert E. Lee (on the charter" in g.rules.charter_notes(g, "ABC")[0]
+    play(g, plan, in_turn("ABC"))
+    assert g.or_set == (2, 2)
+    act(g, type="name_train", entity="M&C", chit=LEE, train="2-2")  # reusable
+    assert g.rules.placed_chits(g) == {LEE: "2-2"}
+
+    # a change of president removes both chits at once
+    play(g, plan, lambda g: g.round.kind == "stock")
+    bought = 0
+    while g.round.kind == "stock" and state(g).chit_corp is not None:
+        who = g.current_entity
+        if who == "Cy" and not g.round.bought_this_turn:
+            act(g, type="buy_shares", entity="Cy", corporation="ABC")
+            bought += 1
+        else:
+            act(g, type="pass", entity=who)
+    assert bought == 2 and g.corps["ABC"].president == "Cy"
+    assert state(g).chit_corp is None and g.rules.placed_chits(g) == {}
+    assert any("name chits are removed" in line for _, line in g.messages)
+    assert g.replayed().result() == g.result()
+
+
+def test_name_chits_move_with_the_best_runs_under_the_18xx_games_profile() -> None:
+    g = Game("18AL", P3, options={"rules_profile": "18xx.games"})
+    assert g.rules.auto_name_chits and not Game("18AL", P3).rules.auto_name_chits
+    plan = Plan(privates={"ABC": ("M&C", 100)})
+    play(g, plan, lambda g: state(g).chit_corp == "ABC" and in_turn("ABC", "routes")(g))
+    assert not any(a.type == "name_train" for a in g.legal_actions())
+    act(g, type="run_routes", entity="ABC")
+    assert g.round.revenue == 90 and g.rules.placed_chits(g)  # the engine placed them for the best run

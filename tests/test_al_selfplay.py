@@ -26,7 +26,8 @@ def test_selfplay_18al_many(players: int, seed: int) -> None:
     assert res["finished"]
 
 
-@pytest.mark.parametrize("option", ["double_yellow_first_or", "LN_home_city_moved", "unlimited_4d", "hard_rust_t4"])
+@pytest.mark.parametrize("option", ["double_yellow_first_or", "LN_home_city_moved", "unlimited_4d", "hard_rust_t4",
+                                    "tournament_tie_break"])
 def test_selfplay_18al_options(option: str) -> None:
     import random
 

@@ -577,3 +577,38 @@ async def test_18al_private_sale_through_the_same_commands(svc: Service) -> None
     assert game.companies["TR"].owner == first.name
     r = await do(svc, first, "view corporations")
     assert r.ok
+
+
+async def test_18al_name_chits_through_private_use(svc: Service) -> None:
+    from engine.titles.g18al import state as al_state
+    from tests.al_helpers import Plan, in_turn, next_action
+
+    assert (await do(svc, ALICE, "game create", title="18AL", images="request")).ok
+    for u in (BOB, CAROL):
+        assert (await do(svc, u, "game join")).ok
+    assert (await do(svc, ALICE, "game start")).ok
+    # the scripted plan, through the same `/act` every player uses: ABC buys the M&C in operating round 5.1
+    plan = Plan(privates={"ABC": ("M&C", 100)})
+    for _ in range(300):
+        _row, game = await state(svc)
+        if al_state(game).chit_corp == "ABC" and in_turn("ABC", "routes")(game):
+            break
+        r = await act(svc, next_action(game, plan))
+        assert r.ok, r.text
+    assert [t.id for t in game.trains_of("ABC")] == ["2-0", "2-2", "3-0"]
+    pres = USERS[game.corps["ABC"].president]
+    other = next(u for u in (ALICE, BOB, CAROL) if u != pres)
+    choices = await svc.autocomplete(CH, pres, "private use", "ability")
+    labels = {c.name: c.value for c in choices}
+    assert "M&C: Put the Robert E. Lee on train 3-0" in labels, labels
+    assert await svc.autocomplete(CH, other, "private use", "ability") == []
+    pick = labels["M&C: Put the Robert E. Lee on train 3-0"]
+    refused = await do(svc, other, "private use", ability=pick)
+    assert not refused.ok
+    r = await do(svc, pres, "private use", ability=pick)
+    assert r.ok, r.text
+    _row, game = await state(svc)
+    assert game.rules.placed_chits(game) == {"Robert E. Lee": "3-0"} and game.current_entity == "ABC"
+    view = await do(svc, pres, "view corporations")
+    assert "Robert E. Lee on 3-train 3-0" in view.full_text()
+    assert "Pan American (on the charter" in view.full_text()

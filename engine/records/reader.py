@@ -38,6 +38,7 @@ from ..actions import (
     RouteSpec,
     RunRoutes,
     SellShares,
+    parse_action,
 )
 from ..errors import GameError
 from ..game import Game
@@ -245,6 +246,11 @@ def options_of(record: dict[str, Any], game_title: str) -> tuple[dict[str, Any],
         if rule not in known:
             raise RecordError(f"optional rule {rule!r} is not known for {game_title}; known: {', '.join(known)}")
         options[rule] = True
+    ours = meta.get("options") if isinstance(meta, dict) else None
+    for rule, value in (ours or {}).items():  # our own options, kept by our exporter
+        if rule not in known:
+            raise RecordError(f"option {rule!r} is not known for {game_title}; known: {', '.join(known)}")
+        options[rule] = value
     if settings.get("pin"):
         warnings.append(f"the game is pinned to an older version of the site ({settings['pin']}); it may not replay "
                         "under current rules")
@@ -274,6 +280,9 @@ class _Reader:
             raise RecordError(str(e)) from None
         self.out = Imported(self.game, record, self.seats, warnings=warnings, tmap=tmap)
         self.check_routes, self.optimum = routes, optimum
+        meta = record.get(META_KEY)
+        # our decisions the site has no action for, each after the site action numbered ``after``
+        self.local: list[dict[str, Any]] = list(meta.get("local_actions") or []) if isinstance(meta, dict) else []
         self.shares = new_share_ledger(self.game, tmap)
         self.tiles = TileLedger.for_counts({n: t.count for n, t in self.game.data.tiles.items()},
                                            tmap.preprinted_cities)
@@ -334,7 +343,9 @@ class _Reader:
         self.game.replaying = True
         try:
             for item in self._flatten(effective):
+                self._apply_local(item.get("id"))
                 self.apply(item)
+            self._apply_local(None)
             self.auto_pass()
         finally:
             self.game.replaying = False
@@ -426,6 +437,21 @@ class _Reader:
                                             f"engine does not wait for ({reason})")
                 return
         raise RecordError(f"{_describe(a)} refused: {reason}", a.get("id"), _clean(a))
+
+    def _apply_local(self, before_id: Any) -> None:
+        """Our own decisions kept in the meta block that come before the site action ``before_id`` (None: all)."""
+        while self.local and (before_id is None or
+                              (isinstance(before_id, int) and int(self.local[0].get("after", 0)) < before_id)):
+            entry = self.local.pop(0)
+            for _ in range(int(entry.get("passes", 0))):
+                if not auto_passes(self.game):
+                    raise RecordError("the record's own actions do not fit its automatic passes", before_id)
+                self.game.process(Pass(entity=self.game.current_entity or ""))
+                self.out.auto_passes += 1
+            try:
+                self.game.process(parse_action(entry["action"]))
+            except (GameError, KeyError, ValueError) as e:
+                raise RecordError(f"our own action {entry.get('action')} refused: {e}", before_id) from None
 
     def auto_pass(self) -> None:
         game = self.game

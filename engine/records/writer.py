@@ -31,6 +31,7 @@ from ..actions import (
     PlaceToken,
     RunRoutes,
     SellShares,
+    dump_action,
 )
 from ..game import Game
 from ..routes import Route, check_routes
@@ -39,6 +40,8 @@ from . import ids
 from .ids import TileLedger
 from .reader import META_KEY, PROFILE, cert_size, new_share_ledger, sync_shares, sync_tiles
 from .titles import TitleMap, auto_passes, map_for
+
+LOCAL_TYPES = frozenset({"name_train"})  # our actions with no 18xx.games counterpart
 
 
 class ExportError(ValueError):
@@ -73,6 +76,9 @@ class _Writer:
         self.tiles = TileLedger.for_counts({n: t.count for n, t in self.game.data.tiles.items()},
                                            tmap.preprinted_cities)
         self.actions: list[dict[str, Any]] = []
+        # our decisions the site has no action for (18AL name chits under the rulebook), kept in our meta block
+        self.local: list[dict[str, Any]] = []
+        self.silent = 0  # automatic passes since the last written action
 
     # -- entities
     def entity(self, name: str) -> tuple[Any, str]:
@@ -89,6 +95,7 @@ class _Writer:
         out: dict[str, Any] = {"type": fields.pop("type", act.type), "entity": ent, "entity_type": kind}
         out.update({k: v for k, v in fields.items() if v is not None})
         out["id"] = len(self.actions) + 1
+        self.silent = 0
         if self.created_at is not None:
             out["created_at"] = self.created_at
         self.actions.append(out)
@@ -106,6 +113,11 @@ class _Writer:
         game = self.game
         if act.type == "pass" and auto_passes(game):
             game.process(act)
+            self.silent += 1
+            return
+        if act.type in LOCAL_TYPES:
+            game.process(act)
+            self.local.append({"after": len(self.actions), "passes": self.silent, "action": dump_action(act)})
             return
         pre_cash = {s: c.cash for s, c in game.corps.items()}
         pre_president = {s: c.president for s, c in game.corps.items()}
@@ -208,12 +220,15 @@ class _Writer:
         elif isinstance(act, Dividend):
             self.emit(act, kind=act.kind)
         elif isinstance(act, BuyTrain):
-            bought = [t for t in game.trains if t.owner == act.entity and pre_trains.get(t.id) != act.entity]
+            # the buyer is the entity, or the corporation owning New Decatur Yards
+            bought = [t for t in game.trains if t.owner in game.corps and pre_trains.get(t.id) != t.owner]
             if len(bought) != 1:
                 raise ExportError("cannot tell which train was bought")
             t = bought[0]
             source = pre_trains.get(t.id)
-            if source is None or source == POOL:
+            if act.entity in game.companies:
+                self.emit(act, train=t.id, price=t.price // 2, variant=t.variant)
+            elif source is None or source == POOL:
                 self.emit(act, train=t.id, price=t.price, variant=t.variant)
             else:
                 self.emit(act, train=t.id, price=act.price)
@@ -242,7 +257,8 @@ class _Writer:
             "max_players": n,
             "title": game.title_name,
             "settings": {"seed": game.seed,
-                         "optional_rules": sorted(k for k, v in game.options.items() if k != "rules_profile" and v)},
+                         "optional_rules": sorted(k for k, v in game.options.items()
+                                                  if v and k in self.tmap.optional_rules)},
             "status": "finished" if game.finished else "active",
             "result": {str(self.pid[p]): game.net_worth(p) for p in self.players} if game.finished else {},
             "loaded": True,
@@ -259,6 +275,13 @@ class _Writer:
         profile = game.options.get("rules_profile", "rulebook")
         if profile != PROFILE:
             out[META_KEY] = {"rules_profile": profile}
+            if self.local:
+                out[META_KEY]["local_actions"] = self.local
+            ours = {k: v for k, v in game.options.items() if k != "rules_profile" and k not in self.tmap.optional_rules}
+            if ours:
+                out[META_KEY]["options"] = ours
+        elif self.local:
+            raise ExportError(f"{self.local[0]['action']['type']} has no 18xx.games action")
         return out
 
 

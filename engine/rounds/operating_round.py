@@ -167,7 +167,8 @@ class OperatingRound:
 
     def step_text(self) -> str:
         return {"convert": "conversion", "track": "track", "token": "token", "routes": "run trains",
-                "dividend": "dividend", "buy_train": "buy trains"}.get(self.step, self.step)
+                "dividend": "dividend", "buy_train": "buy trains",
+                "company": "buy a private company"}.get(self.step, self.step)
 
     def allowed_text(self, game: Game) -> str:
         return {
@@ -178,6 +179,7 @@ class OperatingRound:
             "dividend": "pay out or withhold",
             "buy_train": "buy a train" + ("" if not self.corp or game.trains_of(self.corp) else " (it must own one)")
             + ", or pass",
+            "company": "buy a private company from a player, or pass",
         }.get(self.step, "act")
 
     # -- track
@@ -288,7 +290,7 @@ class OperatingRound:
 
     def _buy_train_pass(self, game: Game, act: Pass) -> None:
         assert self.corp is not None
-        if not game.trains_of(self.corp) and game.rules.must_own_train(game, self):
+        if self.train_required(game):
             raise GameError(f"{self.corp} must own a train at the end of its turn; buy one"
                             + (" (emergency rules apply)." if self.must_raise(game) else "."))
         self.advance(game)
@@ -356,10 +358,16 @@ class OperatingRound:
         return not game.trains_of(self.corp) and bool(self.available_trains(game)) and \
             game.corps[self.corp].cash < self.cheapest_price(game) and game.rules.must_own_train(game, self)
 
+    def train_required(self, game: Game) -> bool:
+        """The corporation has no train and must buy one: none is owed when the bank and the pool have none."""
+        assert self.corp is not None
+        return not game.trains_of(self.corp) and bool(self.available_trains(game)) and \
+            game.rules.must_own_train(game, self)
+
     def raisable(self, game: Game, pres: str) -> int:
         """Cash plus what the president could still raise by legal emergency sales."""
         assert self.corp is not None
-        total = game.player(pres).cash
+        total = game.available_cash(pres)
         for sym in game.corps:
             if sym in self.emergency_sold:
                 continue
@@ -389,17 +397,18 @@ class OperatingRound:
         elif self.step == "dividend":
             out += [Dividend(entity=sym, kind="payout"), Dividend(entity=sym, kind="withhold")]
         elif self.step == "buy_train":
-            if game.trains_of(sym) or not game.rules.must_own_train(game, self):
+            if not self.train_required(game):
                 out.append(Pass(entity=sym))
             if len(game.trains_of(sym)) < game.train_limit(sym):
                 cash = game.corps[sym].cash
                 emergency = self.must_raise(game)
-                pres_cash = game.player(pres).cash if pres else 0
+                pres_cash = game.available_cash(pres) if pres else 0
                 cheapest = self.cheapest_price(game) if game.rules.emergency_cheapest_only else None
                 for t, _src in self.available_trains(game):
                     if t.price <= cash or (emergency and t.price <= cash + pres_cash
                                            and cheapest in (None, t.price)):
                         out.append(BuyTrain(entity=sym, train=t.id, price=t.price, variant=t.variant))
+                funded = game.rules.president_funds_corporation_train(game, self)
                 for other in game.corps:
                     if other == sym:
                         continue
@@ -408,8 +417,8 @@ class OperatingRound:
                             continue
                         if cash >= 1:
                             out.append(BuyTrain(entity=sym, train=t.id, price=min(cash, t.price)))
-                        elif not game.trains_of(sym) and pres_cash >= 1 and not game.rules.emergency_cheapest_only:
-                            out.append(BuyTrain(entity=sym, train=t.id, price=min(pres_cash, t.price)))
+                        if funded and min(cash + pres_cash, t.price) > min(cash, t.price):
+                            out.append(BuyTrain(entity=sym, train=t.id, price=min(cash + pres_cash, t.price)))
                 if emergency and pres:
                     for csym in game.corps:
                         if csym in self.emergency_sold:
@@ -486,10 +495,11 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
                 raise GameError(f"With {pres} paying toward it, {sym} must buy the cheapest train available "
                                 f"({game.fmt(rnd.cheapest_price(game))}).")
             need = price - corp.cash
-            if game.player(pres).cash < need:
-                raise GameError(f"{sym} has {game.fmt(corp.cash)} and {pres} has {game.fmt(game.player(pres).cash)}; "
+            pres_cash = game.available_cash(pres)
+            if pres_cash < need:
+                raise GameError(f"{sym} has {game.fmt(corp.cash)} and {pres} has {game.fmt(pres_cash)} to spend; "
                                 f"the {t.variant}-train costs {game.fmt(price)}. Sell shares to raise "
-                                f"{game.fmt(need - game.player(pres).cash)} more, or choose a cheaper train.")
+                                f"{game.fmt(need - pres_cash)} more, or choose a cheaper train.")
             game.pay(pres, sym, need)
             game.say(f"{pres} contributes {game.fmt(need)} to {sym}.")
         real = t if src == "pool" else game.train(t.id)
@@ -525,17 +535,21 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
     pres = corp.president
     assert pres is not None
     if act.price > corp.cash:
-        if corp.cash > 0 or game.trains_of(sym):
-            raise GameError(f"{sym} has {game.fmt(corp.cash)}; it can pay at most that for {t.id}.")
-        if game.rules.emergency_cheapest_only:
+        if not game.rules.president_funds_corporation_train(game, rnd):
+            if corp.cash > 0 or game.trains_of(sym):
+                raise GameError(f"{sym} has {game.fmt(corp.cash)}; it can pay at most that for {t.id}.")
             raise GameError(f"{pres} may not pay toward a train from another corporation; with the president "
                             "paying, only the cheapest bank or pool train may be bought.")
         if act.price > t.price:
-            raise GameError(f"With no money in {sym}, its president may pay at most the face value "
+            raise GameError(f"With {pres} paying toward it, {sym} may pay at most the face value "
                             f"{game.fmt(t.price)} for {t.id}.")
-        if game.player(pres).cash < act.price:
-            raise GameError(f"{pres} has only {game.fmt(game.player(pres).cash)}.")
-        game.pay(pres, seller, act.price)
+        need = act.price - corp.cash
+        if game.available_cash(pres) < need:
+            raise GameError(f"{sym} has {game.fmt(corp.cash)} and {pres} has only "
+                            f"{game.fmt(game.available_cash(pres))} to spend.")
+        game.pay(pres, seller, need)
+        if corp.cash:
+            game.pay(sym, seller, corp.cash)
     else:
         game.pay(sym, seller, act.price)
     t.owner = sym

@@ -70,17 +70,10 @@ class PrivateSaleStockRound(StockRound):
     @staticmethod
     def committed(game: Game, player: str, except_company: str | None = None) -> int:
         """Cash the player has set aside for open bids (on other privates than ``except_company``)."""
-        total = 0
-        for sym, bids in game.private_bids.items():
-            if sym == except_company:
-                continue
-            mine = [a for p, a in bids if p == player]
-            if mine:
-                total += max(mine)
-        return total
+        return game.committed_cash(player, except_company)
 
     def free_cash(self, game: Game, player: str, company: str | None = None) -> int:
-        return game.player(player).cash - self.committed(game, player, company)
+        return game.available_cash(player, company)
 
     def high_bid(self, game: Game, company: str) -> tuple[str, int] | None:
         bids = game.private_bids.get(company, [])
@@ -173,10 +166,11 @@ class PrivateSaleStockRound(StockRound):
 
     def _sell_private(self, game: Game, player: str, company: str, price: int) -> None:
         c = game.companies[company]
+        # the bids on this private end first: the money set aside for them is what the winner now pays
+        game.private_bids.pop(company, None)
         if price:
             game.pay(player, BANK, price)
         c.owner = player
-        game.private_bids.pop(company, None)
         game.say(f"{player} buys {c.name} ({c.sym}) for {game.fmt(price)}.")
         game.rules.on_private_sold(game, self, company)
 

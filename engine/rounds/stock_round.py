@@ -110,10 +110,10 @@ class StockRound:
         size = game.rules.par_size(game, sym, act.size)
         pres = game.certs_of(sym)[0]
         cost = act.price * pres.shares
-        p = game.player(player)
-        if p.cash < cost:
+        cash = game.available_cash(player)
+        if cash < cost:
             raise GameError(f"The President's certificate of {sym} at {game.fmt(act.price)} costs {game.fmt(cost)}; "
-                            f"you have {game.fmt(p.cash)}.")
+                            f"you have {game.fmt(cash)} to spend.")
         if game.cert_count(player) + 1 > game.cert_limit():
             raise GameError(f"You hold {game.cert_count(player)} certificates; the limit is {game.cert_limit()}.")
         cell = cells[0]
@@ -211,7 +211,7 @@ class StockRound:
                 pres = game.certs_of(sym)[0]
                 for cell in game.rules.par_cells(game):
                     for size in game.rules.par_size_choices(game, sym):
-                        if game.player(player).cash >= cell.price * pres.shares and \
+                        if game.available_cash(player) >= cell.price * pres.shares and \
                                 game.cert_count(player) < game.cert_limit():
                             out.append(Par(entity=player, corporation=sym, price=cell.price, size=size))
                 continue

@@ -32,6 +32,10 @@ def rules_for(title: str, profile: str = "rulebook") -> TitleRules:
 
         return Rules18FL()
     if title == "18AL":
+        if profile == "18xx.games":
+            from .g18al_site import Rules18ALSite
+
+            return Rules18ALSite()
         from .g18al import Rules18AL
 
         return Rules18AL()

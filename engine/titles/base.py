@@ -30,6 +30,7 @@ class TitleRules:
     emergency_cheapest_only = False
     bankrupt_keeps_holdings = False  # 18AL: a bankrupt player's unsold stock and privates still score
     bank_broken_text = "The bank has broken: the game ends after the current set of operating rounds."
+    bank_breaks_below = 1  # the bank is broken once it holds less than this: $0 or less
 
     # -- setup and round order
     def check_options(self, game: Game, options: dict[str, Any]) -> None:
@@ -52,8 +53,7 @@ class TitleRules:
                 return OperatingRound(game, number + 1, total)
             game.record_history()
             if game.bank_broken:
-                game.end_game("bank")
-                return finished
+                return game.end_after_round(finished, "bank")
             return StockRound(game)
         # after a stock round (or an opening round) comes a set of operating rounds
         if isinstance(finished, StockRound):
@@ -116,6 +116,10 @@ class TitleRules:
 
     def set_size(self, game: Game, corp: str, size: int) -> None:
         game.corps[corp].size = size
+
+    def ipo_price(self, game: Game, corp: str) -> int:
+        """Price per share of a certificate from the IPO (18FL: market value)."""
+        return game.price(corp)
 
     def float_shares(self, game: Game, corp: str) -> int:
         return game.corps[corp].size * game.data.corporation(corp).float_percent // 100
@@ -202,6 +206,12 @@ class TitleRules:
         """Whether the operating corporation must end its turn owning a train (the rulebook: always)."""
         return True
 
+    def president_funds_corporation_train(self, game: Game, rnd: OperatingRound) -> bool:
+        """May the president pay toward a train bought from another corporation (up to its face value)?
+        18FL: only for a corporation with no train and an empty treasury."""
+        corp = game.corps[rnd.corp or ""]
+        return not self.emergency_cheapest_only and corp.cash == 0 and not game.trains_of(corp.sym)
+
     def on_corp_bought_train(self, game: Game, corp: str, train: Any) -> None:
         return None
 
@@ -217,6 +227,11 @@ class TitleRules:
                 game.say(f"{t.variant}-train {t.id} of {t.owner} is obsolete: it runs once more.")
 
     def on_bank_broken(self, game: Game) -> None:
+        return None
+
+    def extra_round_at_end(self, game: Game, finished: Any, reason: str) -> Any:
+        """A round to play after ``finished`` before the game ends for ``reason`` (18AL's tournament tie-break: one
+        more operating round), or None to end it now. Called once per due end; a bankruptcy never asks."""
         return None
 
     def on_president_change(self, game: Game, corp: str, old: str, new: str) -> None:

@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import stock
-from ..actions import Action, Assign, BuyCompany, BuyTrain, LayTile, PlaceToken
+from ..actions import Action, Assign, BuyCompany, BuyTrain, LayTile, NameTrain, PlaceToken
 from ..errors import GameError
 from ..game import BANK
 from ..graph import reach
 from ..routes import GenericRules, Stop, TrainSpec
-from ..state import POOL, Certificate, Corporation
+from ..state import POOL, Certificate, Corporation, Train
 from .base import TitleRules
 
 if TYPE_CHECKING:
@@ -33,10 +33,13 @@ RULINGS = (
     "The bank breaks when it holds $0 or less (NOTES Q2).",
     "Under 7(b) Nashville keeps its station circle, open to any corporation (NOTES Q3).",
     "A 'legal run' (forced train purchase) is a route a 2-train could run (NOTES Q5).",
-    "Name chits are placed by the engine on the trains that earn the most, as the president may move them "
-    "freely and must run for the maximum; one chit per train, each paying once per turn.",
+    "Name chits go where the president puts them (name_train, on the corporation's turn, one per train); a chit "
+    "on no train earns nothing, as the rules pay only 'a train which has a name chit'.",
     "A private sold between players is taken as agreed by both; the engine records it as the buyer's action.",
-    "Money set aside for bids is not protected during operating rounds (a forced train purchase may use it).",
+    "Money set aside for bids cannot be spent anywhere: every payment by a player is checked against his cash "
+    "less his open bids (in fact bids are open only while a private is unsold, and then no corporation exists).",
+    "Tournament tie-break (option): only a tie for first place plays the extra operating round; a tie after it "
+    "stands.",
 )
 
 OPTIONS = {
@@ -44,6 +47,8 @@ OPTIONS = {
     "LN_home_city_moved": "7(b): the L&N's home is Decatur (C4) instead of Nashville (A4).",
     "unlimited_4d": "7(c): the number of 4D trains is unlimited.",
     "hard_rust_t4": "7(d): no delayed obsolescence; all 4-trains are removed when the 7-train is bought.",
+    "tournament_tie_break": "5.1: a tie for first place is broken by one extra operating round (no stock round "
+                            "before it); not after a bankruptcy.",
 }
 LABEL_HEXES = {"B": "G4", "M": "L5"}  # Birmingham (and Elyton), Montgomery
 LUMBER_TILE = "445"
@@ -64,6 +69,7 @@ class ALState:
     chits: dict[str, str] = field(default_factory=dict)  # chit name -> train id it is on now
     end_after_or: str | None = None  # reason: the game ends after the current operating round
     end_after_next_or: str | None = None  # the bank broke in a stock round: after it and one OR
+    tie_break_played: bool = False  # the tournament tie-break's extra operating round has been given
 
 
 def state(game: Game) -> ALState:
@@ -134,8 +140,7 @@ class Rules18AL(TitleRules):
         if isinstance(finished, OperatingRound):
             if st.end_after_or:
                 game.record_history()
-                game.end_game(st.end_after_or)
-                return finished
+                return game.end_after_round(finished, st.end_after_or)
             number, total = game.or_set
             if number < total:
                 game.or_set = (number + 1, total)
@@ -158,6 +163,25 @@ class Rules18AL(TitleRules):
             before = game.price(sym)
             if game.market.move(sym, -1, 0):
                 game.say(f"All of {sym} is held by players: price {game.fmt(before)} → {game.fmt(game.price(sym))}.")
+
+    def extra_round_at_end(self, game: Game, finished: Any, reason: str) -> Any:
+        """5.1 (tournament option): a tie for first place plays one extra operating round, skipping the stock
+        round that would come first; once only, and never after a bankruptcy."""
+        from ..rounds.operating_round import OperatingRound
+
+        st = state(game)
+        if not game.options.get("tournament_tie_break") or st.tie_break_played or reason == "bankrupt" \
+                or any(p.bankrupt for p in game.players):
+            return None
+        tied = game.winner()
+        if len(tied) < 2:
+            return None
+        st.tie_break_played = True
+        number, total = game.or_set
+        game.or_set = (number + 1, max(total, number + 1))
+        game.say(f"{' and '.join(tied)} tie for first place with {game.fmt(game.net_worth(tied[0]))}: one extra "
+                 "operating round is played (tournament tie-break).")
+        return OperatingRound(game, *game.or_set)
 
     def on_bank_broken(self, game: Game) -> None:
         st = state(game)
@@ -187,6 +211,11 @@ class Rules18AL(TitleRules):
             return None
         return (f"You hold {count} certificates, over the limit of {limit}: sell enough to comply before ending "
                 "your turn.")
+
+    def ipo_price(self, game: Game, corp: str) -> int:
+        """Rules 1.4: certificates from the Initial Offering always cost the par value."""
+        par = game.corps[corp].par_price
+        return par if par is not None else game.price(corp)
 
     def private_price(self, game: Game, company: str) -> int:
         value = game.companies[company].value
@@ -347,6 +376,9 @@ class Rules18AL(TitleRules):
         if rnd.step == "token" and isinstance(act, PlaceToken):
             self._station(game, rnd, act)
             return True
+        if isinstance(act, NameTrain):
+            self._name_train(game, rnd, act)
+            return True
         return False
 
     # -- private abilities (the private is the acting entity, as in 18xx.games records)
@@ -391,6 +423,10 @@ class Rules18AL(TitleRules):
     def company_action(self, game: Game, rnd: OperatingRound, act: Action) -> None:
         sym = act.entity
         st = state(game)
+        if sym == "M&C" and isinstance(act, NameTrain):
+            # the chits belong to the corporation that bought the M&C and outlive the private (closed in phase 5)
+            self._name_train(game, rnd, act)
+            return
         if not self._owned_by_operating(game, rnd, sym):
             raise GameError(f"{sym}'s ability is used only by the corporation owning it, in its own turn.")
         if sym == "BLC" and isinstance(act, LayTile):
@@ -419,39 +455,51 @@ class Rules18AL(TitleRules):
                      "trains there.")
             return
         if sym == "NDY" and isinstance(act, BuyTrain):
-            if rnd.step != "buy_train":
-                raise GameError("New Decatur Yards is used in the train-buying step.")
-            bank = [t for t, src in rnd.available_trains(game) if src == "bank"]
-            if not bank or act.train not in (bank[0].id, bank[0].name):
-                raise GameError("New Decatur Yards buys the next new train from the Initial Offering at half price"
-                                + (f" (now a {bank[0].name} for {game.fmt(bank[0].price // 2)})." if bank else "."))
-            t = bank[0]
-            half = t.price // 2
-            if act.price not in (None, half):
-                raise GameError(f"With New Decatur Yards the {t.name}-train costs {game.fmt(half)}.")
-            corp = game.corps[rnd.corp or ""]
-            if len(game.trains_of(corp.sym)) >= game.train_limit(corp.sym):
-                raise GameError(f"{corp.sym} is at its train limit.")
-            if corp.cash < half:
-                raise GameError(f"{corp.sym} has {game.fmt(corp.cash)}; the train costs {game.fmt(half)}.")
-            game.companies["NDY"].closed = True
-            real = game.train(t.id)
-            game.pay(corp.sym, BANK, half)
-            real.owner = corp.sym
-            rnd.bank_types_bought.append(t.name)
-            game.ensure_unlimited_stock()
-            game.say(f"{corp.sym} buys a {t.name}-train at half price, {game.fmt(half)}, with New Decatur Yards "
-                     "(which closes).")
-            rnd.summary.append(f"{corp.sym} bought a {t.name}-train (NDY)")
-            self.on_corp_bought_train(game, corp.sym, real)
-            game.on_train_bought(real)
+            self._ndy_buy(game, rnd, act)
             return
         raise GameError(f"{sym} cannot do that now.")
+
+    def ndy_offers(self, game: Game, rnd: OperatingRound) -> list[tuple[Train, str]]:
+        """Trains New Decatur Yards may buy at half price now: the next new train (Table III)."""
+        return [(t, src) for t, src in rnd.available_trains(game) if src == "bank"][:1]
+
+    def _ndy_buy(self, game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
+        if rnd.step != "buy_train":
+            raise GameError("New Decatur Yards is used in the train-buying step.")
+        offers = self.ndy_offers(game, rnd)
+        match = [(t, src) for t, src in offers if act.train in (t.id, t.name)]
+        if not match:
+            what = ", ".join(f"a {t.name} for {game.fmt(t.price // 2)}" for t, _src in offers) or "nothing now"
+            raise GameError(f"New Decatur Yards buys {self.ndy_text} at half price: {what}.")
+        t, src = match[0]
+        half = t.price // 2
+        if act.price not in (None, half):
+            raise GameError(f"With New Decatur Yards the {t.name}-train costs {game.fmt(half)}.")
+        corp = game.corps[rnd.corp or ""]
+        if len(game.trains_of(corp.sym)) >= game.train_limit(corp.sym):
+            raise GameError(f"{corp.sym} is at its train limit.")
+        if corp.cash < half:
+            raise GameError(f"{corp.sym} has {game.fmt(corp.cash)}; the train costs {game.fmt(half)}.")
+        game.companies["NDY"].closed = True
+        real = t if src == "pool" else game.train(t.id)
+        game.pay(corp.sym, BANK, half)
+        real.owner = corp.sym
+        rnd.bank_types_bought.append(t.name)
+        if src == "bank":
+            game.ensure_unlimited_stock()
+        game.say(f"{corp.sym} buys a {t.name}-train at half price, {game.fmt(half)}, with New Decatur Yards "
+                 "(which closes).")
+        rnd.summary.append(f"{corp.sym} bought a {t.name}-train (NDY)")
+        self.on_corp_bought_train(game, corp.sym, real)
+        if src == "bank":
+            game.on_train_bought(real)
+
+    ndy_text = "the next new train from the Initial Offering"
 
     def or_legal_actions(self, game: Game, rnd: OperatingRound) -> list[Action]:
         sym = rnd.corp
         assert sym is not None
-        out: list[Action] = []
+        out: list[Action] = list(self.name_train_options(game, sym))
         if rnd.step == "token":
             from ..actions import Pass
 
@@ -463,9 +511,8 @@ class Rules18AL(TitleRules):
         out += [Assign(entity="SNAR", target=h) for h in self.coal_options(game, sym)]
         if rnd.step == "buy_train" and self._owned_by_operating(game, rnd, "NDY") and \
                 len(game.trains_of(sym)) < game.train_limit(sym):
-            bank = [t for t, src in rnd.available_trains(game) if src == "bank"]
-            if bank and game.corps[sym].cash >= bank[0].price // 2:
-                out.append(BuyTrain(entity="NDY", train=bank[0].id, price=bank[0].price // 2))
+            out += [BuyTrain(entity="NDY", train=t.id, price=t.price // 2) for t, _src in self.ndy_offers(game, rnd)
+                    if game.corps[sym].cash >= t.price // 2]
         for c in game.companies.values():
             rng = self.company_price_range(game, sym, c.sym)
             if rng and not c.closed and c.owner is not None and game.has_player(c.owner):
@@ -486,7 +533,7 @@ class Rules18AL(TitleRules):
 
     def train_specs(self, game: Game, corp: str) -> list[TrainSpec]:
         st = state(game)
-        on = {tid: name for name, tid in st.chits.items()} if st.chit_corp == corp else {}
+        on = {tid: name for name, tid in self.placed_chits(game).items()} if st.chit_corp == corp else {}
         out = []
         for spec in super().train_specs(game, corp):
             if spec.id in on:
@@ -495,12 +542,80 @@ class Rules18AL(TitleRules):
             out.append(spec)
         return out
 
+    # -- name chits (Memphis & Charleston)
+    @property
+    def auto_name_chits(self) -> bool:
+        """Whether the engine puts the chits where they earn most as the corporation runs. The rulebook leaves it
+        to the president (``name_train``); 18xx.games pays the bonuses to the best runs by itself (NOTES 5.1 S7),
+        so its records never place chits and its profile keeps the automatic placement."""
+        return getattr(self, "profile", "rulebook") == "18xx.games"
+
+    def chit_names(self, game: Game) -> list[str]:
+        return [c["name"] for c in game.data.company("M&C").abilities.get("name_chits", [])]
+
+    def placed_chits(self, game: Game) -> dict[str, str]:
+        """Chit name -> id of the train carrying it. A chit whose train has left the corporation (sold, rusted,
+        obsolete, discarded) is back on the charter, so it is not listed."""
+        st = state(game)
+        if st.chit_corp is None:
+            return {}
+        own = {t.id for t in game.trains_of(st.chit_corp)}
+        return {name: tid for name, tid in st.chits.items() if tid in own}
+
+    def name_train_options(self, game: Game, corp: str) -> list[NameTrain]:
+        """Chit moves the corporation may make now: each chit onto each train without a name, or off its train."""
+        st = state(game)
+        if st.chit_corp != corp or self.auto_name_chits:
+            return []
+        placed = self.placed_chits(game)
+        named = set(placed.values())
+        out = []
+        for name in self.chit_names(game):
+            out += [NameTrain(entity="M&C", chit=name, train=t.id) for t in game.trains_of(corp) if t.id not in named]
+            if name in placed:
+                out.append(NameTrain(entity="M&C", chit=name))
+        return out
+
+    def _name_train(self, game: Game, rnd: OperatingRound, act: NameTrain) -> None:
+        st = state(game)
+        sym = rnd.corp or ""
+        if self.auto_name_chits:
+            raise GameError("Under the 18xx.games rules the name chits' bonuses go to the best runs by themselves.")
+        if st.chit_corp != sym:
+            holder = f"{st.chit_corp} holds them" if st.chit_corp else "no corporation holds them now"
+            raise GameError("The name chits are placed by the corporation that bought the Memphis & Charleston, in "
+                            f"its own turn ({holder}).")
+        names = self.chit_names(game)
+        if act.chit not in names:
+            raise GameError(f"There is no name chit {act.chit!r}; the chits are {' and '.join(names)}.")
+        placed = self.placed_chits(game)
+        st.chits = dict(placed)  # chits of trains that left are back on the charter for good
+        if act.train is None:
+            if act.chit not in placed:
+                raise GameError(f"The {act.chit} is not on a train.")
+            del st.chits[act.chit]
+            game.say(f"{sym} takes the {act.chit} chit off train {placed[act.chit]}.")
+            return
+        train = game.train(act.train)
+        if train.owner != sym:
+            mine = ", ".join(t.id for t in game.trains_of(sym)) or "none"
+            raise GameError(f"A name chit goes on one of {sym}'s own trains ({mine}), not on {train.id}.")
+        if placed.get(act.chit) == train.id:
+            raise GameError(f"Train {train.id} already carries the {act.chit}.")
+        other = next((n for n, tid in placed.items() if tid == train.id), None)
+        if other is not None:
+            raise GameError(f"Train {train.id} already carries the {other}; a train has at most one name (move the "
+                            f"{other} off it first).")
+        st.chits[act.chit] = train.id
+        moved = f" (moved from train {placed[act.chit]})" if act.chit in placed else ""
+        game.say(f"{sym} names its {train.variant}-train {train.id} the {act.chit}{moved}.")
+
     def before_run(self, game: Game, rnd: OperatingRound) -> None:
-        """Put the name chits on the trains where they earn most (the president may move them freely)."""
+        """With automatic chits (the 18xx.games profile): put them on the trains where they earn most."""
         from ..routes import best_routes
 
         st = state(game)
-        if st.chit_corp != rnd.corp:
+        if st.chit_corp != rnd.corp or not self.auto_name_chits:
             return
         trains = [t.id for t in game.trains_of(rnd.corp)]
         names = [c["name"] for c in game.data.company("M&C").abilities.get("name_chits", [])]
@@ -549,18 +664,19 @@ class Rules18AL(TitleRules):
                                count: int) -> str | None:
         need = rnd.cheapest_price(game) - game.corps[rnd.corp or ""].cash
         price = game.price(corp)
-        if game.player(player).cash + (count - 1) * price >= need:
+        if game.available_cash(player) + (count - 1) * price >= need:
             return (f"Sell only what the train needs: {player} would already have {game.fmt(need)} with "
                     f"{count - 1} fewer.")
         return None
 
     def on_corp_bought_train(self, game: Game, corp: str, train: Any) -> None:
+        st = state(game)
+        # a train changing hands carries no name: a chit on it went back to its charter when it left (Table III)
+        st.chits = {name: tid for name, tid in st.chits.items() if tid != train.id}
         if game.options.get("unlimited_4d"):
             self._top_up_4d(game)
 
     def _top_up_4d(self, game: Game) -> None:
-        from ..state import Train
-
         if not any(t.name == "4D" and t.owner is None for t in game.trains):
             n = sum(1 for t in game.trains if t.name == "4D")
             td = game.data.train("4D")
@@ -625,8 +741,10 @@ class Rules18AL(TitleRules):
         st = state(game)
         out = []
         if st.chit_corp == corp:
-            placed = ", ".join(f"{name} on {train}" for name, train in st.chits.items())
-            out.append("Name chits: " + (placed or "Robert E. Lee, Pan American (not on a train yet)"))
+            placed = self.placed_chits(game)
+            out.append("Name chits: " + ", ".join(
+                f"{name} on {game.train(placed[name]).variant}-train {placed[name]}" if name in placed
+                else f"{name} (on the charter, earns nothing)" for name in self.chit_names(game)))
         if st.coal_corp == corp and not st.coal_gone:
             out.append("Coal token: " + (f"at {st.coal_hex} (+$10)" if st.coal_hex else "not placed yet"))
         return out

@@ -93,7 +93,7 @@ class DraftRound:
         company = game.company(act.company)
         if company.owner is not None:
             raise GameError(f"{company.sym} is taken. Open: {', '.join(self._open(game))}.")
-        if game.player(chooser).cash < company.value:
+        if game.available_cash(chooser) < company.value:
             raise GameError(f"{company.sym} costs {game.fmt(company.value)}.")
         game.pay(chooser, BANK, company.value)
         company.owner = chooser
