@@ -355,8 +355,7 @@ class OperatingRound:
     def must_raise(self, game: Game) -> bool:
         """The corporation has no train and cannot pay for any bank or pool train itself."""
         assert self.corp is not None
-        return not game.trains_of(self.corp) and bool(self.available_trains(game)) and \
-            game.corps[self.corp].cash < self.cheapest_price(game) and game.rules.must_own_train(game, self)
+        return self.train_required(game) and game.corps[self.corp].cash < self.cheapest_price(game)
 
     def train_required(self, game: Game) -> bool:
         """The corporation has no train and must buy one: none is owed when the bank and the pool have none."""

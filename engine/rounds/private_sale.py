@@ -67,14 +67,6 @@ class PrivateSaleStockRound(StockRound):
     def selling_privates(self, game: Game) -> bool:
         return bool(self.unsold(game))
 
-    @staticmethod
-    def committed(game: Game, player: str, except_company: str | None = None) -> int:
-        """Cash the player has set aside for open bids (on other privates than ``except_company``)."""
-        return game.committed_cash(player, except_company)
-
-    def free_cash(self, game: Game, player: str, company: str | None = None) -> int:
-        return game.available_cash(player, company)
-
     def high_bid(self, game: Game, company: str) -> tuple[str, int] | None:
         bids = game.private_bids.get(company, [])
         if not bids:
@@ -134,7 +126,7 @@ class PrivateSaleStockRound(StockRound):
         self._after_purchase(game, player)
 
     def _buy_problem(self, game: Game, player: str, company: str, price: int) -> str | None:
-        free = self.free_cash(game, player)
+        free = game.available_cash(player)
         if free < price:
             return (f"{company} costs {game.fmt(price)}; you have {game.fmt(free)} not set aside for bids.")
         if game.cert_count(player) + 1 > game.cert_limit():
@@ -155,7 +147,7 @@ class PrivateSaleStockRound(StockRound):
         floor = self._bid_floor(game, act.company)
         if act.price < floor:
             raise GameError(f"A bid on {act.company} must be at least {game.fmt(floor)}.")
-        free = self.free_cash(game, player, act.company)
+        free = game.available_cash(player, act.company)
         if act.price > free:
             raise GameError(f"You can bid at most {game.fmt(free)} (cash less your bids on other privates).")
         game.private_bids.setdefault(act.company, []).append((player, act.price))
@@ -219,7 +211,7 @@ class PrivateSaleStockRound(StockRound):
         elif isinstance(act, Bid) and act.company in (None, a.company):
             if act.price < a.amount + BID_STEP:
                 raise GameError(f"Raise to at least {game.fmt(a.amount + BID_STEP)}, or pass.")
-            free = self.free_cash(game, who, a.company)
+            free = game.available_cash(who, a.company)
             if act.price > free:
                 raise GameError(f"You can bid at most {game.fmt(free)} (cash less your bids on other privates).")
             a.high, a.amount, a.passes = who, act.price, 0
@@ -261,7 +253,7 @@ class PrivateSaleStockRound(StockRound):
             who = a.bidders[a.turn]
             out: list[Action] = [Pass(entity=who)]
             low = a.amount + BID_STEP
-            free = self.free_cash(game, who, a.company)
+            free = game.available_cash(who, a.company)
             for price in sorted({low, low + 5, low + 20, free}):
                 if low <= price <= free:
                     out.append(Bid(entity=who, company=a.company, price=price))
@@ -282,7 +274,7 @@ class PrivateSaleStockRound(StockRound):
             out.append(BuyCompany(entity=player, company=unsold[0], price=price))
         for sym in unsold[1:]:
             floor = self._bid_floor(game, sym)
-            if floor <= self.free_cash(game, player, sym):
+            if floor <= game.available_cash(player, sym):
                 out.append(Bid(entity=player, company=sym, price=floor))
         return out
 

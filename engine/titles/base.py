@@ -266,11 +266,16 @@ class TitleRules:
         return []
 
     # -- scoring
+    scored_shares = "started"  # whose shares count at market price: "started" or only "floated" corporations
+    privates_scored = False  # open privates count at their face value
+
     def net_worth(self, game: Game, player: str) -> int:
         total = game.player(player).cash
         for c in game.certs:
-            if c.owner == player and game.corps[c.corp].started:
+            if c.owner == player and getattr(game.corps[c.corp], self.scored_shares):
                 total += c.shares * game.price(c.corp)
+        if self.privates_scored:
+            total += sum(p.value for p in game.companies.values() if p.owner == player and not p.closed)
         return total
 
 

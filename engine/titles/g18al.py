@@ -113,6 +113,8 @@ class Rules18AL(TitleRules):
     sales_after_purchase = True
     emergency_cheapest_only = True
     bankrupt_keeps_holdings = True
+    privates_scored = True  # 5.1: open privates count at their par value
+    auto_name_chits = False  # the president places the name chits (name_train); the engine does not
     bank_broken_text = ("The bank has run out of cash: the game ends after the current operating round (after this "
                         "stock round and one operating round, if in a stock round).")
 
@@ -543,13 +545,6 @@ class Rules18AL(TitleRules):
         return out
 
     # -- name chits (Memphis & Charleston)
-    @property
-    def auto_name_chits(self) -> bool:
-        """Whether the engine puts the chits where they earn most as the corporation runs. The rulebook leaves it
-        to the president (``name_train``); 18xx.games pays the bonuses to the best runs by itself (NOTES 5.1 S7),
-        so its records never place chits and its profile keeps the automatic placement."""
-        return getattr(self, "profile", "rulebook") == "18xx.games"
-
     def chit_names(self, game: Game) -> list[str]:
         return [c["name"] for c in game.data.company("M&C").abilities.get("name_chits", [])]
 
@@ -618,7 +613,7 @@ class Rules18AL(TitleRules):
         if st.chit_corp != rnd.corp or not self.auto_name_chits:
             return
         trains = [t.id for t in game.trains_of(rnd.corp)]
-        names = [c["name"] for c in game.data.company("M&C").abilities.get("name_chits", [])]
+        names = self.chit_names(game)
         best: tuple[int, dict[str, str]] | None = None
         slots: list[str | None] = [*trains, None]
         for combo in itertools.product(slots, repeat=len(names)):
@@ -726,16 +721,6 @@ class Rules18AL(TitleRules):
         game.say(f"{player} cannot raise the price of the train and is bankrupt: the game ends at once; "
                  f"{player} forfeits his cash.")
         game.end_game("bankrupt")
-
-    def net_worth(self, game: Game, player: str) -> int:
-        total = game.player(player).cash
-        for c in game.certs:
-            if c.owner == player and game.corps[c.corp].started:
-                total += c.shares * game.price(c.corp)
-        for comp in game.companies.values():
-            if comp.owner == player and not comp.closed:
-                total += comp.value
-        return total
 
     def charter_notes(self, game: Game, corp: str) -> list[str]:
         st = state(game)

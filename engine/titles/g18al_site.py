@@ -29,6 +29,7 @@ DEVIATIONS = (
     ("S4", "A corporation whose president must add money for a train may buy one from another corporation, for "
            "up to its face value."),
     ("S5", "New Decatur Yards buys a 3-, 4- or 5-train at half price, new or from the Open Market."),
+    ("S7", "The name chits sit on no train: each bonus goes by itself to the best run that earns it."),
     ("S8", "The coal token may go on any pentagon city the corporation's track reaches, if it owns a train."),
     ("S9", "With unlimited 4D trains, there are 8 of them."),
     ("S12", "The bank breaks only when a payment would take it below $0."),
@@ -43,6 +44,7 @@ class Rules18ALSite(Rules18AL):
     profile = "18xx.games"
     or_steps = (*Rules18AL.or_steps, "company")
     bank_breaks_below = 0  # S12
+    auto_name_chits = True  # S7: the site pays each chit's bonus to the best run by itself; records place none
     ndy_text = "a 3-, 4- or 5-train, new or from the Open Market,"  # S5
 
     # -- S3 ---------------------------------------------------------------------------------------------------

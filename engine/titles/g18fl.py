@@ -136,6 +136,7 @@ class Rules18FL(TitleRules):
     options = {"two_player_share_limit": "Two players only: a player may hold up to 70% of a corporation."}
     or_steps = ("convert", "track", "token", "routes", "dividend", "buy_train")
     aliases = {"FECR": "FEC", "LN": "L&N", "Plant": "TPS"}
+    scored_shares = "floated"  # privates count nothing (all close at the 5-train anyway)
 
     # -- setup
     def check_options(self, game: Game, options: dict[str, Any]) -> None:
@@ -577,14 +578,6 @@ class Rules18FL(TitleRules):
         game._swap_president(sym, POOL, best)
         corp.president = best
         game.say(f"{best} becomes president of {sym}.")
-
-    # -- scoring
-    def net_worth(self, game: Game, player: str) -> int:
-        total = game.player(player).cash
-        for c in game.certs:
-            if c.owner == player and game.corps[c.corp].floated:
-                total += c.shares * game.price(c.corp)
-        return total
 
     def counts_for_cert_limit(self, game: Game, cert: Certificate) -> bool:
         return True

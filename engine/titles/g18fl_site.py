@@ -55,13 +55,7 @@ class Rules18FLSite(Rules18FL):
         return -(-revenue * shares // game.corps[corp].size)
 
     # -- D5 ---------------------------------------------------------------------------------------------------
-    def net_worth(self, game: Game, player: str) -> int:
-        """D5: shares of every started corporation count at market price."""
-        total = game.player(player).cash
-        for c in game.certs:
-            if c.owner == player and game.corps[c.corp].started:
-                total += c.shares * game.price(c.corp)
-        return total
+    scored_shares = "started"  # D5: shares of every started corporation count at market price
 
     # -- D6 ---------------------------------------------------------------------------------------------------
     def tile_lay_problem(self, game: Game, corp: str, hex_id: str, tile: str, rotation: int) -> str | None:
