@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.game import Game  # noqa: E402
+from engine import Game, new_game  # noqa: E402
 from engine.routes import TrainSpec, best_routes  # noqa: E402
 from engine.selfplay import choose  # noqa: E402
 from engine.tiles import distinct_rotations, keeps_track, tile_layout  # noqa: E402
@@ -34,7 +34,7 @@ SETS = {
 
 
 def late_game(seed: int, players: int = 4) -> Game:
-    game = Game("18AL", [f"P{i}" for i in range(players)], seed=seed)
+    game = new_game("18AL", [f"P{i}" for i in range(players)], seed=seed)
     rng = random.Random(seed)
     while not game.finished and len(game.actions) < 6000:
         act = choose(rng, game.legal_actions(), game)

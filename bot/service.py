@@ -38,7 +38,7 @@ from engine.records import RecordError, is_site_record, read_record, write_recor
 from engine.records.reader import PROFILE as SITE_PROFILE
 from engine.stock import share_price
 from engine.titledata import load_title
-from engine.titles import TITLES, rules_for
+from engine.titles import TITLES, new_game, rules_for
 
 from . import texts
 from .commands import (
@@ -395,7 +395,8 @@ class Service:
         names = [p.name for p in ctx.players]
         try:
             # a long log takes seconds to replay: off the event loop, so the bot still answers Discord in time
-            game = await asyncio.to_thread(Game, row.title, names, row.seed, row.options, [a.action for a in stored])
+            actions = [a.action for a in stored]
+            game = await asyncio.to_thread(new_game, row.title, names, row.seed, row.options, actions)
         except Exception:
             log.exception("game %s could not be replayed (%d actions)", row.id, len(stored))
             raise Refusal(f"Game #{row.id} cannot be loaded: the engine refuses its stored log. An administrator can "
@@ -567,7 +568,7 @@ class Service:
         names = [p.name for p in ctx.players]
         order = seat_order(names, row.seed)
         try:
-            game = Game(row.title, order, row.seed, row.options)
+            game = new_game(row.title, order, row.seed, row.options)
         except GameError as e:
             raise Refusal(f"The game cannot start: {e}") from None
         by_name = {p.name: p.user_id for p in ctx.players}
@@ -763,7 +764,7 @@ class Service:
         actions = game.action_log()
         try:
             # what is stored is our own log: prove it replays to the same game before anyone relies on it
-            check = await asyncio.to_thread(Game, game.title_name, names, game.seed, game.options, actions)
+            check = await asyncio.to_thread(Game, game.rules, names, game.seed, game.options, actions)
         except Exception as e:
             log.exception("imported record of %s does not replay from our own log", game.title_name)
             raise Refusal(f"The record was read, but its replay cannot be stored: {e}") from None
@@ -828,7 +829,7 @@ class Service:
         assert row is not None
         try:
             # the import proved this log replays; replayed again here because only the store outlives a restart
-            game = await asyncio.to_thread(Game, row.title, list(pending.seats), row.seed, row.options,
+            game = await asyncio.to_thread(new_game, row.title, list(pending.seats), row.seed, row.options,
                                            pending.actions)
         except Exception:
             log.exception("pending import of game %s does not replay (%d actions)", row.id, len(pending.actions))
@@ -897,7 +898,7 @@ class Service:
             players = await self.store.players(row.id)
             stored = await self.store.actions(row.id)
             try:
-                game = await asyncio.to_thread(Game, row.title, [p.name for p in players], row.seed, row.options,
+                game = await asyncio.to_thread(new_game, row.title, [p.name for p in players], row.seed, row.options,
                                                [a.action for a in stored])
             except Exception:
                 log.exception("finished game %s could not be replayed", row.id)
@@ -1675,7 +1676,7 @@ def _fill_from_legal(action: dict[str, Any], legal: Sequence[Mapping[str, Any]])
 def _deciders(game: Game, upto: int) -> list[str | None]:
     """The player who decided each of the game's first `upto` actions: the one acting for its entity at that moment
     (a corporation's president may have changed since). Replays step by step, so call it off the event loop."""
-    step = Game(game.title_name, [p.name for p in game.players], game.seed, game.options)
+    step = Game(game.rules, [p.name for p in game.players], game.seed, game.options)
     step.replaying = True  # the stored log's route choices stand as they were accepted, as in any replay
     out: list[str | None] = []
     for action in game.action_log()[:upto]:

@@ -12,16 +12,19 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .actions import Action, dump_action, parse_action
 from .board import Board
 from .errors import GameError
 from .market import Market
-from .state import IPO, POOL, RESERVED, Certificate, Company, Corporation, Player, Train
+from .state import BANK, IPO, POOL, RESERVED, Certificate, Company, Corporation, Player, Train
 from .titledata import PhaseDef, TitleData, load_title
 
-BANK = "bank"
+if TYPE_CHECKING:
+    from .titles.base import TitleRules
+
+__all__ = ["BANK", "Game", "seat_order"]
 
 
 def seat_order(names: Sequence[str], seed: int) -> list[str]:
@@ -34,19 +37,18 @@ def seat_order(names: Sequence[str], seed: int) -> list[str]:
 class Game:
     def __init__(
         self,
-        title: str,
+        rules: TitleRules,
         players: Sequence[str],
         seed: int = 0,
         options: dict[str, Any] | None = None,
         actions: Iterable[dict[str, Any] | Action] = (),
     ) -> None:
-        from .titles import rules_for
-
+        title = rules.title
         self.title_name = title
         self.data: TitleData = load_title(title)
         self.seed = seed
         self.options: dict[str, Any] = dict(options or {})
-        self.rules = rules_for(title, self.options.get("rules_profile", "rulebook"))
+        self.rules = rules
         if not self.data.min_players <= len(players) <= self.data.max_players:
             raise GameError(
                 f"{title} is for {self.data.min_players} to {self.data.max_players} players, not {len(players)}."
@@ -213,7 +215,7 @@ class Game:
     def replayed(self, upto: int | None = None) -> Game:
         """A fresh game replaying the first ``upto`` actions (all by default)."""
         acts = self.action_log()[: upto if upto is not None else len(self.actions)]
-        return Game(self.title_name, [p.name for p in self.players], self.seed, self.options, acts)
+        return Game(self.rules, [p.name for p in self.players], self.seed, self.options, acts)
 
     # ------------------------------------------------------------------ who acts
     @property

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from .game import Game
+from .titles import new_game
 
 FORMAT = "stationmaster"
 
@@ -25,7 +26,7 @@ def to_record(game: Game) -> dict[str, Any]:
 
 def from_record(data: dict[str, Any], upto: int | None = None) -> Game:
     actions = data["actions"] if upto is None else data["actions"][:upto]
-    return Game(data["title"], data["players"], data.get("seed", 0), data.get("options") or {}, actions)
+    return new_game(data["title"], data["players"], data.get("seed", 0), data.get("options") or {}, actions)
 
 
 def is_own_record(data: dict[str, Any]) -> bool:

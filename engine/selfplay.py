@@ -9,6 +9,7 @@ from .actions import Action
 from .errors import GameError
 from .game import Game
 from .invariants import violations
+from .titles import new_game
 
 # Weights per action type: buying trains and running make money flow so the bank breaks.
 WEIGHTS = {
@@ -34,7 +35,7 @@ def choose(rng: random.Random, actions: list[Action], game: Game) -> Action:
 
 def selfplay(title: str, players: int, seed: int, max_actions: int = 6000, check: bool = True) -> dict[str, Any]:
     names = [f"Player {i + 1}" for i in range(players)]
-    game = Game(title, names, seed=seed)
+    game = new_game(title, names, seed=seed)
     rng = random.Random(seed)
     problems: list[str] = []
     steps = 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+BANK = "bank"
 IPO = "ipo"
 POOL = "pool"
 RESERVED = "reserved"  # certificates out of play (18FL unmarked shares before conversion)

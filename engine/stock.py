@@ -11,8 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .errors import GameError
-from .game import BANK
-from .state import IPO, POOL, Certificate
+from .state import BANK, IPO, POOL, Certificate
 
 if TYPE_CHECKING:
     from .game import Game

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.game import Game
+from engine import Game, new_game
 
 P3 = ["alice", "bob", "carol"]
 
@@ -17,7 +17,7 @@ def drafted(players: list[str] | None = None, bids: dict[str, int] | None = None
             picks: list[str] | None = None, **kw: Any) -> Game:
     """A game past the private draft: everyone bids 0 unless told, and picks in order."""
     players = players or P3
-    g = Game("18FL", players, seed=kw.pop("seed", 1), options=kw.pop("options", None))
+    g = new_game("18FL", players, seed=kw.pop("seed", 1), options=kw.pop("options", None))
     bids = bids or {}
     for p in players:
         act(g, "bid", p, price=bids.get(p, 0))

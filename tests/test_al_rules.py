@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from engine import Game, new_game
 from engine.actions import NameTrain
 from engine.errors import GameError
-from engine.game import BANK, Game
 from engine.hexgrid import neighbour
 from engine.routes import TrainSpec, best_routes, check_routes
-from engine.state import POOL, Train
+from engine.state import BANK, POOL, Train
 from engine.titles.g18al import state
 from tests.al_helpers import Plan, in_turn, play, score, stock_round
 
@@ -49,7 +49,7 @@ def to_first_or(g: Game, corp: str = "ABC", par: int = 90) -> None:
 
 # -- map -------------------------------------------------------------------------------------------------------
 def test_18al_neighbours_follow_title_axes() -> None:
-    g = Game("18AL", P3)
+    g = new_game("18AL", P3)
     assert g.board.neighbour("A4", 0) == "C4" and g.board.neighbour("A4", 1) == "B3"
     assert g.board.neighbour("B1", 5) == "C2" and g.board.neighbour("G8", 1) == "H7"
     assert g.board.neighbour("A2", 3) is None  # beyond row A: no hex, no endless letters
@@ -58,13 +58,13 @@ def test_18al_neighbours_follow_title_axes() -> None:
 
 
 def test_impassable_side_between_b3_and_d3() -> None:
-    g = Game("18AL", P3)
+    g = new_game("18AL", P3)
     assert not g.board.edge_open("B3", 0) and not g.board.edge_open("D3", 3)
 
 
 # -- private sale ----------------------------------------------------------------------------------------------
 def test_buy_cheapest_and_bid_rules() -> None:
-    g = Game("18AL", P3)
+    g = new_game("18AL", P3)
     with pytest.raises(GameError, match="cheapest"):
         act(g, type="buy_company", entity="Ann", company="SNAR", price=40)
     with pytest.raises(GameError, match="buy it"):
@@ -80,7 +80,7 @@ def test_buy_cheapest_and_bid_rules() -> None:
 
 
 def test_single_bidder_takes_private_at_once_after_purchase() -> None:
-    g = Game("18AL", P3)
+    g = new_game("18AL", P3)
     act(g, type="bid", entity="Ann", company="SNAR", price=50)
     act(g, type="buy_company", entity="Bob", company="TR", price=20)
     assert g.companies["SNAR"].owner == "Ann" and g.player("Ann").cash == 550
@@ -88,7 +88,7 @@ def test_single_bidder_takes_private_at_once_after_purchase() -> None:
 
 
 def test_auction_order_and_rebid_after_pass() -> None:
-    g = Game("18AL", P3)
+    g = new_game("18AL", P3)
     act(g, type="bid", entity="Ann", company="SNAR", price=45)
     act(g, type="bid", entity="Bob", company="SNAR", price=55)
     act(g, type="bid", entity="Cy", company="SNAR", price=60)
@@ -108,7 +108,7 @@ def test_auction_order_and_rebid_after_pass() -> None:
 
 
 def test_tuscumbia_discount_and_forced_purchase() -> None:
-    g = Game("18AL", P3)
+    g = new_game("18AL", P3)
     prices = []
     for _ in range(4):
         prices.append(g.rules.private_price(g, "TR"))
@@ -121,7 +121,7 @@ def test_tuscumbia_discount_and_forced_purchase() -> None:
 
 
 def test_no_sales_in_first_stock_round_and_buy_then_sell_later() -> None:
-    g = Game("18AL", P3)
+    g = new_game("18AL", P3)
     to_first_or(g)
     assert not g.rules.sales_allowed(g, g.round)
     while g.round.kind != "stock":
@@ -135,7 +135,7 @@ def test_no_sales_in_first_stock_round_and_buy_then_sell_later() -> None:
 
 # -- floating, home, stations, market -------------------------------------------------------------------------
 def test_float_capital_home_and_station_costs() -> None:
-    g = Game("18AL", P3)
+    g = new_game("18AL", P3)
     to_first_or(g, "ABC", 90)
     abc = g.corps["ABC"]
     assert abc.floated and abc.cash == 900
@@ -146,7 +146,7 @@ def test_float_capital_home_and_station_costs() -> None:
 
 
 def test_market_moves_2d() -> None:
-    g = Game("18AL", P3)
+    g = new_game("18AL", P3)
     m = g.market
     m.place("X", 0, 15)
     m.move_right_or_up("X")
@@ -164,7 +164,7 @@ def test_market_moves_2d() -> None:
 
 
 def test_yellow_zone_and_privates_in_cert_limit() -> None:
-    g = Game("18AL", P3)
+    g = new_game("18AL", P3)
     sell_privates(g)
     owners = [c.owner for c in g.companies.values()]
     ann = owners.count("Ann")
@@ -176,7 +176,7 @@ def test_yellow_zone_and_privates_in_cert_limit() -> None:
 
 # -- tiles -----------------------------------------------------------------------------------------------------
 def test_label_tiles() -> None:
-    g = Game("18AL", P3)
+    g = new_game("18AL", P3)
     assert "G4" in g.rules.label_problem(g, "G4", "57") or g.rules.label_problem(g, "G4", "57")
     assert g.rules.label_problem(g, "G4", "441a") is None
     assert g.rules.label_problem(g, "L5", "57") is None
@@ -187,7 +187,7 @@ def test_label_tiles() -> None:
 
 # -- routes ----------------------------------------------------------------------------------------------------
 def test_4d_doubles_cities_and_towns_do_not_count() -> None:
-    g = Game("18AL", P3)
+    g = new_game("18AL", P3)
     # Oxmoor (H5, gray 30) - lay a straight to reach Tuscaloosa? use the printed Rome/Atlanta area instead:
     g.board.hexes["F1"].tokens[0][0] = "ATN"
     rules = g.rules.route_rules(g)
@@ -200,7 +200,7 @@ def test_coal_and_chit_bonuses() -> None:
     from engine.routes import Stop
     from engine.titles.g18al import ALRouteRules
 
-    g = Game("18AL", P3)
+    g = new_game("18AL", P3)
     r = ALRouteRules(coal=("H5", "ABC"), chits=(("Robert E. Lee", ("G8", "G4"), 20),))
     spec = TrainSpec("t", "4", 4)
     assert r.stop_value(Stop("city", "H5", 0), "ABC", spec, g.board) == 40
@@ -219,7 +219,7 @@ def _give(g: Game, corp: str, name: str) -> Train:
 
 
 def test_delayed_obsolescence_of_4_trains() -> None:
-    g = Game("18AL", P3)
+    g = new_game("18AL", P3)
     for s in ("ABC", "TAG"):
         g.corps[s].floated = True
     a4 = _give(g, "ABC", "4")
@@ -240,7 +240,7 @@ def test_delayed_obsolescence_of_4_trains() -> None:
 
 
 def test_hard_rust_option_removes_all_4s() -> None:
-    g = Game("18AL", P3, options={"hard_rust_t4": True})
+    g = new_game("18AL", P3, options={"hard_rust_t4": True})
     a4 = _give(g, "ABC", "4")
     seven = next(t for t in g.trains if t.name == "7")
     seven.owner = "TAG"
@@ -249,7 +249,7 @@ def test_hard_rust_option_removes_all_4s() -> None:
 
 
 def test_company_purchase_range_from_phase_3() -> None:
-    g = Game("18AL", P3)
+    g = new_game("18AL", P3)
     assert g.rules.company_price_range(g, "ABC", "NDY") is None
     g.bought_train_types.add("3")
     assert g.rules.company_price_range(g, "ABC", "NDY") == (60, 180)
@@ -258,14 +258,14 @@ def test_company_purchase_range_from_phase_3() -> None:
 
 def test_options_are_checked() -> None:
     with pytest.raises(GameError):
-        Game("18AL", P3, options={"no_such": True})
-    g = Game("18AL", P3, options={"LN_home_city_moved": True})
+        new_game("18AL", P3, options={"no_such": True})
+    g = new_game("18AL", P3, options={"LN_home_city_moved": True})
     assert g.rules.home(g, "L&N") == ("C4", 0)
     assert state(g).homes_placed == set()
 
 
 def test_ipo_shares_cost_par_and_open_market_shares_the_market_value() -> None:
-    g = Game("18AL", P3)
+    g = new_game("18AL", P3)
     to_first_or(g, "ABC", 90)
     while g.round.kind != "stock":  # ABC runs nothing: withheld, its price falls below par
         act(g, type="pass", entity=g.current_entity)
@@ -285,7 +285,7 @@ def test_ipo_shares_cost_par_and_open_market_shares_the_market_value() -> None:
 
 # -- money set aside for bids (3.1(b)) ------------------------------------------------------------------------
 def test_bids_stay_open_through_an_operating_round_in_which_nobody_can_pay() -> None:
-    g = Game("18AL", P3)
+    g = new_game("18AL", P3)
     act(g, type="bid", entity="Ann", company="SNAR", price=50)
     for who in ("Bob", "Cy", "Ann"):
         act(g, type="pass", entity=who)
@@ -306,7 +306,7 @@ def _abc_without_trains() -> Game:
 
     Played: ABC spends all but $50 on TAG's 2-train in OR 2.1; TAG then buys a bank train and both of ABC's for $1.
     """
-    g = Game("18AL", P3)
+    g = new_game("18AL", P3)
     plan = Plan(trains={"ABC": ("2",), "TAG": ("2",)})
     play(g, plan, lambda g: g.round_no == 2 and in_turn("ABC", "buy_train")(g))
     assert g.round.operated == []  # ABC operates first
@@ -354,7 +354,7 @@ def test_every_player_payment_leaves_money_set_aside_for_bids_alone() -> None:
 # -- game end: bank, $300, scores, tie-break (5, 5.1) -------------------------------------------------------------
 def phase3_game(options: dict[str, bool] | None = None) -> Game:
     """The default plan up to stock round 5: phase 3 (two operating rounds per set), ABC and TAG running."""
-    g = Game("18AL", P3, options=options)
+    g = new_game("18AL", P3, options=options)
     play(g, Plan(), stock_round(5))
     assert g.phase.operating_rounds == 2
     return g
@@ -398,7 +398,7 @@ def test_bank_broken_in_a_stock_round_ends_the_game_after_it_and_one_operating_r
 
 
 def test_300_ends_the_game_after_the_current_operating_round_and_scores_privates_at_par() -> None:
-    g = Game("18AL", P3)
+    g = new_game("18AL", P3)
     plan = Plan(trains={"ABC": ("2", "2", "2"), "TAG": ("2", "2")})  # no 3-train: one OR per set, prices climb
     play(g, plan, lambda g: g.corps["ABC"].started and g.price("ABC") >= 300)
     assert g.round.kind == "operating" and not g.finished and "TAG" not in g.round.operated
@@ -462,7 +462,7 @@ def _line_revenue(g: Game, train: str) -> int:
 
 
 def test_name_chits_are_the_presidents_choice_and_pay_only_on_their_train() -> None:
-    g = Game("18AL", P3)
+    g = new_game("18AL", P3)
     plan = Plan(privates={"ABC": ("M&C", 100)})
     play(g, plan, lambda g: state(g).chit_corp == "ABC" and in_turn("ABC", "routes")(g))
     assert g.round_no == 5 and [t.id for t in g.trains_of("ABC")] == ["2-0", "2-2", "3-0"]
@@ -513,8 +513,8 @@ def test_name_chits_are_the_presidents_choice_and_pay_only_on_their_train() -> N
 
 
 def test_name_chits_move_with_the_best_runs_under_the_18xx_games_profile() -> None:
-    g = Game("18AL", P3, options={"rules_profile": "18xx.games"})
-    assert g.rules.auto_name_chits and not Game("18AL", P3).rules.auto_name_chits
+    g = new_game("18AL", P3, options={"rules_profile": "18xx.games"})
+    assert g.rules.auto_name_chits and not new_game("18AL", P3).rules.auto_name_chits
     plan = Plan(privates={"ABC": ("M&C", 100)})
     play(g, plan, lambda g: state(g).chit_corp == "ABC" and in_turn("ABC", "routes")(g))
     assert not any(a.type == "name_train" for a in g.legal_actions())

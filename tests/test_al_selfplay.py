@@ -31,11 +31,11 @@ def test_selfplay_18al_many(players: int, seed: int) -> None:
 def test_selfplay_18al_options(option: str) -> None:
     import random
 
-    from engine.game import Game
+    from engine import new_game
     from engine.invariants import violations
     from engine.selfplay import choose
 
-    game = Game("18AL", ["A", "B", "C", "D"], seed=7, options={option: True})
+    game = new_game("18AL", ["A", "B", "C", "D"], seed=7, options={option: True})
     rng = random.Random(7)
     for _ in range(4000):
         if game.finished:

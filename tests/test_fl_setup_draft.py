@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from engine import new_game
 from engine.errors import GameError
-from engine.game import Game, seat_order
+from engine.game import seat_order
 from tests.fl_helpers import P3, act, drafted
 
 
 def test_setup_cash_bank_privates_and_home_tokens() -> None:
-    g = Game("18FL", P3, seed=3)
+    g = new_game("18FL", P3, seed=3)
     assert [p.cash for p in g.players] == [300, 300, 300]
     assert g.bank == 8000 - 900
     assert list(g.companies) == ["TR", "POSC", "TC"]  # FECCTC needs four players
@@ -18,17 +19,17 @@ def test_setup_cash_bank_privates_and_home_tokens() -> None:
     assert g.board.hexes["K28"].tokens == [["FEC"]]
     assert all(c.tokens_left == 3 for c in g.corps.values())
     assert g.cert_limit() == 15
-    assert Game("18FL", ["a", "b"]).cert_limit() == 21
+    assert new_game("18FL", ["a", "b"]).cert_limit() == 21
 
 
 def test_player_count_and_options_are_checked() -> None:
     with pytest.raises(GameError, match="2 to 4 players"):
-        Game("18FL", ["a"])
+        new_game("18FL", ["a"])
     with pytest.raises(GameError, match="two-player"):
-        Game("18FL", P3, options={"two_player_share_limit": True})
+        new_game("18FL", P3, options={"two_player_share_limit": True})
     with pytest.raises(GameError, match="Unknown option"):
-        Game("18FL", P3, options={"nonsense": 1})
-    assert Game("18FL", ["a", "b"], options={"two_player_share_limit": True}).holding_limit_percent() == 70
+        new_game("18FL", P3, options={"nonsense": 1})
+    assert new_game("18FL", ["a", "b"], options={"two_player_share_limit": True}).holding_limit_percent() == 70
 
 
 def test_seat_order_is_a_deterministic_shuffle() -> None:
@@ -37,7 +38,7 @@ def test_seat_order_is_a_deterministic_shuffle() -> None:
 
 
 def test_sealed_bids_are_hidden_until_all_are_in() -> None:
-    g = Game("18FL", P3)
+    g = new_game("18FL", P3)
     act(g, "bid", "bob", price=10)
     assert sorted(g.acting_players()) == ["alice", "carol"]
     assert [line for _, line in g.messages if "bob" in line] == ["bob has made a sealed bid."]
@@ -51,7 +52,7 @@ def test_sealed_bids_are_hidden_until_all_are_in() -> None:
 
 
 def test_bad_bids_are_refused_and_change_nothing() -> None:
-    g = Game("18FL", P3)
+    g = new_game("18FL", P3)
     with pytest.raises(GameError, match=r"\$0, \$5 or \$10"):
         act(g, "bid", "alice", price=7)
     act(g, "bid", "alice", price=0)

@@ -10,15 +10,15 @@ from typing import Any
 
 import pytest
 
+from engine import Game, new_game
 from engine.__main__ import main
 from engine.actions import Assign, BuyCompany, BuyTrain, Dividend, Pass
 from engine.errors import GameError
-from engine.game import BANK, Game
 from engine.record import to_record
 from engine.records import RecordError, UnsupportedTitle, ids, read_record, write_record
 from engine.records.reader import effective_actions, resolve_undo_redo, truncate
 from engine.selfplay import choose, selfplay
-from engine.state import POOL
+from engine.state import BANK, POOL
 from engine.titles import rules_for
 from engine.titles.g18al_site import DEVIATIONS as AL_DEVIATIONS
 from engine.titles.g18fl_site import DEVIATIONS
@@ -304,7 +304,7 @@ def test_a_selfplay_game_exports_and_reimports_to_the_same_result(title: str, se
 
 
 def _site_selfplay(players: int, seed: int, max_actions: int = 3000) -> Game:
-    game = Game("18FL", [f"Player {i + 1}" for i in range(players)], seed=seed, options=SITE)
+    game = new_game("18FL", [f"Player {i + 1}" for i in range(players)], seed=seed, options=SITE)
     rng = random.Random(seed)
     while not game.finished and len(game.actions) < max_actions:
         game.process(choose(rng, game.legal_actions(), game))
@@ -642,8 +642,8 @@ def test_s8_the_coal_token_needs_only_track_and_a_train() -> None:
 
 def test_s9_unlimited_4d_means_eight_and_s12_the_bank_breaks_below_zero() -> None:
     players = ["a", "b", "c"]
-    site = Game("18AL", players, options={**SITE, "unlimited_4d": True})
-    book = Game("18AL", players, options={"unlimited_4d": True})
+    site = new_game("18AL", players, options={**SITE, "unlimited_4d": True})
+    book = new_game("18AL", players, options={"unlimited_4d": True})
     assert sum(t.name == "4D" for t in site.trains) == 8
     assert sum(t.name == "4D" for t in book.trains) == 5  # the rulebook adds one whenever none is left
     for g, broken in ((site, False), (book, True)):

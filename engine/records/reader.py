@@ -44,7 +44,7 @@ from ..errors import GameError
 from ..game import Game
 from ..routes import RouteError, best_routes, check_routes
 from ..titledata import load_title
-from ..titles import TITLES
+from ..titles import TITLES, new_game
 from . import ids
 from .ids import IPO, POOL, IdError, ShareLedger, TileLedger
 from .titles import KNOWN_TYPES, TitleMap, auto_passes, map_for, title_map
@@ -275,7 +275,7 @@ class _Reader:
                               frozenset(c.sym for c in data.companies) | frozenset(tmap.corporations))
         options, warnings = options_of(record, str(title))
         try:
-            self.game = Game(str(title), [s.name for s in self.seats], ids.seed_of(record), options)
+            self.game = new_game(str(title), [s.name for s in self.seats], ids.seed_of(record), options)
         except GameError as e:
             raise RecordError(str(e)) from None
         self.out = Imported(self.game, record, self.seats, warnings=warnings, tmap=tmap)

@@ -70,7 +70,7 @@ class _Writer:
         self.game_id = game_id if game_id is not None else (game.seed or 1)
         self.created_at = created_at
         self.description = description
-        self.game = Game(game.title_name, self.players, game.seed, game.options)
+        self.game = Game(game.rules, self.players, game.seed, game.options)
         self.game.replaying = True  # the stored log's route choices stand as they were accepted
         self.shares = new_share_ledger(self.game, tmap)
         self.tiles = TileLedger.for_counts({n: t.count for n, t in self.game.data.tiles.items()},

@@ -25,10 +25,9 @@ from ..actions import (
     parse_action,
 )
 from ..errors import GameError
-from ..game import BANK
 from ..graph import reach
 from ..routes import RouteError, RouteSet, best_routes, check_routes
-from ..state import POOL, Train
+from ..state import BANK, POOL, Train
 
 if TYPE_CHECKING:
     from ..game import Game

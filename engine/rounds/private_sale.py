@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from ..actions import Action, Bid, BuyCompany, Pass
 from ..companies import player_buys_company, player_sale_problem
 from ..errors import GameError
-from ..game import BANK
+from ..state import BANK
 from .stock_round import StockRound
 
 if TYPE_CHECKING:

@@ -8,9 +8,13 @@ the way its players expect.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from functools import cache
+from typing import Any
 
+from ..actions import Action
 from ..errors import GameError
+from ..game import Game
 from .base import TitleRules
 
 TITLES = ("18FL", "18AL")
@@ -40,3 +44,15 @@ def rules_for(title: str, profile: str = "rulebook") -> TitleRules:
 
         return Rules18AL()
     raise AssertionError(title)
+
+
+def new_game(
+    title: str,
+    players: Sequence[str],
+    seed: int = 0,
+    options: dict[str, Any] | None = None,
+    actions: Iterable[dict[str, Any] | Action] = (),
+) -> Game:
+    """A game of ``title`` under the rules profile its options name (the rulebook by default)."""
+    opts = dict(options or {})
+    return Game(rules_for(title, opts.get("rules_profile", "rulebook")), players, seed, opts, actions)

@@ -18,10 +18,9 @@ from typing import TYPE_CHECKING, Any
 from .. import stock
 from ..actions import Action, Assign, BuyCompany, BuyTrain, LayTile, NameTrain, PlaceToken
 from ..errors import GameError
-from ..game import BANK
 from ..graph import reach
 from ..routes import GenericRules, Stop, TrainSpec
-from ..state import POOL, Certificate, Corporation, Train
+from ..state import BANK, POOL, Certificate, Corporation, Train
 from .base import TitleRules
 
 if TYPE_CHECKING:

@@ -13,9 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, Assign, Bid, Convert, HexToken, LayTile, Pass, PlaceToken
 from ..errors import GameError
-from ..game import BANK
 from ..graph import reach, token_distance
-from ..state import IPO, POOL, RESERVED, Certificate, Corporation
+from ..state import BANK, IPO, POOL, RESERVED, Certificate, Corporation
 from .base import TitleRules
 
 if TYPE_CHECKING:

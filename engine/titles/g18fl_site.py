@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..actions import Action, Assign, LayTile, PlaceToken
 from ..errors import GameError
-from ..game import BANK
+from ..state import BANK
 from .g18fl import PORT_HEXES, Rules18FL
 
 if TYPE_CHECKING:
