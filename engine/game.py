@@ -412,11 +412,12 @@ class Game:
         if not depot:
             return []
         first = depot[0]
+        extra = self.rules.extra_bank_trains(self)
         td = self.data.train(first.name)
         out = [first]
         for v in td.variants:
             out.append(Train(first.id, first.name, v.name, v.distance, v.price, v.multiplier))
-        return out
+        return out + [t for t in extra if t is not first]
 
     def pool_trains(self) -> list[Train]:
         return [t for t in self.trains if t.owner == POOL]

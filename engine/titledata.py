@@ -127,7 +127,7 @@ class CorporationDef(_Model):
     name: str
     sym_18xx_games: str | None = None
     home: str
-    home_city: int = 0
+    home_city: int | None = 0  # None: the corporation chooses its home city on the hex (1830 Erie)
     tokens: tuple[int, ...]
     shares: tuple[int, ...]
     shares_after_conversion: tuple[int, ...] = ()
@@ -162,6 +162,10 @@ class TrainDef(_Model):
     events: tuple[str, ...] = ()
     multiplier: int = 1
     express: bool = False
+    # price when the buyer hands in one of its own trains of the named type (1830 Diesel: 4, 5 or 6 for $800)
+    trade_in: dict[str, int] = Field(default_factory=dict)
+    # on sale beside the current type once a train of this name has been bought (1830 Diesel: after the first 6)
+    available_on: str | None = None
 
     def kind(self, name: str) -> TrainVariant:
         """The card as the named side: itself or one of its variants."""

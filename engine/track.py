@@ -95,7 +95,7 @@ def tile_problem(
         return f"#{tile_id} at rotation {rotation}: {bad}."
     if not _connected(game, corp, hex_id, old, new, reach):
         return f"{corp} cannot reach {hex_id}: new track must extend one of its routes."
-    cost = hdef.cost if old.color == "white" else 0
+    cost = game.rules.lay_cost(game, hex_id)
     if game.corps[corp].cash < cost:
         return f"Building in {hex_id} costs {game.fmt(cost)}; {corp} has {game.fmt(game.corps[corp].cash)}."
     return game.rules.tile_lay_problem(game, corp, hex_id, tile_id, rotation)
@@ -138,7 +138,7 @@ def legal_tiles(game: Game, corp: str, hex_id: str, reach: Reach, *, yellow_only
             continue
         for r in distinct_rotations(tdef):
             if tile_problem(game, corp, hex_id, tid, r, reach, yellow_only=yellow_only) is None:
-                cost = game.data.hex(hex_id).cost if old.color == "white" else 0
+                cost = game.rules.lay_cost(game, hex_id)
                 out.append(TileOption(hex_id, tid, r, cost, old.color != "white"))
     return out
 

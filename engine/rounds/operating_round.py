@@ -52,6 +52,9 @@ class OperatingRound:
         self.emergency_sold: list[str] = []
         self.summary: list[str] = []
         self.done = False
+        self.order: list[str] | None = None  # fixed at the start where the title says so (1830)
+        if game.rules.fixed_operating_order:
+            self.order = game.market.operating_order([s for s, c in game.corps.items() if c.floated])
         game.say(f"Operating round {game.round_no}.{number} begins.")
         game.rules.pay_private_revenue(game)
         self._next_corp(game)
@@ -68,7 +71,8 @@ class OperatingRound:
         if not waiting:
             self.done = True
             return
-        self.corp = game.market.operating_order(waiting)[0]
+        fixed = [s for s in self.order or () if s in waiting]
+        self.corp = fixed[0] if fixed else game.market.operating_order(waiting)[0]
         self.lays, self.company_uses, self.token_placed = [], [], False
         self.bank_types_bought, self.emergency_sold = [], []
         self.revenue, self.routes = 0, None
@@ -283,7 +287,10 @@ class OperatingRound:
     # -- trains
     def _buy_train_buy_train(self, game: Game, act: BuyTrain) -> None:
         assert self.corp is not None
-        buy_train(game, self, act)
+        if act.exchange is not None:
+            game.rules.exchange_train(game, self, act)
+        else:
+            buy_train(game, self, act)
         if not self._can_buy_any(game) and game.trains_of(self.corp):
             self.advance(game)
 
@@ -458,7 +465,7 @@ def lay_tile(game: Game, corp: str, hex_id: str, tile_id: str, rotation: int, *,
         if opts:
             hint = " Legal here: " + ", ".join(f"#{o.tile} r{o.rotation}" for o in opts[:12]) + "."
         raise GameError(problem + hint)
-    cost = game.data.hex(hex_id).cost if game.board.layout(hex_id).color == "white" else 0
+    cost = game.rules.lay_cost(game, hex_id)
     if cost:
         game.pay(corp, BANK, cost)
     game.board.place_tile(hex_id, tile_id, rotation, track.city_map(game, hex_id, tile_id, rotation))

@@ -31,6 +31,7 @@ class StockRound:
         self.sold_this_turn: set[str] = set()
         self.bought_this_turn = False
         self.sold_before_purchase = False
+        self.multi: tuple[str, str] | None = None  # (corp, source) the turn's purchase may add to (brown zone)
         self.done = False
         self.summary: list[str] = []
         game.say(f"Stock round {self.number} begins; {self.player(game)} has the Priority Deal.")
@@ -81,9 +82,10 @@ class StockRound:
                             "You sold and then bought this turn; no more sales (never sell-buy-sell).")
         if not game.rules.sales_allowed(game, self):
             raise GameError("No shares may be sold in this stock round.")
-        if corp in self.sold_this_turn:
+        if corp in self.sold_this_turn and game.rules.one_sale_per_corporation:
             raise GameError(f"You already sold {corp} this turn; all sales of one corporation form one sale.")
         stock.sell(game, player, corp, act.count)
+        self.multi = None  # a sale after the purchase ends it
         self.sold_this_turn.add(corp)
         self.sold_in_round[player].add(corp)
         self.summary.append(f"{player} sold {act.count}× {corp}")
@@ -91,6 +93,8 @@ class StockRound:
 
     def may_sell_after_purchase(self, game: Game) -> bool:
         """Sales may follow this turn's purchase where the title allows it and none came before it."""
+        if game.rules.sell_buy_sell:
+            return self.bought_this_turn
         return game.rules.sales_after_purchase and self.bought_this_turn and not self.sold_before_purchase
 
     def _check_can_buy(self, game: Game) -> None:
@@ -121,7 +125,7 @@ class StockRound:
         corp.par_price = act.price
         game.rules.set_size(game, sym, size)
         pct = game.percent_of(sym, game.shares_held(player, sym) + pres.shares)
-        if pct > game.holding_limit_percent():
+        if pct > game.holding_limit_percent() and not game.rules.holding_limit_waived(game, sym):
             raise GameError(f"You may hold at most {game.holding_limit_percent()}% of {sym}.")
         game.pay(player, "bank", cost)
         pres.owner = player
@@ -133,8 +137,10 @@ class StockRound:
         self._bought(game)
 
     def _buy(self, game: Game, player: str, act: BuyShares) -> None:
-        self._check_can_buy(game)
         sym = game.corp(act.corporation).sym
+        if not (self.bought_this_turn and self.multi == (sym, act.source)):
+            self._check_can_buy(game)
+        multi = game.rules.multi_buy(game, sym, act.source)
         corp = game.corps[sym]
         if not corp.started:
             raise GameError(f"{sym} has not started; start it with par (the President's certificate comes first).")
@@ -150,6 +156,7 @@ class StockRound:
         stock.buy(game, player, cert, self.sold_in_round[player])
         self.summary.append(f"{player} bought {sym} ({act.source})")
         self._bought(game)
+        self.multi = (sym, act.source) if multi and self.bought_this_turn else None
 
     def _bought(self, game: Game) -> None:
         self.bought_this_turn = True
@@ -188,6 +195,7 @@ class StockRound:
         self.sold_this_turn = set()
         self.bought_this_turn = False
         self.sold_before_purchase = False
+        self.multi = None
         self.turn = (self.turn + 1) % len(game.players)
         self._skip_bankrupt(game)
 
@@ -199,12 +207,17 @@ class StockRound:
             out.append(parse_action({"type": "pass", "entity": player}))
         if (not self.bought_this_turn or self.may_sell_after_purchase(game)) and game.rules.sales_allowed(game, self):
             for sym in game.corps:
-                if sym in self.sold_this_turn:
+                if sym in self.sold_this_turn and game.rules.one_sale_per_corporation:
                     continue
                 for n in range(1, game.shares_held(player, sym) + 1):
                     if stock.sell_problem(game, player, sym, n) is None:
                         out.append(SellShares(entity=player, corporation=sym, count=n))
         if self.bought_this_turn:
+            if self.multi is not None:
+                sym, source = self.multi
+                cert = stock.ipo_cert(game, sym) if source == IPO else stock.pool_cert(game, sym)
+                if cert is not None and stock.buy_problem(game, player, cert, self.sold_in_round[player]) is None:
+                    out.append(BuyShares(entity=player, corporation=sym, source=source))  # type: ignore[arg-type]
             return out
         for sym, corp in game.corps.items():
             if not corp.started:
