@@ -184,7 +184,8 @@ class _Writer:
         elif isinstance(act, BuyShares):
             sym = game.corp(act.corporation).sym
             cert = fields["shares"][0]
-            self.shares.move(cert, act.entity)
+            holder = game.companies[act.entity].owner if act.entity in game.companies else act.entity
+            self.shares.move(cert, holder or act.entity)
             self.emit(act, shares=[cert], percent=size(cert) * 100 // game.corps[sym].size)
         elif isinstance(act, SellShares):
             sym = game.corp(act.corporation).sym
@@ -228,6 +229,8 @@ class _Writer:
             source = pre_trains.get(t.id)
             if act.entity in game.companies:
                 self.emit(act, train=t.id, price=t.price // 2, variant=t.variant)
+            elif act.exchange is not None:
+                self.emit(act, train=t.id, price=act.price, variant=t.variant, exchange=act.exchange)
             elif source is None or source == POOL:
                 self.emit(act, train=t.id, price=t.price, variant=t.variant)
             else:
