@@ -210,7 +210,7 @@ class _Writer:
             now = game.board.hexes[act.hex].tokens[act.city]
             slot = next((i for i, (a, b) in enumerate(zip(before, now, strict=False)) if a != b), 0)
             cost = pre_cash[corp] - game.corps[corp].cash
-            extra = {"cost": cost} if act.entity in game.corps else {}
+            extra = {"cost": cost} if act.entity in game.corps and self.tmap.token_costs else {}
             self.emit(act, city=fields["city"], slot=slot, tokener=self.tmap.site_corp(corp), **extra)
         elif isinstance(act, HexToken):
             self.emit(act, hex=act.hex, cost=pre_cash[act.entity] - game.corps[act.entity].cash)

@@ -433,7 +433,9 @@ class Rules1830(TitleRules):
 
     def _put_token(self, game: Game, sym: str, hex_id: str, city: int, cost: int) -> None:
         slots = game.board.hexes[hex_id].tokens[city]
-        slots[slots.index(None)] = sym
+        free = [i for i, s in enumerate(slots) if s is None]
+        # the first free circles are the ones kept for unplaced homes
+        slots[free[min(self.reserved_slots(game, hex_id, city, sym), len(free) - 1)]] = sym
         if cost:
             game.pay(sym, BANK, cost)
         corp = game.corps[sym]
@@ -581,9 +583,6 @@ class Rules1830(TitleRules):
         if rnd.lays:
             return "Only one tile may be laid or upgraded per turn."
         return None
-
-    def more_lays_possible(self, game: Game, rnd: OperatingRound) -> bool:
-        return bool(self.special_lays(game, rnd))
 
     def or_legal_actions(self, game: Game, rnd: OperatingRound) -> list[Action]:
         sym = rnd.corp or ""
