@@ -119,6 +119,8 @@ class PrivateSaleStockRound(StockRound):
         if isinstance(act, BuyCompany):
             self._buy_cheapest(game, player, act)
         elif isinstance(act, Bid):
+            if game.rules.must_take_first_private(game):
+                raise GameError(f"{self.unsold(game)[0]} costs nothing now: you must take it.")
             self._bid(game, player, act)
         elif isinstance(act, Pass):
             if game.rules.must_take_first_private(game):
@@ -348,7 +350,7 @@ class PrivateSaleStockRound(StockRound):
         price = game.rules.private_price(game, unsold[0])
         if self._buy_problem(game, player, unsold[0], price) is None:
             out.append(BuyCompany(entity=player, company=unsold[0], price=price))
-        for sym in unsold[1:]:
+        for sym in () if game.rules.must_take_first_private(game) else unsold[1:]:
             floor = self._bid_floor(game, sym)
             if floor <= game.available_cash(player, sym):
                 out.append(Bid(entity=player, company=sym, price=floor))
