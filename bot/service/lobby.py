@@ -12,7 +12,7 @@ from engine.titles import TITLES, new_game, rules_for
 
 from .. import texts
 from ..commands import make_custom_id
-from ..storage import IMAGE_MODES, ChannelBusyError, ConflictError, GameRow
+from ..storage import IMAGE_MODES, ChannelBusyError, ConflictError, GameRow, PlayerRow
 from ..texts import Embed, mention
 from .replies import Button, Refusal, Reply, User, merge
 from .table import Ctx, Table, is_import_lobby
@@ -257,6 +257,12 @@ class Lobby(Table):
         if row.status != "lobby":
             raise Refusal(f"You cannot {doing} now: game #{row.id} has already started. {hint}".strip())
         return row
+
+    def _seat_named(self, ctx: Ctx, name: str) -> PlayerRow:
+        for p in ctx.players:
+            if p.name.lower() == name.strip().lower():
+                return p
+        raise Refusal(f"There is no player called {name}. Seated: {', '.join(p.name for p in ctx.players)}.")
 
     def _not_import(self, ctx: Ctx) -> None:
         if ctx.row is not None and is_import_lobby(ctx.row):

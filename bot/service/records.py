@@ -157,7 +157,7 @@ class Records(Table):
             await tx.set_seat_order(row.id, [by_name[n] for n in pending.seats])
             await tx.set_status(row.id, "active", now)  # also drops the stored pending import
             for action in pending.actions:
-                # nobody here made these moves: no user id (for undo each is its seat's move, see _owners)
+                # nobody here made these moves: no user id (for undo each is its seat's move, see consent._owners)
                 await tx.append_action(row.id, action, None, now)
             ctx.row = await tx.game(row.id)
             ctx.players = await tx.players(row.id)

@@ -165,6 +165,7 @@ class Service(Lobby, Records, Play, Prompt, Consent, Views, Choices, Reminders, 
             return Reply(text=texts.help_text(opts.get("topic"), {t: rules_for(t).options for t in TITLES}),
                          ephemeral=True)
         if cmd.kind == "lifecycle":
+            # /game NAME is the method _cmd_NAME: of the lobby, or of records for import and export
             handler = getattr(self, "_cmd_" + cmd.name)
             return await handler(ctx, opts)
         if cmd.kind == "view":

@@ -35,12 +35,14 @@ log = logging.getLogger("stationmaster.service")
 
 @dataclass
 class Ctx:
+    """Who asks, in which channel, and that channel's game as stored (loaded under the channel's lock)."""
+
     channel_id: int
     guild_id: int | None
     user: User
     row: GameRow | None = None
     players: list[PlayerRow] = field(default_factory=list)
-    pending: PendingImportRow | None = None  # the record an import lobby waits to activate (stored, see _cmd_import)
+    pending: PendingImportRow | None = None  # the stored record an import lobby waits to activate (see records)
 
     def seat(self) -> PlayerRow | None:
         return next((p for p in self.players if p.user_id == self.user.id), None)
@@ -73,7 +75,7 @@ class Table:
         self._best: dict[int, tuple[str, Any]] = {}
         self._votes: dict[tuple[int, str], Vote] = {}  # open questions to players, by game and kind (see consent)
         self._routes_pictured: dict[int, tuple[int, str | None]] = {}  # (round, corp) whose routes were drawn
-        # who decided each imported action, by game: (fingerprint of those actions, seat names); see _deciders
+        # who decided each imported action, by game: (fingerprint of those actions, seat names); see consent._deciders
         self._deciders: dict[int, tuple[str, list[str | None]]] = {}
 
     @classmethod
@@ -125,13 +127,14 @@ class Table:
         self._games.move_to_end(game_id)
         while len(self._games) > self._cache_size:
             old, _ = self._games.popitem(last=False)
-            self._legal.pop(old, None)
-            self._best.pop(old, None)
-            self._routes_pictured.pop(old, None)
-            self._deciders.pop(old, None)
+            self._forget(old)
 
     def _evict(self, game_id: int) -> None:
         self._games.pop(game_id, None)
+        self._forget(game_id)
+
+    def _forget(self, game_id: int) -> None:
+        """Drop what was read from a game that leaves the cache."""
         self._legal.pop(game_id, None)
         self._best.pop(game_id, None)
         self._routes_pictured.pop(game_id, None)
@@ -160,7 +163,7 @@ class Table:
 
     def _warm(self, game_id: int, game: Game) -> None:
         if game.finished or getattr(game.round, "step", None) == "track":
-            return  # a track step's prompt does not list every tile (see _prompt)
+            return  # a track step's prompt does not list every tile (see prompt._prompt)
         legal = self.legal(game_id, game)
         if any(a["type"] == "run_routes" for a in legal):
             try:
@@ -178,6 +181,7 @@ class Table:
         return best
 
     def _lobby_hint(self, ctx: Ctx) -> str:
+        """Who is seated and how to go on, for a game that has not started (an import lobby: the seats to claim)."""
         if ctx.row is not None and is_import_lobby(ctx.row):
             pending = ctx.pending
             if pending is None:
@@ -192,13 +196,6 @@ class Table:
         if not ctx.is_admin():
             raise Refusal("Only the game's creator or a member with the Manage Server permission can do that.")
 
-    def _seat_named(self, ctx: Ctx, name: str) -> PlayerRow:
-        for p in ctx.players:
-            if p.name.lower() == name.strip().lower():
-                return p
-        raise Refusal(f"There is no player called {name}. Seated: {', '.join(p.name for p in ctx.players)}.")
-
-
     def _need_seat(self, ctx: Ctx) -> PlayerRow:
         seat = ctx.seat()
         if seat is None:
@@ -208,7 +205,7 @@ class Table:
 
 
 def drafting(game: Game) -> bool:
-    """Whether the opening sealed bidding (18FL's draft) is under way: bids stay secret until all are in."""
+    """Whether a draft round's sealed bidding is under way (18FL): bids stay secret until all are in."""
     rnd = game.round
     return getattr(rnd, "kind", "") == "draft" and bool(getattr(rnd, "bidding", lambda: False)())
 
@@ -221,8 +218,8 @@ def game_result(game: Game) -> dict[str, Any]:
 
 
 LOST_IMPORT = ("an imported game whose record was lost (an older version of the bot kept it in memory only and "
-                "restarted before every seat was claimed); its creator or an administrator can `/game abandon` it, "
-                "then `/game import` the file again.")
+               "restarted before every seat was claimed); its creator or an administrator can `/game abandon` it, "
+               "then `/game import` the file again.")
 
 
 def is_import_lobby(row: GameRow) -> bool:
