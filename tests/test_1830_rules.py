@@ -10,6 +10,7 @@ import pytest
 from engine import Game
 from engine.__main__ import main
 from engine.errors import GameError
+from engine.routes import TrainSpec, best_routes
 from engine.selfplay import selfplay
 from engine.state import IPO, POOL
 from tests.c1830_helpers import act, buy_privates, float_corp, game, legal, pass_round, skip_to, to_operating
@@ -369,3 +370,13 @@ def test_titles_json_lists_1830_with_players_and_options(capsys: pytest.CaptureF
 def test_optional_6_train_adds_a_third_6() -> None:
     assert sum(t.name == "6" for t in game(3, optional_6_train=True).trains) == 3
     assert sum(t.name == "6" for t in game(3).trains) == 2
+
+
+def test_4_routes_run_through_altoona_on_its_through_track() -> None:
+    g = to_operating(game())  # PRR's home fills Altoona's only circle
+    for hex_id, tile in (("H10", "57"), ("H14", "9"), ("H16", "57")):
+        g.board.place_tile(hex_id, tile, 1, [0] * len(g.board.hexes[hex_id].tokens))
+    g.board.hexes["H10"].tokens[0] = ["C&O"]
+    best = best_routes(g.board, "C&O", [TrainSpec("2-0", "2", 2)], g.rules.route_rules(g))
+    # Pittsburgh to Lancaster past Altoona's full city ($20 + $20) beats Pittsburgh-Altoona ($20 + $10)
+    assert best.revenue == 40 and [s.hex for s in best.routes[0].stops] in (["H10", "H16"], ["H16", "H10"])

@@ -162,8 +162,8 @@ class Rules1830(HomeStations, TitleRules):
             return max(0, value - state(game).first_private_discount)
         return value
 
-    def everyone_passed(self, game: Game, rnd: Any) -> None:
-        """NOTES 1.5: everyone passed in a row while privates are unsold."""
+    def all_passed_in_sale(self, game: Game, rnd: Any) -> bool:
+        """NOTES 1.5: everyone passed in a row while privates are unsold; the round goes on."""
         first = self.first_private(game)
         st = state(game)
         if game.companies[first].owner is None:
@@ -175,6 +175,7 @@ class Rules1830(HomeStations, TitleRules):
             game.say("Everyone passes: the privates pay their revenue (a privates-only operating turn).")
             self.pay_private_revenue(game)
             rnd.summary.append("privates paid their revenue")
+        return True
 
     def must_take_first_private(self, game: Game) -> bool:
         first = self.first_private(game)
@@ -213,10 +214,6 @@ class Rules1830(HomeStations, TitleRules):
         game.say(f"{player} sets the par price of {sym} at {game.fmt(act.price)}.")
         rnd.summary.append(f"{player} set {sym}'s par at {game.fmt(act.price)}")
         stock.check_float(game, sym)
-
-    def all_passed_in_sale(self, game: Game, rnd: Any) -> bool:
-        self.everyone_passed(game, rnd)
-        return True
 
     def pending_par(self, game: Game) -> tuple[str, str] | None:
         return state(game).par_due
