@@ -12,8 +12,8 @@ from bot.commands import decode_action, encode_action
 from bot.service import Service
 from bot.service.choices import _legal_choices
 from engine.actions import dump_action
+from tests.c1830_helpers import diesel_position, legal, to_operating
 from tests.c1830_helpers import game as engine_game
-from tests.c1830_helpers import legal, skip_to, to_operating
 from tests.test_service import ALICE, BOB, CAROL, CH, SEED, USERS, Clock, do, state
 
 
@@ -64,20 +64,8 @@ async def test_the_private_auction_and_the_bo_par_in_the_bot(svc: Service) -> No
     assert (await state(svc))[1].price("B&O") == 90
 
 
-@pytest.fixture
-def late_game() -> Any:
-    g = to_operating(engine_game())
-    for t in g.trains:
-        if t.name in ("2", "3", "4", "5") or t.id == "6-0":
-            t.owner = "PRR" if t.id == "4-0" else "NYC"
-    g.bought_train_types.update({"2", "3", "4", "5", "6"})
-    skip_to(g, "buy_train")
-    g.corps["PRR"].cash = 900
-    return g
-
-
-def test_the_diesel_trade_in_is_offered_by_train_buy_autocomplete(late_game: Any) -> None:
-    g = late_game
+def test_the_diesel_trade_in_is_offered_by_train_buy_autocomplete() -> None:
+    g = diesel_position()
     mine = [a for a in legal(g) if a["entity"] == "PRR"]
     choices = _legal_choices(g, "train buy", "exchange", {"train": "D-0"}, mine)
     assert [c.value for c in choices] == ["4-0"] and "trading in its 4-train 4-0" in choices[0].name

@@ -13,7 +13,16 @@ from engine.errors import GameError
 from engine.routes import TrainSpec, best_routes
 from engine.selfplay import selfplay
 from engine.state import IPO, POOL
-from tests.c1830_helpers import act, buy_privates, float_corp, game, legal, pass_round, skip_to, to_operating
+from tests.c1830_helpers import (
+    act,
+    buy_privates,
+    diesel_position,
+    float_corp,
+    game,
+    legal,
+    pass_round,
+    to_operating,
+)
 from tests.test_records import fingerprint
 
 
@@ -285,15 +294,8 @@ def test_4_routes_altoona_through_track_and_off_board_areas() -> None:
 
 
 def test_4_diesel_on_sale_with_the_6_and_trade_ins() -> None:
-    g = to_operating(game())
-    for t in g.trains:
-        if t.name in ("2", "3", "4", "5") or t.id == "6-0":
-            t.owner = "PRR" if t.id == "4-0" else "NYC"
-    g.bought_train_types.update({"2", "3", "4", "5", "6"})
-    offered = {t.name for t in g.next_bank_trains()}
-    assert offered == {"6", "D"}
-    skip_to(g, "buy_train")
-    g.corps["PRR"].cash = 900
+    g = diesel_position()
+    assert {t.name for t in g.next_bank_trains()} == {"6", "D"}
     four = next(t for t in g.trains_of("PRR"))
     trade = [a for a in legal(g) if a.get("exchange")]
     assert trade and trade[0]["price"] == 800

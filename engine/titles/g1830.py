@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import stock
-from ..actions import Action, BuyCompany, BuyShares, BuyTrain, LayTile, Par, Pass, PlaceToken
+from ..actions import Action, BuyShares, BuyTrain, LayTile, Par, Pass, PlaceToken
+from ..companies import company_purchase_actions
 from ..errors import GameError
 from ..graph import reach
 from ..hexgrid import neighbour
@@ -490,12 +491,7 @@ class Rules1830(HomeStations, TitleRules):
                     out += [PlaceToken(entity=sym, hex=h, city=c) for h, c, _ in self.station_options(game, sym)]
         if rnd.step == "buy_train":
             out += self.trade_in_options(game, rnd)
-        for c in game.companies.values():
-            rng = self.company_price_range(game, sym, c.sym)
-            if rng and not c.closed and c.owner is not None and game.has_player(c.owner):
-                for price in sorted({rng[0], c.value, rng[1]}):
-                    if price <= game.corps[sym].cash:
-                        out.append(BuyCompany(entity=sym, company=c.sym, price=price))
+        out += company_purchase_actions(game, sym)
         return out
 
     # -- routes
