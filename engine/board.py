@@ -5,12 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .hexgrid import letters_are_x, neighbour, opposite
+from .journal import Tracked
 from .tiles import Layout, hex_layout, tile_layout
 from .titledata import TitleData
 
 
 @dataclass
-class HexState:
+class HexState(Tracked):
     tile: str | None = None  # tile id; None means the preprinted hex
     instance: int = 0  # copy number of that tile, for ids such as "9-3"
     rotation: int = 0
@@ -24,7 +25,7 @@ class HexState:
     markers: dict[str, str] = field(default_factory=dict)
 
 
-class Board:
+class Board(Tracked):
     """Mutable map state on top of the title's printed board."""
 
     def __init__(self, title: TitleData) -> None:

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import journal
 from ..actions import (
     Action,
     Assign,
@@ -405,11 +406,33 @@ class _Reader:
             reason = str(first)
         # the site passed an optional step of this corporation's turn that our engine still waits at: pass it
         # (never another entity's turn) and try again
-        saved = game._snapshot()
-        inserted = []
+        frame = journal.begin()
+        try:
+            inserted = self._pass_before(act)
+        except BaseException:
+            journal.rollback(frame)
+            raise
+        if inserted:
+            journal.commit(frame)
+            self.out.adjustments.append(f"action {a.get('id')}: passed for " + ", ".join(inserted) +
+                                        f" before {a['type']} (the site had skipped that step)")
+            return
+        journal.rollback(frame)
+        if isinstance(act, Pass):
+            legal = any(x.type == "pass" and x.entity == act.entity for x in game.legal_actions())
+            if not legal:
+                self.out.adjustments.append(f"action {a.get('id')}: dropped a pass by {act.entity}, which our "
+                                            f"engine does not wait for ({reason})")
+                return
+        raise RecordError(f"{_describe(a)} refused: {reason}", a.get("id"), _clean(a))
+
+    def _pass_before(self, act: Action) -> list[str]:
+        """Pass the steps the operating corporation waits at until ``act`` is taken; the steps passed, or
+        nothing if it never was (the caller then rolls the passes back)."""
+        game = self.game
+        inserted: list[str] = []
         cur = game.current_entity
-        rnd = game.round
-        mine = cur is not None and getattr(rnd, "kind", "") == "operating" and (
+        mine = cur is not None and getattr(game.round, "kind", "") == "operating" and (
             act.entity in (cur, game.corps[cur].president) or act.entity in game.companies)
         for _ in range(4 if mine else 0):
             if game.current_entity != cur or not any(x.type == "pass" for x in game.legal_actions()):
@@ -426,17 +449,8 @@ class _Reader:
                 game.process(act)
             except GameError:
                 continue
-            self.out.adjustments.append(f"action {a.get('id')}: passed for " + ", ".join(inserted) +
-                                        f" before {a['type']} (the site had skipped that step)")
-            return
-        game._restore(saved)
-        if isinstance(act, Pass):
-            legal = any(x.type == "pass" and x.entity == act.entity for x in game.legal_actions())
-            if not legal:
-                self.out.adjustments.append(f"action {a.get('id')}: dropped a pass by {act.entity}, which our "
-                                            f"engine does not wait for ({reason})")
-                return
-        raise RecordError(f"{_describe(a)} refused: {reason}", a.get("id"), _clean(a))
+            return inserted
+        return []
 
     def _apply_local(self, before_id: Any) -> None:
         """Our own decisions kept in the meta block that come before the site action ``before_id`` (None: all)."""

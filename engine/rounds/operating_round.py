@@ -26,6 +26,7 @@ from ..actions import (
 )
 from ..errors import GameError
 from ..graph import reach
+from ..journal import Tracked
 from ..routes import RouteError, RouteSet, best_routes, check_routes
 from ..state import BANK, POOL, Train
 
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from ..game import Game
 
 
-class OperatingRound:
+class OperatingRound(Tracked):
     kind = "operating"
 
     def __init__(self, game: Game, number: int, total: int) -> None:

@@ -11,13 +11,14 @@ from typing import TYPE_CHECKING
 from .. import stock
 from ..actions import Action, BuyShares, Par, Pass, SellShares, parse_action
 from ..errors import GameError
+from ..journal import Tracked
 from ..state import IPO, POOL
 
 if TYPE_CHECKING:
     from ..game import Game
 
 
-class StockRound:
+class StockRound(Tracked):
     kind = "stock"
 
     def __init__(self, game: Game) -> None:
