@@ -40,7 +40,7 @@ from engine.stock import share_price
 from engine.titledata import load_title
 from engine.titles import TITLES, new_game, rules_for
 
-from . import texts
+from . import checkpoints, texts
 from .commands import (
     ANY_ENTITY,
     Command,
@@ -395,8 +395,7 @@ class Service:
         names = [p.name for p in ctx.players]
         try:
             # a long log takes seconds to replay: off the event loop, so the bot still answers Discord in time
-            actions = [a.action for a in stored]
-            game = await asyncio.to_thread(new_game, row.title, names, row.seed, row.options, actions)
+            game = await checkpoints.load_game(self.store, row, names, stored, self.now())
         except Exception:
             log.exception("game %s could not be replayed (%d actions)", row.id, len(stored))
             raise Refusal(f"Game #{row.id} cannot be loaded: the engine refuses its stored log. An administrator can "
@@ -898,8 +897,7 @@ class Service:
             players = await self.store.players(row.id)
             stored = await self.store.actions(row.id)
             try:
-                game = await asyncio.to_thread(new_game, row.title, [p.name for p in players], row.seed, row.options,
-                                               [a.action for a in stored])
+                game = await checkpoints.load_game(self.store, row, [p.name for p in players], stored, self.now())
             except Exception:
                 log.exception("finished game %s could not be replayed", row.id)
                 return None
@@ -1087,13 +1085,14 @@ class Service:
         now = self.now()
         try:
             async with self.store.transaction() as tx:
-                await tx.append_action(row.id, stored, ctx.user.id, now)
+                seq = await tx.append_action(row.id, stored, ctx.user.id, now)
                 await self._set_reminder(tx, ctx, game, now)
                 if game.finished:
                     await tx.set_status(row.id, "finished", now, _result(game))
         except BaseException:
             self._evict(row.id)  # memory is ahead of the file: replay from the log next time
             raise
+        await checkpoints.save_if_due(self.store, row.id, game, seq, now)
         self._undo.pop(row.id, None)
         if game.finished:
             self._evict(row.id)
@@ -1535,7 +1534,8 @@ class Service:
         drafting = _drafting(game)
         undone = [dump_action(a) for a in game.actions[keep:]]
         names = [texts.action_summary(game, a, drafting) for a in undone]
-        replayed = await asyncio.to_thread(game.replayed, keep)
+        replayed = await checkpoints.load_game(self.store, row, [p.name for p in game.players],
+                                               await self.store.actions(row.id), self.now(), upto=keep)
         await self._prepare(row.id, replayed)
         now = self.now()
         try:

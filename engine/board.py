@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .hexgrid import letters_are_x, neighbour, opposite
 from .journal import Tracked
@@ -37,6 +38,16 @@ class Board(Tracked):
             self.hexes[h.id] = HexState(tokens=[[None] * c.slots for c in h.cities])
         # free copies of each tile type, lowest copy number first
         self.supply: dict[str, list[int]] = {tid: list(range(t.count)) for tid, t in title.tiles.items()}
+
+    # Track graphs of the current tiles by location rule (engine.graph.track_graph): a cache (leading underscore),
+    # so neither journalled nor part of a snapshot or fingerprint.
+    @property
+    def graph_cache(self) -> dict[Any, Any]:
+        cache = self.__dict__.get("_graph_cache")
+        if cache is None:
+            cache = {}
+            object.__setattr__(self, "_graph_cache", cache)
+        return cache
 
     # -- reading ------------------------------------------------------------
     def layout(self, hex_id: str) -> Layout:

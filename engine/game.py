@@ -100,12 +100,21 @@ class Game(Tracked):
         # open bids on unsold privates, company -> [(player, amount)] in bid order (waterfall private sale)
         self.private_bids: dict[str, list[tuple[str, int]]] = {}
         self.title_state: Any = None  # a title's own state (18AL: bids, chits): a Tracked object
-        self.replaying = False  # True while replaying a stored log: its route choices are trusted
+        self.replaying = False  # True while replaying a log or a record: its route choices need not be the maximum
+        # True while replaying our own stored log: every action in it was checked when it was played, so legality
+        # checks that change nothing are skipped (an imported record is not trusted: it is checked as it is read)
+        self.trusted = False
         self.rules.setup(self)
-        self.replaying = True
-        for a in actions:
-            self._apply(parse_action(a))
-        self.replaying = False
+        self.replay(actions)
+
+    def replay(self, actions: Iterable[dict[str, Any] | Action]) -> None:
+        """Apply actions of our own stored log: trusted, with no journal (nothing to roll back)."""
+        self.replaying = self.trusted = True
+        try:
+            for a in actions:
+                self._apply(parse_action(a))
+        finally:
+            self.replaying = self.trusted = False
 
     # ------------------------------------------------------------------ process
     def process(self, action: dict[str, Any] | Action) -> Game:

@@ -16,13 +16,15 @@ around it (``Game.check`` and the record reader try actions inside a frame of th
 to what an action touches, not to the size of the game, and nothing is recorded when no frame is open: a trusted
 replay of a stored log runs with no journal at all.
 
-Title code needs no special care beyond one rule: a class whose instances live in the game state and change must
+Title code needs no special care beyond two rules: a class whose instances live in the game state and change must
 subclass ``Tracked`` (a ``@dataclass`` may simply add it as a base). Plain ``list``, ``dict`` and ``set`` values are
 turned into tracked ones, recursively, when they are stored in a tracked object or container, so ordinary code
 (``self.lays = []``, ``st.tokens[0][1] = corp``, ``bids.setdefault(k, []).append(x)``) is journalled as it is.
 The one thing that escapes is keeping a reference to a plain list *after* storing it and changing it through
 that reference; ``tests/test_journal.py`` rolls back every action of self-played games of every title and compares
-a full fingerprint of the state, so a title that breaks the rule fails there, naming the action.
+a full fingerprint of the state, so a title that breaks the rule fails there, naming the action. And attributes
+whose names start with an underscore are caches (``_best``), not the position: a snapshot leaves them out
+(``tests/test_checkpoints.py`` resumes every title from snapshots and compares with the replayed log).
 
 Frames are per thread (the bot applies actions in worker threads).
 """
@@ -158,6 +160,11 @@ _PLAIN = (list, dict, set)
 
 class Tracked:
     """Base of every state class: attribute writes are journalled, plain containers stored become tracked."""
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The position: attributes named with a leading underscore are working values and caches of what the
+        rest determines (best routes, a track graph), so snapshots and fingerprints leave them out."""
+        return {k: v for k, v in self.__dict__.items() if k[0] != "_"}
 
     def __setattr__(self, name: str, value: Any) -> None:
         if type(value) in _PLAIN:

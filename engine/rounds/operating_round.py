@@ -451,9 +451,12 @@ def price_move(game: Game, before: int, after: int) -> str:
 
 def lay_tile(game: Game, corp: str, hex_id: str, tile_id: str, rotation: int, *, yellow_only: bool = False,
              by: str | None = None) -> None:
-    r = reach(game.board, corp)
-    problem = track.tile_problem(game, corp, hex_id, tile_id, rotation, r, yellow_only=yellow_only)
+    # a stored log was checked when it was played: replaying it does not ask again where the track may go
+    r = None if game.trusted else reach(game.board, corp)
+    problem = None if r is None else track.tile_problem(game, corp, hex_id, tile_id, rotation, r,
+                                                         yellow_only=yellow_only)
     if problem:
+        assert r is not None
         opts = track.legal_tiles(game, corp, hex_id, r, yellow_only=yellow_only)
         hint = ""
         if opts:
