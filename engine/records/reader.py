@@ -654,7 +654,9 @@ class _Reader:
             rs = check_routes(game.board, corp, specs, rules, [(r.train, list(r.nodes)) for r in act.routes])
         except (RouteError, ValueError) as e:
             raise RecordError(f"the routes are not legal for us: {e}", a.get("id"), _clean(a)) from None
-        ordered = RunRoutes(entity=corp, routes=[RouteSpec(train=r.train, nodes=r.node_ids()) for r in rs.routes])
+        # with their revenue and track: the game takes them as checked here, once
+        ordered = RunRoutes(entity=corp, routes=[RouteSpec(train=r.train, nodes=r.node_ids(), revenue=r.revenue,
+                                                           paths=list(r.paths)) for r in rs.routes])
         if not self.check_routes:
             return ordered, None
         recorded = [r.get("revenue") for r in a["routes"]]
@@ -771,8 +773,11 @@ def nodes_from_connections(game: Game, corp: str, route: dict[str, Any]) -> list
     train = str(route["train"])
     specs = game.rules.train_specs(game, corp)
     rules = game.rules.route_rules(game)
-    for combo in itertools.product(*choices):
+    combos = list(itertools.product(*choices))
+    for combo in combos:
         nodes = [n for group in combo for n in (group if isinstance(group, list) else [group])]
+        if len(combos) == 1:
+            return nodes  # nothing to choose: the run's own check (``_route_check``) judges it
         try:
             check_routes(game.board, corp, specs, rules, [(train, nodes)])
         except (RouteError, ValueError):
