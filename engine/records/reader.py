@@ -285,6 +285,7 @@ class _Reader:
         # our decisions the site has no action for, each after the site action numbered ``after``
         self.local: list[dict[str, Any]] = list(meta.get("local_actions") or []) if isinstance(meta, dict) else []
         self.shares = new_share_ledger(self.game, tmap)
+        self._synced: tuple[Any, ...] = ()  # game certificates and ledger as the last sync left them
         self.tiles = TileLedger.for_counts({n: t.count for n, t in self.game.data.tiles.items()},
                                            tmap.preprinted_cities)
         self._by_id = {s.site_id: s for s in self.seats}
@@ -635,7 +636,11 @@ class _Reader:
             if paid is not None and paid != int(a["cost"]):
                 self.out.warnings.append(f"action {a.get('id')}: the record's token cost is {a['cost']}, ours "
                                          f"{paid}")
-        notes = sync_shares(self.shares, game, self.tmap)
+        # the ledger is brought in line only when a certificate moved: after a sync both sides agree, and the sync
+        # reads nothing but them
+        seen = (tuple((c.corp, c.index, c.owner) for c in game.certs), tuple(self.shares.owner.items()))
+        notes = [] if seen == self._synced else sync_shares(self.shares, game, self.tmap)
+        self._synced = (tuple((c.corp, c.index, c.owner) for c in game.certs), tuple(self.shares.owner.items()))
         # certificates that come with a private (18FL FECCTC) or leave in a bankruptcy are not named in the record
         if notes and kind in ("buy_shares", "sell_shares", "par"):
             self.out.warnings += [f"action {a.get('id')}: {n}" for n in notes]
