@@ -90,7 +90,8 @@ def replay_rows(runs: int) -> None:
         n = len(game.actions)
         row(f"replay {name} (import, {n} actions)", f"{wall:.0f} ms, {wall / n:.2f} ms/action (cpu {cpu:.0f} ms)",
             f"≤ {ruby_ms:.0f} ms (Ruby), ~{REPLAY_TARGET_MS_PER_ACTION} ms/action",
-            f"{ruby_ms:.0f} ms, {ruby_ms / ruby_actions:.2f} ms/action", f"{wall / ruby_ms:.2f} (cpu {cpu / ruby_ms:.2f})")
+            f"{ruby_ms:.0f} ms, {ruby_ms / ruby_actions:.2f} ms/action",
+            f"{wall / ruby_ms:.2f} (cpu {cpu / ruby_ms:.2f})")
         log = game.action_log()
         names = [p.name for p in game.players]
         own = lambda g=game, log=log, names=names: Game(g.rules, names, g.seed, g.options, log)  # noqa: E731
