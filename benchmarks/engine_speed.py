@@ -1,6 +1,6 @@
 """The engine's speed figures of issue #11 in one run: each figure next to its target and the Ruby engine's.
 
-Run: ``python benchmarks/engine.py`` (from the repository root). ``--quick`` skips the whole self-played games
+Run: ``python benchmarks/engine_speed.py`` (from the repository root). ``--quick`` skips the whole self-played games
 (minutes while route search is slow); ``--runs N`` sets the repetitions of the short measurements.
 
 Rows:
@@ -43,6 +43,9 @@ from engine.selfplay import selfplay  # noqa: E402
 from engine.titles import TITLES  # noqa: E402
 from render import render_map  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from timing import repeat  # noqa: E402
+
 RECORDS = ROOT.parent / "shared" / "reference" / "records"
 # The Ruby engine's load of each record: (actions after undo/redo, milliseconds), ruby-engine.md
 RUBY = {
@@ -59,14 +62,8 @@ MAP_TARGET_MS = 80.0
 
 
 def timed(fn: Callable[[], Any], runs: int) -> tuple[float, float, Any]:
-    """Median wall and CPU milliseconds of ``runs`` calls (after one warm-up call) and the last result."""
-    out = fn()
-    wall, cpu = [], []
-    for _ in range(runs):
-        t0, c0 = time.perf_counter(), time.process_time()
-        out = fn()
-        wall.append((time.perf_counter() - t0) * 1000)
-        cpu.append((time.process_time() - c0) * 1000)
+    """Median wall and CPU milliseconds of ``runs`` calls and the last result."""
+    wall, cpu, out = repeat(fn, runs)
     return statistics.median(wall), statistics.median(cpu), out
 
 
@@ -176,7 +173,6 @@ def map_rows(runs: int) -> None:
 
 def route_rows() -> None:
     """The route rows belong to the route benchmarks; they are printed here when those provide ``figures()``."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
     for module in ("routes", "routes_18al"):
         try:
             mod = __import__(module)
