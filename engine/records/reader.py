@@ -464,7 +464,11 @@ class _Reader:
                 self.game.process(Pass(entity=self.game.current_entity or ""))
                 self.out.auto_passes += 1
             try:
-                self.game.process(parse_action(entry["action"]))
+                act = parse_action(entry["action"])
+                if isinstance(act, RunRoutes):
+                    # a replay takes a logged run's revenue as it stands: only the reader's own check may supply it
+                    raise GameError("route runs come from the site's actions, not from our own")
+                self.game.process(act)
             except (GameError, KeyError, ValueError) as e:
                 raise RecordError(f"our own action {entry.get('action')} refused: {e}", before_id) from None
 
