@@ -1,7 +1,12 @@
 """A game: title + options + seed + players + action log. State is the replay of the log.
 
 ``Game.process`` applies one action completely or raises ``GameError`` and
-leaves the state as it was. Rounds (``engine.rounds``) decide who acts and
+leaves the state as it was: the state objects journal their own changes while
+the action runs and a refusal rolls them back (``engine.journal``), so nothing
+is copied. ``Game.replay`` applies our own stored log trusted: it was checked
+when it was played, so it runs with no journal, skips checks that only refuse
+(where the track may go) and takes each route run's logged revenue and track
+instead of walking it again. Rounds (``engine.rounds``) decide who acts and
 what is legal; this module holds the shared bookkeeping every round uses:
 money, certificates and presidency, trains and phases, and the end of game.
 A title plugs in through a ``TitleRules`` object (``engine.titles``).
