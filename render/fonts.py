@@ -65,7 +65,7 @@ def text_size(f: Font, text: str) -> tuple[int, int]:
 
 
 _MASKS: dict[tuple[Any, ...], tuple[Any, tuple[int, int]]] = {}
-_MASKS_MAX = 50_000
+_MASKS_MAX = 4096  # a map has a few hundred labels; a mask is a few KB
 
 
 class CachedDraw(ImageDraw.ImageDraw):
