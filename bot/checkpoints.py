@@ -81,9 +81,18 @@ async def load_game(
                 log.warning("game %s: checkpoint at %d actions unreadable; replaying the log", row.id, cp.actions,
                             exc_info=True)
         await store.drop_checkpoints(row.id, cp.actions)  # stale: this one and everything after it
-    if game is None:
+    written = None
+    if game is not None:
+        try:
+            written = await asyncio.to_thread(_replay, game, [a.action for a in stored[start:upto]], start)
+        except Exception:
+            # the log is the truth: a tail that does not fit its checkpoint means the checkpoints are wrong
+            log.warning("game %s: the log does not replay from the checkpoint at %d actions; replaying it whole",
+                        row.id, start, exc_info=True)
+            await store.drop_checkpoints(row.id)
+    if written is None:
         game = new_game(row.title, names, row.seed, row.options)
-    written = await asyncio.to_thread(_replay, game, [a.action for a in stored[start:upto]], start)
+        written = await asyncio.to_thread(_replay, game, [a.action for a in stored[:upto]], 0)
     if written:
         async with store.transaction() as tx:
             for n, state in written:

@@ -118,6 +118,10 @@ async def test_stale_checkpoints_are_not_used_and_are_rewritten(store: Store) ->
     async with store.transaction() as tx:
         await tx._exec("UPDATE checkpoints SET state = X'00' WHERE game_id = ?", (gid,))
     assert snapshot.fingerprint(await load(store, gid)) == snapshot.fingerprint(other)
+    # and one whose tail does not replay (it holds another position): the whole log is replayed instead
+    async with store.transaction() as tx:
+        await tx._exec("UPDATE checkpoints SET state = ? WHERE game_id = ?", (snapshot.dumps(other), gid))
+    assert snapshot.fingerprint(await load(store, gid)) == snapshot.fingerprint(other)
 
 
 async def test_a_version_3_file_gains_the_checkpoint_table(tmp_path: Path) -> None:
