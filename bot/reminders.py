@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from .availability import next_reminder_time
+from .commands import make_custom_id
 from .service import Button, Service
 
 log = logging.getLogger("stationmaster.reminders")
@@ -64,7 +65,8 @@ async def due_notices(service: Service, limit: int = 100) -> list[Notice]:
         text, mentions = message
         wants_dm = member.reminders_via == "dm" if member and member.reminders_via else row.dm
         dm = row.user_id if wants_dm and row.user_id is not None else None
-        not_now = [[Button("Not now", f"notnow:{row.game_id}")]] if row.user_id is not None else []
+        cid = make_custom_id(row.game_id, "any", "notnow")
+        not_now = [[Button("Not now", cid)]] if row.user_id is not None and cid else []
         out.append(Notice(row.game_id, row.channel_id, row.guild_id, text, mentions, dm, not_now))
         if 0 < row.stall_after <= row.sent_count + 1 and await service.store.mark_stall_noticed(row.game_id, now):
             try:

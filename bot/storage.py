@@ -143,6 +143,7 @@ MIGRATIONS: list[tuple[str, ...]] = [
         )""",
         "ALTER TABLE games ADD COLUMN stall_after INTEGER NOT NULL DEFAULT 4 CHECK (stall_after >= 0)",
         "ALTER TABLE reminders ADD COLUMN stall_noticed_at DOUBLE PRECISION",
+        "ALTER TABLE reminders ADD COLUMN waiting_since DOUBLE PRECISION",
         """CREATE TABLE turn_messages (
             game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
             channel_id BIGINT NOT NULL,
@@ -247,6 +248,7 @@ class ReminderRow:
     dm: bool  # the reminded player asked to be reminded by DM
     stall_after: int = DEFAULT_STALL_AFTER  # the game's threshold: reminders without a move before it is stalled
     stall_noticed_at: float | None = None  # when the creator was told the game stalls (since the last move)
+    waiting_since: float | None = None  # when the game began to wait for this reminder's player (None: unknown)
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,7 +289,7 @@ _PLAYER_COLS = "game_id, seat, user_id, name, dm_reminders"
 _ACTION_COLS = "game_id, seq, action, user_id, created_at, state, undone_at"
 _REMINDER_SELECT = (
     "SELECT r.game_id, g.guild_id, g.channel_id, r.user_id, r.due_at, r.sent_count, r.last_sent_at, "
-    "g.reminder_interval, p.dm_reminders, g.stall_after, r.stall_noticed_at "
+    "g.reminder_interval, p.dm_reminders, g.stall_after, r.stall_noticed_at, r.waiting_since "
     "FROM reminders r JOIN games g ON g.id = r.game_id "
     "LEFT JOIN players p ON p.game_id = r.game_id AND p.user_id = r.user_id"
 )
@@ -335,6 +337,7 @@ def _reminder_row(r: Sequence[Any]) -> ReminderRow:
         dm=bool(r[8]),
         stall_after=r[9],
         stall_noticed_at=r[10],
+        waiting_since=r[11],
     )
 
 
@@ -755,14 +758,18 @@ class Transaction:
 
     # -- reminders ---------------------------------------------------------------------------------------------
 
-    async def set_reminder(self, game_id: int, user_id: int | None, due: float | None) -> None:
-        """Set who is to be reminded and when (due None: no reminder); restarts the count of reminders sent."""
+    async def set_reminder(
+        self, game_id: int, user_id: int | None, due: float | None, since: float | None = None
+    ) -> None:
+        """Set who is to be reminded and when (due None: no reminder); restarts the count of reminders sent.
+        `since`: when the game began to wait for them (the move that passed the turn)."""
         await self._game_or_raise(game_id)
         await self._exec(
-            "INSERT INTO reminders (game_id, user_id, due_at, sent_count, last_sent_at) VALUES (?, ?, ?, 0, NULL) "
+            "INSERT INTO reminders (game_id, user_id, due_at, sent_count, last_sent_at, waiting_since) "
+            "VALUES (?, ?, ?, 0, NULL, ?) "
             "ON CONFLICT (game_id) DO UPDATE SET user_id = excluded.user_id, due_at = excluded.due_at, "
-            "sent_count = 0, last_sent_at = NULL, stall_noticed_at = NULL",
-            (game_id, user_id, due),
+            "sent_count = 0, last_sent_at = NULL, stall_noticed_at = NULL, waiting_since = excluded.waiting_since",
+            (game_id, user_id, due, since),
         )
 
     async def reminder(self, game_id: int) -> ReminderRow | None:
@@ -851,6 +858,16 @@ class Transaction:
         member = await self.member(user_id)
         assert member is not None
         return member
+
+    async def members(self, user_ids: Sequence[int]) -> list[MemberRow]:
+        """The preferences of those of `user_ids` who have any."""
+        ids = [_check_int64(u, "user_id") for u in user_ids]
+        if not ids:
+            return []
+        rows = await self._all(
+            f"SELECT {_MEMBER_COLS} FROM members WHERE user_id IN ({', '.join('?' * len(ids))}) ORDER BY user_id", ids
+        )
+        return [_member_row(r) for r in rows]
 
     async def seated_games(self, user_id: int) -> list[SeatedGame]:
         """Every game in play in which the member holds a seat, in any channel or server, oldest first."""
@@ -1116,9 +1133,11 @@ class Store:
         async with self.transaction() as tx:
             return await tx.redo(game_id, now)
 
-    async def set_reminder(self, game_id: int, user_id: int | None, due: float | None) -> None:
+    async def set_reminder(
+        self, game_id: int, user_id: int | None, due: float | None, since: float | None = None
+    ) -> None:
         async with self.transaction() as tx:
-            await tx.set_reminder(game_id, user_id, due)
+            await tx.set_reminder(game_id, user_id, due, since)
 
     async def reminder(self, game_id: int) -> ReminderRow | None:
         async with self.transaction(write=False) as tx:
@@ -1153,6 +1172,10 @@ class Store:
     async def set_member(self, user_id: int, now: float, **changes: Any) -> MemberRow:
         async with self.transaction() as tx:
             return await tx.set_member(user_id, now, **changes)
+
+    async def members(self, user_ids: Sequence[int]) -> list[MemberRow]:
+        async with self.transaction(write=False) as tx:
+            return await tx.members(user_ids)
 
     async def seated_games(self, user_id: int) -> list[SeatedGame]:
         async with self.transaction(write=False) as tx:
