@@ -124,16 +124,17 @@ async def test_stale_checkpoints_are_not_used_and_are_rewritten(store: Store) ->
     assert snapshot.fingerprint(await load(store, gid)) == snapshot.fingerprint(other)
 
 
-async def test_a_version_3_file_gains_the_checkpoint_table(tmp_path: Path) -> None:
-    path = tmp_path / "v3.db"
+async def test_a_file_from_before_checkpoints_gains_their_table(tmp_path: Path) -> None:
+    before = next(i for i, m in enumerate(MIGRATIONS) if any("CREATE TABLE checkpoints" in s for s in m))
+    path = tmp_path / "old.db"
     played = selfplay("18AL", 3, seed=5, max_actions=INTERVAL + 3, check=False)["game"]
     raw = sqlite3.connect(path)
     try:
         raw.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-        for migration in MIGRATIONS[:3]:
+        for migration in MIGRATIONS[:before]:
             for statement in migration:
                 raw.execute(statement)
-        raw.execute("INSERT INTO schema_version (version) VALUES (3)")
+        raw.execute("INSERT INTO schema_version (version) VALUES (?)", (before,))
         raw.execute("INSERT INTO games (id, guild_id, channel_id, title, options, seed, creator_id, status, "
                     "created_at, updated_at) VALUES (7, 1, 1, '18AL', '{}', 5, 1, 'active', ?, ?)", (T0, T0))
         raw.executemany("INSERT INTO players (game_id, seat, user_id, name) VALUES (7, ?, ?, ?)",
