@@ -4,7 +4,6 @@ whole log replays to, for every title and at many points; stale or foreign check
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -19,15 +18,6 @@ from engine.titledata import load_title
 from engine.titles import TITLES, new_game
 
 T0 = 1_700_000_000.0
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "sm.db")
-    try:
-        yield s
-    finally:
-        await s.close()
 
 
 async def stored_game(store: Store, title: str, names: list[str], seed: int, log: list[dict[str, Any]],
