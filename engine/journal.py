@@ -32,7 +32,7 @@ Frames are per thread (the bot applies actions in worker threads).
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -179,6 +179,22 @@ class Tracked:
         object.__delattr__(self, name)
 
 
+def _journalled(base: type, name: str, save: Callable[[Any], None]) -> Callable[..., Any]:
+    """``base.name`` preceded by ``save(self)``: a mutator whose arguments need no conversion."""
+    method = getattr(base, name)
+
+    def mutator(self: Any, *args: Any, **kwargs: Any) -> Any:
+        save(self)
+        return method(self, *args, **kwargs)
+
+    mutator.__name__ = mutator.__qualname__ = name
+    return mutator
+
+
+def _save_whole_list(lst: list[Any]) -> None:
+    _save_list(lst, False)
+
+
 class TList(list):  # type: ignore[type-arg]
     """A list whose changes are journalled."""
 
@@ -210,35 +226,6 @@ class TList(list):  # type: ignore[type-arg]
         else:
             list.__setitem__(self, index, tracked(value))
 
-    def __delitem__(self, index: Any) -> None:
-        _save_list(self, False)
-        list.__delitem__(self, index)
-
-    def __imul__(self, n: Any) -> TList:  # type: ignore[override,misc]
-        _save_list(self, False)
-        list.__imul__(self, n)
-        return self
-
-    def pop(self, index: Any = -1) -> Any:
-        _save_list(self, False)
-        return list.pop(self, index)
-
-    def remove(self, value: Any) -> None:
-        _save_list(self, False)
-        list.remove(self, value)
-
-    def clear(self) -> None:
-        _save_list(self, False)
-        list.clear(self)
-
-    def sort(self, *args: Any, **kwargs: Any) -> None:
-        _save_list(self, False)
-        list.sort(self, *args, **kwargs)
-
-    def reverse(self) -> None:
-        _save_list(self, False)
-        list.reverse(self)
-
 
 class TDict(dict):  # type: ignore[type-arg]
     """A dict whose changes are journalled."""
@@ -252,25 +239,9 @@ class TDict(dict):  # type: ignore[type-arg]
         _save(self, _DICT)
         dict.__setitem__(self, key, tracked(value))
 
-    def __delitem__(self, key: Any) -> None:
-        _save(self, _DICT)
-        dict.__delitem__(self, key)
-
     def __ior__(self, other: Any) -> TDict:  # type: ignore[override,misc]
         self.update(other)
         return self
-
-    def pop(self, *args: Any) -> Any:
-        _save(self, _DICT)
-        return dict.pop(self, *args)
-
-    def popitem(self) -> Any:
-        _save(self, _DICT)
-        return dict.popitem(self)
-
-    def clear(self) -> None:
-        _save(self, _DICT)
-        dict.clear(self)
 
     def update(self, *args: Any, **kwargs: Any) -> None:
         _save(self, _DICT)
@@ -284,61 +255,19 @@ class TDict(dict):  # type: ignore[type-arg]
 
 
 class TSet(set):  # type: ignore[type-arg]
-    """A set whose changes are journalled."""
+    """A set whose changes are journalled (its elements are hashable, so nothing in them needs tracking)."""
 
     __slots__ = ()
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (TSet, (set(self),))
 
-    def add(self, value: Any) -> None:
-        _save(self, _SET)
-        set.add(self, value)
 
-    def discard(self, value: Any) -> None:
-        _save(self, _SET)
-        set.discard(self, value)
-
-    def remove(self, value: Any) -> None:
-        _save(self, _SET)
-        set.remove(self, value)
-
-    def pop(self) -> Any:
-        _save(self, _SET)
-        return set.pop(self)
-
-    def clear(self) -> None:
-        _save(self, _SET)
-        set.clear(self)
-
-    def update(self, *others: Iterable[Any]) -> None:
-        _save(self, _SET)
-        set.update(self, *others)
-
-    def difference_update(self, *others: Iterable[Any]) -> None:
-        _save(self, _SET)
-        set.difference_update(self, *others)
-
-    def intersection_update(self, *others: Iterable[Any]) -> None:
-        _save(self, _SET)
-        set.intersection_update(self, *others)
-
-    def symmetric_difference_update(self, other: Iterable[Any]) -> None:
-        _save(self, _SET)
-        set.symmetric_difference_update(self, other)
-
-    def __ior__(self, other: Any) -> TSet:  # type: ignore[override,misc]
-        self.update(other)
-        return self
-
-    def __iand__(self, other: Any) -> TSet:  # type: ignore[override,misc]
-        self.intersection_update(other)
-        return self
-
-    def __isub__(self, other: Any) -> TSet:  # type: ignore[override,misc]
-        self.difference_update(other)
-        return self
-
-    def __ixor__(self, other: Any) -> TSet:  # type: ignore[override,misc]
-        self.symmetric_difference_update(other)
-        return self
+# the mutators that take nothing to convert: the journal saves the container, then the built-in method runs
+for _name in ("__delitem__", "__imul__", "pop", "remove", "clear", "sort", "reverse"):
+    setattr(TList, _name, _journalled(list, _name, _save_whole_list))
+for _name in ("__delitem__", "pop", "popitem", "clear"):
+    setattr(TDict, _name, _journalled(dict, _name, lambda d: _save(d, _DICT)))
+for _name in ("add", "discard", "remove", "pop", "clear", "update", "difference_update", "intersection_update",
+              "symmetric_difference_update", "__ior__", "__iand__", "__isub__", "__ixor__"):
+    setattr(TSet, _name, _journalled(set, _name, lambda s: _save(s, _SET)))
