@@ -31,8 +31,9 @@ accept a walk that crosses that side twice.
 
 from __future__ import annotations
 
+import copy
 import itertools
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -106,6 +107,9 @@ class TrackGraph:
                 self.side_bit[nid] = 1 << (len(self.segs) + len(self.side_bit))
         loc = location or (lambda h: h)
         self.location: list[str | None] = [loc(n.hex) if n.is_stop else None for n in self.nodes]
+        # What other modules derive from the track alone (route links), kept with the graph that ``track_graph``
+        # hands out again while the track is unchanged; its copies share this dict.
+        self.memo: dict[str, object] = {}
 
     def _node(self, key: tuple, node: GraphNode) -> int:
         nid = self._node_ids.get(key)
@@ -150,6 +154,38 @@ class TrackGraph:
             if loc is not None:
                 by_loc.setdefault(loc, []).append(n)
         return [g for g in by_loc.values() if len(g) > 1]
+
+
+_GRAPHS: OrderedDict[tuple, tuple[object, TrackGraph]] = OrderedDict()
+_GRAPHS_KEPT = 16
+
+
+def track_graph(board: Board, location: Callable[[str], str] | None = None) -> TrackGraph:
+    """The board's TrackGraph, built once per arrangement of track.
+
+    The graph depends only on the tiles, their rotations and the locations, which change a few times per
+    operating turn while routes, reach and token distances are asked for many times: a graph for the same track is
+    reused (a copy bound to this ``board``, whose tokens ``corp_view`` reads). The cache is a pure memo: it holds
+    graphs for the last few arrangements and returns what building anew would.
+    """
+    hexes = board.hexes
+    track = tuple((h, st.tile, st.rotation) for h, st in hexes.items())
+    locs = None if location is None else tuple(location(h) for h in hexes)
+    key = (id(board.title), track, locs)
+    hit = _GRAPHS.get(key)
+    if hit is not None and hit[0] is board.title:
+        _GRAPHS.move_to_end(key)
+        graph = hit[1]
+    else:
+        graph = TrackGraph(board, location)
+        _GRAPHS[key] = (board.title, graph)
+        if len(_GRAPHS) > _GRAPHS_KEPT:
+            _GRAPHS.popitem(last=False)
+    if graph.board is board:
+        return graph
+    bound = copy.copy(graph)
+    bound.board = board
+    return bound
 
 
 @dataclass(frozen=True)
@@ -274,7 +310,7 @@ class Reach:
 
 
 def reach(board: Board, corp: str, *, location: Callable[[str], str] | None = None) -> Reach:
-    graph = TrackGraph(board, location)
+    graph = track_graph(board, location)
     view = corp_view(graph, corp)
     node_cost, seg_cost = _search(graph, view)
     cities = frozenset((graph.nodes[n].hex, graph.nodes[n].index) for n in node_cost if graph.nodes[n].kind == "city")
@@ -310,7 +346,7 @@ def token_distance(
     ``node`` (("city", i) or ("town", i)) measures to that stop of the hex rather than to any of its track.
     ``through_blocked`` lets the measure pass cities full of other corporations' tokens. None if not connected.
     """
-    graph = TrackGraph(board, location)
+    graph = track_graph(board, location)
     view = corp_view(graph, corp)
     node_cost, seg_cost = _search(graph, view, through_blocked)
     if node is not None:
