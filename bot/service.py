@@ -458,6 +458,10 @@ class Service:
         if hit is not None and hit[0] == token:
             return hit[1]
         best = game.round.best(game)
+        if not getattr(best, "proven", True):
+            # the engine answered within its search budget; the position becomes a test case from the game's log
+            log.warning("game %s: route search ran out of budget at action %d (%s); best found %s, not proven",
+                        game_id, len(game.actions), getattr(game.round, "corp", "?"), best.revenue)
         self._best[game_id] = (token, best)
         return best
 
@@ -1819,7 +1823,9 @@ def _routes_text(game: Game, best: Any) -> str:
             variant = str(r.train)
         stops = "–".join(game.rules.stop_name(game, s) for s in r.stops)
         lines.append(f"· {variant}-train: {stops} {game.fmt(r.revenue)}")
-    return "Best routes:\n" + "\n".join(lines) + f"\nTotal {game.fmt(best.revenue)}."
+    head = "Best routes:" if getattr(best, "proven", True) else \
+        "Best routes found, not proven best (the search ran out of its time budget):"
+    return head + "\n" + "\n".join(lines) + f"\nTotal {game.fmt(best.revenue)}."
 
 
 def _filter_choices(choices: Iterable[Choice], current: str) -> list[Choice]:

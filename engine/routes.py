@@ -533,15 +533,15 @@ _Found = tuple[int, tuple[int, ...], tuple[_Link, ...]]  # revenue, stops in wal
 
 
 def best_routes(board: Board, corp: str, trains: Sequence[TrainSpec], rules: RouteHooks, *,
-                budget: int = DEFAULT_BUDGET) -> RouteSet:
+                budget: int | None = None) -> RouteSet:
     """The route set of highest total revenue (one route or none per train, no shared track).
 
-    ``proven`` on the result is False when the search ran out of ``budget`` steps first: the set is the best found,
-    legal, but a better one may exist.
+    ``proven`` on the result is False when the search ran out of ``budget`` steps (default ``DEFAULT_BUDGET``) first:
+    the set is the best found and legal, but a better one may exist.
     """
     _check_train_ids(trains)
     net = _Network(board, corp, rules)
-    steps = _Budget(budget)
+    steps = _Budget(DEFAULT_BUDGET if budget is None else budget)
     picked = _solve(net, list(trains), steps)
     routes = [net.route(train, seq, links, revenue, station_first=True)
               for train, (revenue, seq, links) in zip(trains, picked, strict=True) if seq]

@@ -780,6 +780,7 @@ def check_against_brute_force(seed: int) -> None:
     board, corp, trains, late = random_position(rng)
     rules = FLRouteRules(late=late)
     best = best_routes(board, corp, trains, rules)
+    assert best.proven
     assert best.revenue == brute_routes(board, corp, trains, late), (corp, trains)
     # the answer is itself a legal, correctly priced set
     again = check_routes(board, corp, trains, rules, [(r.train, r.node_ids()) for r in best.routes])
@@ -808,3 +809,27 @@ def test_best_routes_equals_brute_force(seed: int) -> None:
 @pytest.mark.parametrize("seed", range(100, 1100))
 def test_best_routes_equals_brute_force_soak(seed: int) -> None:
     check_against_brute_force(seed)
+
+
+@pytest.mark.parametrize("seed", range(0, 60, 3))
+def test_a_search_out_of_budget_answers_a_legal_set_marked_not_proven(seed: int) -> None:
+    rng = random.Random(seed)
+    board, corp, trains, late = random_position(rng, radius=4)
+    rules = FLRouteRules(late=late)
+    exact = best_routes(board, corp, trains, rules)
+    for budget in (0, 50, 400):
+        found = best_routes(board, corp, trains, rules, budget=budget)
+        assert found.revenue <= exact.revenue
+        if found.proven:
+            assert found.revenue == exact.revenue
+        again = check_routes(board, corp, trains, rules, [(r.train, r.node_ids()) for r in found.routes])
+        assert again.revenue == found.revenue
+    assert not best_routes(board, corp, trains, rules, budget=0).proven or not exact.routes
+
+
+def test_the_budget_is_counted_in_steps_so_answers_repeat() -> None:
+    rng = random.Random(11)
+    board, corp, trains, late = random_position(rng, radius=6)
+    rules = FLRouteRules(late=late)
+    runs = [best_routes(board, corp, trains, rules, budget=300) for _ in range(3)]
+    assert runs[0] == runs[1] == runs[2]

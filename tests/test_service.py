@@ -612,3 +612,27 @@ async def test_18al_name_chits_through_private_use(svc: Service) -> None:
     view = await do(svc, pres, "view corporations")
     assert "Robert E. Lee on 3-train 3-0" in view.full_text()
     assert "Pan American (on the charter" in view.full_text()
+
+
+async def test_routes_not_proven_best_are_marked_and_logged(svc: Service, monkeypatch: pytest.MonkeyPatch,
+                                                           caplog: pytest.LogCaptureFixture) -> None:
+    """A route search that runs out of its budget still answers, with the best routes it found, marked as such."""
+    import engine.routes
+
+    monkeypatch.setattr(engine.routes, "DEFAULT_BUDGET", 0)
+    await new_game(svc)
+    rng = random.Random(5)
+    for _ in range(400):
+        row, game = await state(svc)
+        legal = svc.legal(row.id, game)
+        if any(a["type"] == "run_routes" for a in legal):
+            break
+        a = choose(rng, [parse_action(x) for x in legal], game).model_dump(exclude_none=True)
+        assert (await act(svc, a)).ok
+    else:
+        pytest.fail("no routes step reached")
+    corp = game.current_entity
+    with caplog.at_level("WARNING"):
+        shown = await do(svc, USERS[game.player_for(corp)], "train run")
+    assert shown.ok and "not proven best" in shown.text and button(shown, "Run trains")
+    assert any("not proven" in r.getMessage() and f"game {row.id}" in r.getMessage() for r in caplog.records)
