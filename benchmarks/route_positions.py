@@ -6,7 +6,7 @@ and title hooks such as 18AL's chit placement), so the games themselves are play
 kept as a pickle under ``.cache/route-positions/`` keyed on the engine's source, so later runs of the benchmarks and
 the slow tests reuse it until the engine changes.
 
-Used by ``benchmarks/routes.py``, ``benchmarks/routes_18al.py`` and the slow route soak in ``tests/test_routes.py``.
+Used by ``benchmarks/routes.py`` (and ``routes_18al.py``) and the slow route soak in ``tests/test_routes.py``.
 """
 
 from __future__ import annotations
@@ -135,12 +135,21 @@ def _engine_key() -> str:
     return h.hexdigest()[:16]
 
 
+class _Unpickler(pickle.Unpickler):
+    """Reads our own cache files, also those written while this module ran as a script (``__main__.Position``)."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if name == "Position":
+            return Position
+        return super().find_class(module, name)
+
+
 def cached(name: str, make: Callable[[], list[Position]]) -> list[Position]:
     """``make()``'s positions, from the cache when the engine's source is unchanged."""
     path = CACHE / f"{name}-{_engine_key()}.pickle"
     if path.exists():
         with path.open("rb") as f:
-            return pickle.load(f)  # noqa: S301  (our own cache file)
+            return _Unpickler(f).load()
     positions = make()
     CACHE.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as f:
@@ -148,12 +157,14 @@ def cached(name: str, make: Callable[[], list[Position]]) -> list[Position]:
     return positions
 
 
-def all_positions(games: int = GAMES_PER_TITLE) -> dict[str, list[Position]]:
-    """Record points and self-play runs per title."""
-    out: dict[str, list[Position]] = {}
+def all_positions(games: int = GAMES_PER_TITLE, only: list[str] | None = None) -> dict[str, list[Position]]:
+    """Record points and self-play runs per title (every title the engine knows, or ``only`` these)."""
+    chosen = [t for t in titles() if only is None or t in only]
+    out: dict[str, list[Position]] = {t: [] for t in chosen}
     for p in cached("records", record_positions):
-        out.setdefault(p.title, []).append(p)
-    for title in titles():
+        if p.title in out:
+            out[p.title].append(p)
+    for title in chosen:
         runs = cached(f"selfplay-{title}-{games}", lambda t=title: selfplay_positions(t, games))
         out.setdefault(title, []).extend(runs)
     return out
