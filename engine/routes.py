@@ -11,23 +11,35 @@ Algorithm
 3. *Track classes*: track bits used by exactly the same links form one class. Two routes share track exactly
    when they share a class, and a route's classes are its links' classes side by side; a dense 18FL map has
    about 40 classes, so "no shared track" is one AND of small integers.
-4. *Walks*: a depth-first search over links from every stop enumerates the walks that at least one train may
-   run: no track, stop or location twice, nothing passed through an off-board or a blocked city, at most the
-   longest train's number of counted stops, and a station somewhere on it (a lower bound on the stops still
-   needed to reach a station prunes walks that could not get one in time). Each walk is kept once (from its
-   end with the lower stop number), and of the walks visiting the same stops, one on more track than another is
-   dropped.
-5. *Prices*: each train prices walks through the title's hooks (``RouteHooks``): stop values and a route bonus;
-   cities and off-boards are multiplied by the train's multiplier, towns are added (for an express, ignored).
-   Trains pricing every walk alike (a 5 and a 6) share one list sorted by revenue, and each keeps the set of
-   positions it may run. A bit-sliced index (per class, the positions of the walks using it) turns "the best
-   route clear of this track" into a few ORs and a lowest-set-bit.
-6. *The maximum*: a branch and bound picks one route or none per train, most valuable trains first. A branch is
-   cut when its revenue plus every later train's best route clear of the track used cannot beat the best set
-   found; before paying for that, a cheaper cap is tried: for each class of a later train's best route, its best
-   route avoiding that class. Identical trains take routes in non-decreasing list order, so each unordered
-   choice is tried once. The result is the true optimum; on equal totals the first set found in this fixed
-   order wins, so the same position always gives the same answer.
+4. *Walks of one train*: a depth-first search over links from every stop (``_kind_walks``) follows the rules of a
+   walk: no track, stop or location twice, nothing passed through an off-board or a blocked city, at most the
+   train's number of counted stops, and a station somewhere on it (a lower bound on the stops still needed to reach
+   a station prunes walks that could not get one in time). A branch is cut when its value plus an optimistic bound
+   (the best counted stops and every free town reachable without passing a visited stop) cannot reach the mark,
+   and when a prefix with the same end and stops on no less track was extended already (its value and count are
+   the same, and it has no more choices). It finds a train's best walk, or every walk earning at least a floor.
+5. *The maximum* (``_solve``): each train kind's best walk alone bounds what that train adds to any set (``ub``);
+   trains picking their best walk on the track left, in every order of the kinds, give a set that is a lower bound
+   (``lb``). A better set gives train i a walk earning at least ``lb + 1 - others(i)``, where ``others(i)`` bounds
+   the other trains together (the sum of their ``ub``, or with three or more trains the exact maximum of the others,
+   solved the same way). Only those walks are listed; of the walks visiting the same stops, one on more track than
+   another is dropped.
+6. *Combination*: each train prices the listed walks through the title's hooks (``RouteHooks``): stop values and a
+   route bonus; cities and off-boards are multiplied by the train's multiplier, towns are added (for an express,
+   ignored). Trains pricing every walk alike (a 5 and a 6) share one list sorted by revenue, and each keeps the set
+   of positions it may run. A bit-sliced index (per class, the positions of the walks using it) turns "the best
+   route clear of this track" into a few ORs and a lowest-set-bit. A branch and bound picks one route or none per
+   train, most valuable trains first, cutting a branch when its revenue plus every later train's best route clear
+   of the track used cannot beat the best set found (a cheaper cap first: for each class of a later train's best
+   route, its best route avoiding that class). Identical trains take routes in non-decreasing list order, so each
+   unordered choice is tried once. If no set beats ``lb``, the greedy set is the maximum. On equal totals the first
+   set found in this fixed order wins, so the same position always gives the same answer.
+7. *Budget*: every stage spends steps from one budget (``DEFAULT_BUDGET``, about 250 ms; steps, not time, so the
+   answer is deterministic). A search that runs out answers with the best set found so far, legal but marked
+   ``proven=False``; the bot says so and logs the position.
+
+The graph, stops, links and classes depend on the track alone: they are built once per arrangement of track
+(``graph.track_graph``) and reused by every corporation and turn until a tile changes.
 
 ``check_routes`` validates stop lists as 18xx.games records write them (node ids ``<hex>-<part>``): it checks
 the stop-level rules, then searches links for track realising all the routes with no shared track, naming the
@@ -375,25 +387,7 @@ class _Network:
             seq.append(s)
             extend(s, s, 0, 1 << s, group_bit[s], major[s], town[s], station[s])
             seq.pop()
-        # Same stops (so same revenue for every train) on more track than another walk: never needed.
-        by_stops: dict[int, list[tuple]] = {}
-        for w in found:
-            by_stops.setdefault(w[3], []).append(w)
-        kept: list[tuple] = []
-        for variants in by_stops.values():
-            if len(variants) == 1:
-                kept.append(variants[0])
-                continue
-            chosen: list[int] = []
-            for w in sorted(variants, key=lambda v: v[2].bit_count()):  # stable: the first of equals stays
-                cls = w[2]
-                for c in chosen:
-                    if c & cls == c:
-                        break
-                else:
-                    chosen.append(cls)
-                    kept.append(w)
-        return [_Walk(*w) for w in kept]
+        return _dominant([_Walk(*w) for w in found])
 
     def _need(self, weight: list[int]) -> list[int]:
         """Least weight of the stops still needed, after leaving a stop, to include a station (ignores conflicts)."""
