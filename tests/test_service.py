@@ -248,7 +248,8 @@ async def test_operating_turns_post_map_market_and_routes(svc: Service) -> None:
     assert img.format == "PNG" and max(img.size) >= 1000 and len(data) < 600_000
 
 
-async def test_routes_command_shows_picture_and_confirm_button(svc: Service) -> None:
+async def play_to_routes_step(svc: Service) -> tuple[Any, Any]:
+    """A new game played at random (seed 5) up to the first run-trains step: its row and game."""
     await new_game(svc)
     rng = random.Random(5)
     for _ in range(400):
@@ -260,6 +261,11 @@ async def test_routes_command_shows_picture_and_confirm_button(svc: Service) -> 
         assert (await act(svc, a)).ok
     else:
         pytest.fail("no routes step reached")
+    return row, game
+
+
+async def test_routes_command_shows_picture_and_confirm_button(svc: Service) -> None:
+    row, game = await play_to_routes_step(svc)
     corp = game.current_entity
     pres = USERS[game.player_for(corp)]
     other = next(u for u in USERS.values() if u != pres)
@@ -620,17 +626,7 @@ async def test_routes_not_proven_best_are_marked_and_logged(svc: Service, monkey
     import engine.routes
 
     monkeypatch.setattr(engine.routes, "DEFAULT_BUDGET", 0)
-    await new_game(svc)
-    rng = random.Random(5)
-    for _ in range(400):
-        row, game = await state(svc)
-        legal = svc.legal(row.id, game)
-        if any(a["type"] == "run_routes" for a in legal):
-            break
-        a = choose(rng, [parse_action(x) for x in legal], game).model_dump(exclude_none=True)
-        assert (await act(svc, a)).ok
-    else:
-        pytest.fail("no routes step reached")
+    row, game = await play_to_routes_step(svc)
     corp = game.current_entity
     with caplog.at_level("WARNING"):
         shown = await do(svc, USERS[game.player_for(corp)], "train run")
