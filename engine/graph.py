@@ -197,6 +197,25 @@ class CorpView:
     terminal: tuple[bool, ...]  # a walk may end here but not pass through
 
 
+def track_graph(board: Board, location: Callable[[str], str] | None = None) -> TrackGraph:
+    """The board's graph, built once per arrangement of tiles (legality checks and route runs ask for it at
+    almost every action; tokens are read from the board when a corporation's view is taken)."""
+    places = None
+    if location is not None:
+        places = tuple(location(h) for h in board.hexes)
+        if all(p == h for p, h in zip(places, board.hexes, strict=True)):
+            places = location = None  # the general rule: each hex its own location
+    tiles = tuple((st.tile, st.rotation) for st in board.hexes.values())
+    cache = board.graph_cache
+    hit = cache.get(places)
+    if hit is not None and hit[0] == tiles:
+        graph: TrackGraph = hit[1]
+        return graph
+    graph = TrackGraph(board, location)
+    cache[places] = (tiles, graph)
+    return graph
+
+
 def corp_view(graph: TrackGraph, corp: str) -> CorpView:
     board = graph.board
     stations: set[int] = set()
