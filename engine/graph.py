@@ -160,18 +160,15 @@ _GRAPHS: OrderedDict[tuple, tuple[object, TrackGraph]] = OrderedDict()
 _GRAPHS_KEPT = 16
 
 
-def track_graph(board: Board, location: Callable[[str], str] | None = None) -> TrackGraph:
-    """The board's TrackGraph, built once per arrangement of track.
+def _shared_graph(board: Board, location: Callable[[str], str] | None, tiles: tuple,
+                  places: tuple | None) -> TrackGraph:
+    """A graph for this track from the graphs of the last few arrangements seen on any board.
 
-    The graph depends only on the tiles, their rotations and the locations, which change a few times per
-    operating turn while routes, reach and token distances are asked for many times: a graph for the same track is
-    reused (a copy bound to this ``board``, whose tokens ``corp_view`` reads). The cache is a pure memo: it holds
-    graphs for the last few arrangements and returns what building anew would.
+    Copies of a board (snapshots, an undo's replay, a record replayed again) hold the same track as the board they
+    came from: the graph built for one serves them all, bound to each board (whose tokens ``corp_view`` reads).
+    Its ``memo`` (route links) is shared with it. A pure memo: it returns what building anew would.
     """
-    hexes = board.hexes
-    track = tuple((h, st.tile, st.rotation) for h, st in hexes.items())
-    locs = None if location is None else tuple(location(h) for h in hexes)
-    key = (id(board.title), track, locs)
+    key = (id(board.title), tuple(board.hexes), tiles, places)
     hit = _GRAPHS.get(key)
     if hit is not None and hit[0] is board.title:
         _GRAPHS.move_to_end(key)
@@ -211,7 +208,7 @@ def track_graph(board: Board, location: Callable[[str], str] | None = None) -> T
     if hit is not None and hit[0] == tiles:
         graph: TrackGraph = hit[1]
         return graph
-    graph = TrackGraph(board, location)
+    graph = _shared_graph(board, location, tiles, places)
     cache[places] = (tiles, graph)
     return graph
 
