@@ -13,6 +13,7 @@ supersampled canvas is the cheapest way to smooth them.
 
 from __future__ import annotations
 
+import copy
 import io
 import math
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from dataclasses import dataclass, field
 from PIL import Image, ImageColor, ImageDraw
 
 from engine.board import Board
+from engine.hexgrid import coords
 from engine.tiles import Layout, Node, hex_layout
 
 from . import geometry as geo
@@ -132,6 +134,7 @@ class Plan:
     towns: list[tuple[Point, Point | None]]  # position, track tangent (bar) or None (dot)
     name: tuple[Point, list[str], float] | None = None  # centre, lines, font size (unit)
     label: Point | None = None
+    label_size: float = LABEL_SIZE  # smaller where the full size would cover track
     revenues: list[tuple[Point, str]] = field(default_factory=list)
     offboard: Point | None = None
     cost: Point | None = None
@@ -286,6 +289,13 @@ class _Placer:
         x0, x1, y0, y1 = r.cx - hx - pad, r.cx + hx + pad, r.cy - hy - pad, r.cy + hy + pad
         return c + sum(1 for x, y in self.points if x0 <= x <= x1 and y0 <= y <= y1)
 
+    def fork(self) -> _Placer:
+        """A copy to try a placement on: later rects and costs stay out of this one."""
+        other = copy.copy(self)
+        other.rects = list(self.rects)
+        other.total = 0.0
+        return other
+
     def place(self, w: float, h: float, cands: list[Point], inside_weight: float = 2.0) -> Rect:
         best: Rect | None = None
         best_cost = math.inf
@@ -420,11 +430,7 @@ def _plan_once(kind: str, px: float, lay: Layout, hex_id: str, name: str | None,
         if group == "name" and name:
             plan.name = _place_name(kind, px, placer, name, lay.color == "red")
         elif group == "label" and lay.label:
-            lw, lh = text_size(font(round(LABEL_SIZE * px), "bold"), lay.label)
-            w, h = lw / px + 0.04, lh / px + 0.04
-            cands = _inside(kind, corners_far + _corner_spots(kind, 0.5) + _side_spots(kind, 0.5), w, h)
-            r = placer.place(w, h, cands + _corner_spots(kind, 0.45))
-            plan.label = (r.cx, r.cy)
+            plan.label, plan.label_size = _place_label(kind, px, placer, lay.label, corners_far)
         elif group == "small":
             _place_small(kind, px, placer, plan, lay, extras)
 
@@ -435,6 +441,27 @@ def _plan_once(kind: str, px: float, lay: Layout, hex_id: str, name: str | None,
         r = placer.place(w, h, cands)
         plan.cost = (r.cx, r.cy)
     return placer.total, plan
+
+
+def _place_label(kind: str, px: float, placer: _Placer, label: str, corners_far: list[Point]) -> tuple[Point, float]:
+    """A tile's label (Jax, B, OO) where it covers no track: full size if it fits somewhere, else smaller."""
+    best: tuple[float, Rect, float] | None = None
+    for k, size in enumerate((LABEL_SIZE, LABEL_SIZE * 0.8, LABEL_SIZE * 0.62)):
+        lw, lh = text_size(font(round(size * px), "bold"), label)
+        w, h = lw / px + 0.04, lh / px + 0.04
+        cands = _inside(kind, corners_far + _corner_spots(kind, 0.5) + _side_spots(kind, 0.5), w, h)
+        trial = placer.fork()
+        r = trial.place(w, h, cands + _corner_spots(kind, 0.45))
+        cost = trial.total + 0.5 * k
+        if best is None or cost < best[0]:
+            best = (cost, r, size)
+        if trial.total == 0:
+            break
+    assert best is not None
+    cost, r, size = best
+    placer.total += placer.cost(r)
+    placer.rects.append(r)
+    return (r.cx, r.cy), size
 
 
 def _revenue(value: object) -> str:
@@ -564,13 +591,14 @@ def _disc(d: ImageDraw.ImageDraw, c: Point, r: float, fill: object, outline: obj
     d.ellipse((c[0] - r, c[1] - r, c[0] + r, c[1] + r), fill=fill, outline=outline, width=width)
 
 
-def map_geometry(board: Board) -> tuple[HexGeometry, tuple[int, int]]:
+def map_geometry(board: Board, ids: list[str] | None = None) -> tuple[HexGeometry, tuple[int, int]]:
     """Where the hexes sit in the map picture (final pixels) and the picture's size before any legend band.
 
-    The hex size is chosen so the long side of the picture is LONG_SIDE pixels.
+    The hex size is chosen so the long side of the picture is LONG_SIDE pixels; ``ids`` (default: the whole
+    board) are the hexes the picture shows.
     """
     letters_x = getattr(board, "letters_x", None)
-    x0, y0, x1, y1 = geo.bounds(list(board.hexes), board.layout_kind, letters_x)
+    x0, y0, x1, y1 = geo.bounds(list(board.hexes) if ids is None else ids, board.layout_kind, letters_x)
     bw, bh = x1 - x0, y1 - y0
     size = min((LONG_SIDE - 2 * MARGIN) / bw, (LONG_SIDE - 2 * MARGIN - HEADER) / bh)
     width = round(bw * size + 2 * MARGIN)
@@ -579,22 +607,70 @@ def map_geometry(board: Board) -> tuple[HexGeometry, tuple[int, int]]:
     return HexGeometry(board.layout_kind, size, origin, letters_x), (width, height)
 
 
+# -- which hexes a picture shows -------------------------------------------------------------------------
+
+
+def hex_distance(board: Board, a: str, b: str) -> int:
+    """Steps between two hexes (doubled coordinates: the long axis counts double)."""
+    letters_x = getattr(board, "letters_x", None)
+    ax, ay = coords(a, board.layout_kind, letters_x)
+    bx, by = coords(b, board.layout_kind, letters_x)
+    dx, dy = abs(ax - bx), abs(ay - by)
+    if board.layout_kind == "pointy":
+        return dy + max(0, (dx - dy) // 2)
+    return dx + max(0, (dy - dx) // 2)
+
+
+def _box_of(board: Board, chosen: set[str]) -> list[str]:
+    """Every hex of the board whose centre lies within the bounding box of ``chosen``."""
+    g = HexGeometry(board.layout_kind, 1.0, letters_x=getattr(board, "letters_x", None))
+    pts = [g.centre(h) for h in chosen]
+    x0, x1 = min(p[0] for p in pts) - 1e-6, max(p[0] for p in pts) + 1e-6
+    y0, y1 = min(p[1] for p in pts) - 1e-6, max(p[1] for p in pts) + 1e-6
+    return [h for h in board.hexes if x0 <= g.centre(h)[0] <= x1 and y0 <= g.centre(h)[1] <= y1]
+
+
+def region_hexes(board: Board, centre: str, radius: int = 3) -> list[str]:
+    """The hexes within ``radius`` steps of ``centre``, squared off to their bounding box: a zoomed view."""
+    near = {h for h in board.hexes if hex_distance(board, centre, h) <= radius}
+    return _box_of(board, near)
+
+
+def focus_hexes(board: Board, also: set[str] | None = None, *, keep_if: float = 0.8) -> list[str] | None:
+    """The part of the map where the action is: laid tiles and ``also`` (say the operating corporation's stations
+    and buildable hexes), with one hex around. Home tokens alone do not count: 18FL puts them all down at once.
+
+    None when that is most of the map anyway (more than ``keep_if`` of its hexes), so callers draw it whole.
+    """
+    busy = {h for h, st in board.hexes.items() if st.tile is not None}
+    busy |= {h for h in (also or set()) if h in board.hexes}
+    if not busy:
+        return None
+    ring = {n for h in busy for e in range(6) if (n := board.neighbour(h, e)) is not None}
+    ids = _box_of(board, busy | ring)
+    if len(ids) > keep_if * len(board.hexes):
+        return None
+    return ids
+
+
 class _Canvas:
     """The supersampled picture and the geometry that maps hexes onto it."""
 
-    def __init__(self, board: Board, corp_colors: dict[str, tuple[str, str]], late: bool) -> None:
+    def __init__(self, board: Board, corp_colors: dict[str, tuple[str, str]], late: bool,
+                 ids: list[str] | None = None) -> None:
         self.board = board
         self.kind = board.layout_kind
         self.corp_colors = corp_colors
         self.late = late
-        ids = list(board.hexes)
-        frame, (self.width, self.height) = map_geometry(board)
+        ids = list(board.hexes) if ids is None else ids
+        frame, (self.width, self.height) = map_geometry(board, ids)
         self.size = frame.size  # final pixels, centre to corner
         self.map_top = MARGIN + HEADER
         self.px = frame.size * SS
         self.geom = HexGeometry(self.kind, self.px, (frame.origin[0] * SS, frame.origin[1] * SS), frame.letters_x)
         self.centres = {h: self.geom.centre(h) for h in ids}
         self.plans = {h: _plan_for(board, h, self.px) for h in ids}
+        self.homes: dict[str, tuple[str, int]] = default_homes(board)
 
     def new_image(self, extra_h: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
         self.height += extra_h
@@ -705,6 +781,58 @@ def _draw_track(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
             _disc(d, cv.pt(h, (0.0, 0.0)), w / 2, TRACK)
 
 
+def dead_ends(board: Board, hex_id: str) -> list[int]:
+    """Sides where this hex's track stops against something that will not continue it.
+
+    That is the edge of the map, an impassable border, or a neighbour with track of its own (a laid tile or
+    printed track) but none on the shared side. Track pointing at an empty hex is simply not built yet.
+    """
+    lay = hex_layout_of(board, hex_id)
+    if lay.offboard is not None:
+        return []
+    out = []
+    for e in sorted(set(lay.exits)):
+        other = board.neighbour(hex_id, e)
+        if other is None or not board.edge_open(hex_id, e):
+            out.append(e)
+            continue
+        theirs = hex_layout_of(board, other)
+        if theirs.paths and (e + 3) % 6 not in theirs.exits:
+            out.append(e)
+    return out
+
+
+def _draw_dead_ends(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
+    """A buffer stop short of the side, so track that ends there is not read as joining the neighbour's city."""
+    w = round(cv.u(TRACK_W))
+    for h in cv.plans:
+        lay = hex_layout_of(cv.board, h)
+        fill = HEX_FILL.get(lay.color, HEX_FILL["white"])
+        for e in dead_ends(cv.board, h):
+            m = geo.edge_mid(cv.kind, e)
+            ux, uy = m[0] / geo.APOTHEM, m[1] / geo.APOTHEM
+            nx, ny = -uy, ux
+            stop = geo.APOTHEM - 0.11
+            gap = [(ux * stop + nx * 0.1, uy * stop + ny * 0.1), (ux * (geo.APOTHEM - 0.01) + nx * 0.1,
+                   uy * (geo.APOTHEM - 0.01) + ny * 0.1), (ux * (geo.APOTHEM - 0.01) - nx * 0.1,
+                   uy * (geo.APOTHEM - 0.01) - ny * 0.1), (ux * stop - nx * 0.1, uy * stop - ny * 0.1)]
+            d.polygon([cv.pt(h, q) for q in gap], fill=fill)
+            bar = [(ux * stop + nx * 0.17, uy * stop + ny * 0.17), (ux * stop - nx * 0.17, uy * stop - ny * 0.17)]
+            d.line([cv.pt(h, q) for q in bar], fill=TRACK, width=max(SS, w * 2 // 3))
+
+
+HIGHLIGHT = (224, 0, 150)  # the operating corporation's buildable hexes: a hue no tile or terrain uses
+
+
+def _draw_highlight(cv: _Canvas, d: ImageDraw.ImageDraw, hexes: set[str]) -> None:
+    w = max(SS, round(cv.u(0.09)))
+    for h in sorted(hexes):
+        if h not in cv.centres:
+            continue
+        pts = cv.geom.polygon(cv.centres[h], 0.93)
+        d.line(pts + pts[:1], fill=HIGHLIGHT, width=w, joint="curve")
+
+
 def _draw_routes(cv: _Canvas, im: Image.Image, routes: list[RouteDraw]) -> None:
     """Each route as one translucent stroke: drawn opaque into a mask, then blended once, so overlaps
     inside a route do not darken."""
@@ -761,15 +889,32 @@ def _fit(text: str, max_w: float, max_size: int) -> Font:
     return f
 
 
+def default_homes(board: Board) -> dict[str, tuple[str, int]]:
+    """Home stations still to come when the caller does not say: corporations with no token on the board."""
+    placed: set[str] = {c for st in board.hexes.values() for slots in st.tokens for c in slots if c}
+    return {c.sym: (c.home, c.home_city) for c in board.title.corporations if c.sym not in placed}
+
+
+def _reserved_at(board: Board, homes: dict[str, tuple[str, int]]) -> dict[tuple[str, int], list[str]]:
+    """Per city, the corporations whose home circle it keeps; a home token already there is shown reserved too."""
+    out: dict[tuple[str, int], list[str]] = {}
+    for sym, where in homes.items():
+        out.setdefault(where, []).append(sym)
+    return out
+
+
+def _draw_reserved(d: ImageDraw.ImageDraw, c: Point, r: float, lw: int, sym: str, color: str) -> None:
+    """A home circle kept for a corporation that has not operated yet: a ring and its name in its colour."""
+    col = _rgb(color)
+    _disc(d, c, r - 2 * lw, (255, 255, 255), outline=col, width=lw)
+    d.text(c, sym, font=_fit(sym, r * 1.6, round(r * 0.7)), fill=col, anchor="mm")
+
+
 def _draw_nodes(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
     board = cv.board
     lw = max(SS, round(cv.u(0.03)))
     r = cv.u(CITY_R)
-    placed: set[str] = {c for st in board.hexes.values() for slots in st.tokens for c in slots if c}
-    homes: dict[tuple[str, int], list[str]] = {}
-    for corp in board.title.corporations:
-        if corp.sym not in placed:
-            homes.setdefault((corp.home, corp.home_city), []).append(corp.sym)
+    homes = _reserved_at(board, cv.homes)
     for h, plan in cv.plans.items():
         lay = hex_layout_of(board, h)
         st = board.hexes[h]
@@ -785,16 +930,17 @@ def _draw_nodes(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
                 elif len(centres) > 2:
                     d.polygon(centres, fill=col)
             tokens = st.tokens[ci] if ci < len(st.tokens) else []
-            reserved = list(homes.get((h, ci), []))
+            kept = homes.get((h, ci), [])
+            waiting = [s for s in kept if s not in tokens]
             for si, c in enumerate(centres):
                 corp = tokens[si] if si < len(tokens) else None
-                if corp is not None:
+                if corp is not None and corp in kept:
+                    _draw_reserved(d, c, r, lw, corp, cv.corp_colors.get(corp, FALLBACK_CORP)[0])
+                elif corp is not None:
                     _token(d, c, r - lw, corp, cv.corp_colors.get(corp, FALLBACK_CORP))
-                elif reserved:
-                    sym = reserved.pop(0)
-                    col = _rgb(cv.corp_colors.get(sym, FALLBACK_CORP)[0])
-                    _disc(d, c, r - 2 * lw, None, outline=col, width=lw)
-                    d.text(c, sym, font=_fit(sym, r * 1.6, round(r * 0.7)), fill=col, anchor="mm")
+                elif waiting:
+                    sym = waiting.pop(0)
+                    _draw_reserved(d, c, r, lw, sym, cv.corp_colors.get(sym, FALLBACK_CORP)[0])
         for (p, tan) in plan.towns:
             c = cv.pt(h, p)
             if tan is None:
@@ -855,7 +1001,8 @@ def _draw_text(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
                 else:
                     d.text(c, line, font=f, fill=(20, 20, 20), anchor="mm", stroke_width=halo, stroke_fill=fill_rgb)
         if plan.label is not None and lay.label:
-            d.text(cv.pt(h, plan.label), lay.label, font=f_label, fill=(20, 20, 20), anchor="mm")
+            f = f_label if plan.label_size == LABEL_SIZE else font(round(cv.u(plan.label_size)), "bold")
+            d.text(cv.pt(h, plan.label), lay.label, font=f, fill=(20, 20, 20), anchor="mm")
         for p, value in plan.revenues:
             c = cv.pt(h, p)
             _disc(d, c, cv.u(REV_R), (255, 255, 255), outline=TRACK, width=max(1, SS))
@@ -908,11 +1055,21 @@ def _draw_legend(d: ImageDraw.ImageDraw, x: float, y: float, rows: list, w: floa
 
 
 def render_map(board: Board, *, late: bool = False, routes: list[RouteDraw] | None = None,
-               corp_colors: dict[str, tuple[str, str]] | None = None, title_text: str = "") -> bytes:
-    """The whole board as PNG bytes; with ``routes``, each train's route in its own colour and a legend."""
+               corp_colors: dict[str, tuple[str, str]] | None = None, title_text: str = "",
+               hexes: list[str] | None = None, highlight: set[str] | None = None,
+               homes: dict[str, tuple[str, int]] | None = None, note: str | None = None) -> bytes:
+    """The board as PNG bytes; with ``routes``, each train's route in its own colour and a legend.
+
+    ``hexes`` limits the picture to those hexes (a crop or a region, drawn larger); ``highlight`` outlines
+    hexes (where the operating corporation may build); ``homes`` are the home circles still kept for
+    corporations that have not operated (default: corporations with no token on the board), drawn as rings
+    whether or not the title puts the token down early; ``note`` replaces the off-board note in the header.
+    """
     if corp_colors is None:
         corp_colors = {c.sym: (c.color, c.text_color) for c in board.title.corporations}
-    cv = _Canvas(board, corp_colors, late)
+    cv = _Canvas(board, corp_colors, late, hexes)
+    if homes is not None:
+        cv.homes = homes
     routes = list(routes or [])
 
     legend_rows = _legend_rows(routes, board) if routes else []
@@ -936,6 +1093,9 @@ def render_map(board: Board, *, late: bool = False, routes: list[RouteDraw] | No
     _draw_costs(cv, d)
     _draw_borders(cv, d)
     _draw_track(cv, d)
+    _draw_dead_ends(cv, d)
+    if highlight:
+        _draw_highlight(cv, d, highlight)
     if routes:
         _draw_routes(cv, im, routes)
         d = ImageDraw.Draw(im)
@@ -945,7 +1105,7 @@ def render_map(board: Board, *, late: bool = False, routes: list[RouteDraw] | No
     header = title_text or board.title.title
     d.text((MARGIN * SS, (MARGIN + HEADER / 2 - 4) * SS), header, font=font(22 * SS, "bold"), fill=(25, 25, 25),
            anchor="lm")
-    values_note = "off-board values: " + ("late (brown)" if late else "early (yellow)")
+    values_note = note if note is not None else "off-board values: " + ("late (brown)" if late else "early (yellow)")
     d.text(((cv.width - MARGIN) * SS, (MARGIN + HEADER / 2 - 4) * SS), values_note, font=font(15 * SS),
            fill=(60, 60, 60), anchor="rm")
     if legend_at is not None:
