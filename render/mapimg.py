@@ -591,7 +591,8 @@ def _disc(d: ImageDraw.ImageDraw, c: Point, r: float, fill: object, outline: obj
     d.ellipse((c[0] - r, c[1] - r, c[0] + r, c[1] + r), fill=fill, outline=outline, width=width)
 
 
-def map_geometry(board: Board, ids: list[str] | None = None) -> tuple[HexGeometry, tuple[int, int]]:
+def map_geometry(board: Board, ids: list[str] | None = None, long_side: int = LONG_SIDE,
+                 header: int = HEADER) -> tuple[HexGeometry, tuple[int, int]]:
     """Where the hexes sit in the map picture (final pixels) and the picture's size before any legend band.
 
     The hex size is chosen so the long side of the picture is LONG_SIDE pixels; ``ids`` (default: the whole
@@ -600,10 +601,10 @@ def map_geometry(board: Board, ids: list[str] | None = None) -> tuple[HexGeometr
     letters_x = getattr(board, "letters_x", None)
     x0, y0, x1, y1 = geo.bounds(list(board.hexes) if ids is None else ids, board.layout_kind, letters_x)
     bw, bh = x1 - x0, y1 - y0
-    size = min((LONG_SIDE - 2 * MARGIN) / bw, (LONG_SIDE - 2 * MARGIN - HEADER) / bh)
+    size = min((long_side - 2 * MARGIN) / bw, (long_side - 2 * MARGIN - header) / bh)
     width = round(bw * size + 2 * MARGIN)
-    height = round(bh * size + 2 * MARGIN + HEADER)
-    origin = (MARGIN - x0 * size, MARGIN + HEADER - y0 * size)
+    height = round(bh * size + 2 * MARGIN + header)
+    origin = (MARGIN - x0 * size, MARGIN + header - y0 * size)
     return HexGeometry(board.layout_kind, size, origin, letters_x), (width, height)
 
 
@@ -657,15 +658,15 @@ class _Canvas:
     """The supersampled picture and the geometry that maps hexes onto it."""
 
     def __init__(self, board: Board, corp_colors: dict[str, tuple[str, str]], late: bool,
-                 ids: list[str] | None = None) -> None:
+                 ids: list[str] | None = None, long_side: int = LONG_SIDE, header: int = HEADER) -> None:
         self.board = board
         self.kind = board.layout_kind
         self.corp_colors = corp_colors
         self.late = late
         ids = list(board.hexes) if ids is None else ids
-        frame, (self.width, self.height) = map_geometry(board, ids)
+        frame, (self.width, self.height) = map_geometry(board, ids, long_side, header)
         self.size = frame.size  # final pixels, centre to corner
-        self.map_top = MARGIN + HEADER
+        self.map_top = MARGIN + header
         self.px = frame.size * SS
         self.geom = HexGeometry(self.kind, self.px, (frame.origin[0] * SS, frame.origin[1] * SS), frame.letters_x)
         self.centres = {h: self.geom.centre(h) for h in ids}
@@ -1112,6 +1113,79 @@ def render_map(board: Board, *, late: bool = False, routes: list[RouteDraw] | No
         _draw_legend(d, legend_at[0], legend_at[1], legend_rows, legend_w, row_h)
 
     return encode_png(im.reduce(SS) if SS > 1 else im)
+
+
+def _hex_panel(board: Board, hex_id: str, corp_colors: dict[str, tuple[str, str]], late: bool,
+               long_side: int) -> Image.Image:
+    """The hex and its neighbours, unreduced, with the hex outlined: one cell of the rotation picture."""
+    cv = _Canvas(board, corp_colors, late, region_hexes(board, hex_id, 1), long_side, 0)
+    im, d = cv.new_image(0)
+    _draw_hexes(cv, d)
+    _draw_costs(cv, d)
+    _draw_borders(cv, d)
+    _draw_track(cv, d)
+    _draw_dead_ends(cv, d)
+    _draw_highlight(cv, d, {hex_id})
+    _draw_nodes(cv, d)
+    _draw_text(cv, d)
+    return im
+
+
+PANEL = 360  # pixels on the long side of one rotation's picture
+CAPTION = 62
+
+
+def render_rotations(board: Board, hex_id: str, tile: str, choices: list[tuple[int, str, list[int]]], *,
+                     corp_colors: dict[str, tuple[str, str]] | None = None, late: bool = False,
+                     title_text: str = "") -> bytes:
+    """The hex with ``tile`` laid in each legal rotation, side by side and numbered, to choose one from.
+
+    ``choices`` are (rotation, caption, city map) with the caption saying where the track goes; the board itself
+    is left as it is (each rotation is drawn on a copy of the hex).
+    """
+    if corp_colors is None:
+        corp_colors = {c.sym: (c.color, c.text_color) for c in board.title.corporations}
+    panels: list[tuple[Image.Image, int, str]] = []
+    for rotation, caption, cmap in choices:
+        trial = copy.copy(board)
+        trial.hexes = dict(board.hexes)
+        trial.hexes[hex_id] = copy.deepcopy(board.hexes[hex_id])
+        trial.supply = {k: list(v) for k, v in board.supply.items()}
+        trial.place_tile(hex_id, tile, rotation, cmap)
+        panels.append((_hex_panel(trial, hex_id, corp_colors, late, PANEL), rotation, caption))
+    cols = min(3, max(1, len(panels)))
+    rows = math.ceil(len(panels) / cols) if panels else 1
+    pw = max((p.width for p, _, _ in panels), default=PANEL * SS)
+    ph = max((p.height for p, _, _ in panels), default=PANEL * SS)
+    head = HEADER * SS
+    cap = CAPTION * SS
+    im = Image.new("RGB", (cols * pw, head + rows * (ph + cap)), (255, 255, 255))
+    d = ImageDraw.Draw(im)
+    d.text((MARGIN * SS, head / 2), title_text or f"Tile #{tile} on {hex_id}: choose a rotation",
+           font=font(20 * SS, "bold"), fill=TRACK, anchor="lm")
+    for i, (panel, rotation, caption) in enumerate(panels):
+        r, c = divmod(i, cols)
+        x, y = c * pw, head + r * (ph + cap)
+        im.paste(panel, (x, y))
+        d.rectangle((x, y, x + pw - 1, y + ph + cap - 1), outline=OUTLINE, width=SS)
+        badge = f"r{rotation}"
+        fb = font(26 * SS, "bold")
+        bw = text_size(fb, badge)[0] + 16 * SS
+        d.rounded_rectangle((x + 6 * SS, y + 6 * SS, x + 6 * SS + bw, y + 46 * SS), radius=8 * SS, fill=HIGHLIGHT)
+        d.text((x + 6 * SS + bw / 2, y + 26 * SS), badge, font=fb, fill=(255, 255, 255), anchor="mm")
+        f = font(17 * SS, "bold")
+        lines = _wrap(caption, f, pw - 16 * SS)
+        for k, line in enumerate(lines[:2]):
+            fk = _fit_regular(line, pw - 16 * SS, 17 * SS)
+            d.text((x + pw / 2, y + ph + cap / 2 + (k - (min(2, len(lines)) - 1) / 2) * 24 * SS), line, font=fk,
+                   fill=TRACK, anchor="mm")
+    return encode_png(im.reduce(SS) if SS > 1 else im)
+
+
+def _fit_regular(text: str, max_w: float, size: int) -> Font:
+    while size > 8 and text_size(font(size, "bold"), text)[0] > max_w:
+        size -= 1
+    return font(size, "bold")
 
 
 def encode_png(im: Image.Image) -> bytes:
