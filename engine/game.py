@@ -94,6 +94,8 @@ class Game:
         self.pending_discards: list[str] = []
         self.bought_train_types: set[str] = set()
         self.history: list[dict[str, int]] = []  # net worth per player after each round
+        self.history_rounds: list[str] = []  # the round each history entry follows ("SR 2", "OR 2.2")
+        self.revenues: list[tuple[str, str, int, str]] = []  # (round, corporation, revenue, payout|withhold)
         self.finished_rounds: list[dict[str, Any]] = []  # kind, name, summary lines, action index
         self.round: Any = None
         # open bids on unsold privates, company -> [(player, amount)] in bid order (waterfall private sale)
@@ -187,7 +189,7 @@ class Game:
 
     _SNAP_SKIP = ("data", "rules")
     # append-only lists: a refused action is undone by cutting them back, not by copying them
-    _SNAP_APPEND_ONLY = ("actions", "messages", "finished_rounds", "history")
+    _SNAP_APPEND_ONLY = ("actions", "messages", "finished_rounds", "history", "history_rounds", "revenues")
 
     def _snapshot(self) -> dict[str, Any]:
         memo: dict[int, Any] = {id(self.data): self.data, id(self.rules): self.rules}
@@ -516,6 +518,8 @@ class Game:
 
     def record_history(self) -> None:
         self.history.append(self.result())
+        # called as a round finishes (or the game ends), so the last finished round is the one just played
+        self.history_rounds.append(self.finished_rounds[-1]["name"] if self.finished_rounds else "start")
 
     def winner(self) -> list[str]:
         res = self.result()

@@ -39,6 +39,7 @@ class OperatingRound:
     def __init__(self, game: Game, number: int, total: int) -> None:
         self.number = number
         self.total = total
+        self.set_no = game.round_no  # the stock round this set follows: "OR 4.2" is the second OR after SR 4
         self.operated: list[str] = []
         self.corp: str | None = None
         self.step = ""
@@ -58,7 +59,7 @@ class OperatingRound:
 
     @property
     def name(self) -> str:
-        return f"OR {self.number}/{self.total}"
+        return f"OR {self.set_no}.{self.number}"
 
     # ------------------------------------------------------------------ sequencing
     def _next_corp(self, game: Game) -> None:
@@ -115,6 +116,7 @@ class OperatingRound:
         after = game.price(self.corp)
         game.say(f"{self.corp} earns nothing; {price_move(game, before, after)}.")
         self.summary.append(f"{self.corp} earned nothing ({game.fmt(before)} → {game.fmt(after)})")
+        game.revenues.append((self.name, self.corp, 0, "withhold"))
         game.remove_obsolete(self.corp)
 
     def _end_turn(self, game: Game) -> None:
@@ -277,6 +279,7 @@ class OperatingRound:
         after = game.price(sym)
         game.say(f"{text}; {price_move(game, before, after)}.")
         self.summary.append(f"{sym} earned {game.fmt(revenue)}, {act.kind} ({game.fmt(before)} → {game.fmt(after)})")
+        game.revenues.append((self.name, sym, revenue, act.kind))
         game.remove_obsolete(sym)
         self.advance(game)
 
