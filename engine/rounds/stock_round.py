@@ -105,7 +105,7 @@ class StockRound:
             raise GameError(f"{sym} has already started at {game.fmt(corp.par_price or 0)}; buy its shares instead.")
         cells = [c for c in game.rules.par_cells(game) if c.price == act.price]
         if not cells:
-            allowed = ", ".join(game.fmt(c.price) for c in game.rules.par_cells(game))
+            allowed = ", ".join(game.fmt(p) for p in sorted({c.price for c in game.rules.par_cells(game)}))
             raise GameError(f"{game.fmt(act.price)} is not a starting value. Choose one of {allowed}.")
         size = game.rules.par_size(game, sym, act.size)
         pres = game.certs_of(sym)[0]
