@@ -452,14 +452,13 @@ class Game:
         for i, ph in enumerate(self.data.phases):
             if i > self.phase_index and (train.variant in ph.triggers or train.name in ph.triggers):
                 self.phase_index = i
-                self.say(f"Phase {ph.name} begins.")
+                self.say(phase_text(ph))
                 summary = getattr(self.round, "summary", None)
                 if summary is not None:
                     summary.append(f"Phase {ph.name} began ({train.variant}-train bought)")
         rusted = [t for t in self.trains if self.data.train(t.name).rusts_on in (train.name, train.variant)]
-        for t in rusted:
-            if t.owner is not None:
-                self.say(f"{t.variant}-train {t.id} of {t.owner} is scrapped.")
+        for line in losses([t for t in rusted if t.owner is not None], "rusted and scrapped"):
+            self.say(line)
         if rusted:
             gone = {id(t) for t in rusted}
             self.trains = [t for t in self.trains if id(t) not in gone]
@@ -474,9 +473,8 @@ class Game:
 
     def remove_trains(self, trains: list[Train], why: str) -> None:
         gone = {id(t) for t in trains}
-        for t in trains:
-            self.say(f"{t.variant}-train {t.id}" + (f" of {t.owner}" if t.owner not in (None, POOL) else "")
-                     + f" {why}.")
+        for line in losses(trains, why):
+            self.say(line)
         self.trains = [t for t in self.trains if id(t) not in gone]
 
     def remove_obsolete(self, corp: str) -> None:
@@ -544,6 +542,44 @@ class Game:
             sym = self.pending_discards[0]
             return f"{sym} is over its train limit and must discard a train."
         return self.round.describe(self)
+
+
+_COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def _count(n: int, what: str) -> str:
+    word = _COUNT_WORDS[n] if n < len(_COUNT_WORDS) else str(n)
+    if n == 1:
+        word = "an" if what[0] == "8" else "a"
+    return f"{word} {what}{'' if n == 1 else 's'}"
+
+
+def losses(trains: list[Train], why: str) -> list[str]:
+    """Trains leaving the game, said per owner in the game's words ("SAL loses two 2-trains (rusted and
+    scrapped)."), never with the trains' ids."""
+    by_owner: dict[str, dict[str, int]] = {}
+    for t in trains:
+        owner = "The pool" if t.owner in (None, POOL) else str(t.owner)
+        by_owner.setdefault(owner, {})
+        by_owner[owner][t.variant] = by_owner[owner].get(t.variant, 0) + 1
+    out = []
+    for owner, kinds in by_owner.items():
+        what = " and ".join(_count(n, f"{v}-train") for v, n in kinds.items())
+        out.append(f"{owner} loses {what} ({why}).")
+    return out
+
+
+def phase_text(ph: PhaseDef) -> str:
+    """A new phase in the game's words: what it allows (tile colours, train limit, operating rounds per set,
+    corporation sizes)."""
+    limits = ", ".join(f"{n} for {kind}" if len(ph.train_limit) > 1 else str(n) for kind, n in ph.train_limit.items())
+    parts = [f"{', '.join(ph.tiles)} tiles", f"train limit {limits}",
+             f"{ph.operating_rounds} operating round{'s' if ph.operating_rounds != 1 else ''} per set"]
+    if ph.corporation_sizes:
+        parts.append("new corporations start with " + " or ".join(map(str, ph.corporation_sizes)) + " shares")
+    if ph.late_values:
+        parts.append("off-boards pay their later values")
+    return f"Phase {ph.name} begins: " + "; ".join(parts) + "."
 
 
 def _short_validation(e: Exception) -> str:
