@@ -10,6 +10,7 @@ import pytest
 from PIL import Image
 
 from engine.board import Board
+from engine.describe import compass, rotation_words, track_words
 from engine.game import Game
 from engine.selfplay import selfplay
 from engine.state import IPO, POOL
@@ -17,7 +18,6 @@ from engine.tiles import distinct_rotations, tile_layout
 from engine.titledata import TitleData, load_title
 from engine.titles import new_game
 from render.charts import PLAYER_COLORS, player_colors, render_standings
-from render.describe import compass, rotation_words, track_words
 from render.fonts import font, text_size
 from render.mapimg import (
     HEX_FILL,
@@ -189,6 +189,16 @@ def test_tile_labels_never_cover_track(title: str) -> None:
 def test_rotations_are_described_by_where_the_track_goes(fl: TitleData) -> None:
     assert [compass("pointy", e) for e in range(6)] == ["SW", "W", "NW", "NE", "E", "SE"]
     assert [compass("flat", e) for e in range(6)] == ["S", "SW", "NW", "N", "NE", "SE"]
+    # the names agree with the drawing: the side's direction on screen (y down) is within 45° of the name's
+    from render import geometry as geo
+
+    vectors = {"N": (0, -1), "S": (0, 1), "E": (1, 0), "W": (-1, 0)}
+    for layout in ("pointy", "flat"):
+        for e in range(6):
+            dx, dy = geo.edge_dir(layout, e)
+            for letter in compass(layout, e):
+                vx, vy = vectors[letter]
+                assert dx * vx + dy * vy > 0.4
     board = Board(fl)
     # a straight through D21 in the rotation that points at named places on both sides says their names
     words = {r: rotation_words(board, "D21", "9", r) for r in range(3)}

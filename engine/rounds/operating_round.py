@@ -24,6 +24,7 @@ from ..actions import (
     SellShares,
     parse_action,
 )
+from ..describe import rotation_words
 from ..errors import GameError
 from ..graph import reach
 from ..routes import RouteError, RouteSet, best_routes, check_routes
@@ -459,7 +460,8 @@ def lay_tile(game: Game, corp: str, hex_id: str, tile_id: str, rotation: int, *,
         opts = track.legal_tiles(game, corp, hex_id, r, yellow_only=yellow_only)
         hint = ""
         if opts:
-            hint = " Legal here: " + ", ".join(f"#{o.tile} r{o.rotation}" for o in opts[:12]) + "."
+            hint = " Legal here: " + ", ".join(f"#{o.tile} {rotation_words(game.board, hex_id, o.tile, o.rotation)}"
+                                               for o in opts[:12]) + "."
         raise GameError(problem + hint)
     cost = game.data.hex(hex_id).cost if game.board.layout(hex_id).color == "white" else 0
     if cost:

@@ -1,26 +1,23 @@
 """Words for where track goes: compass sides and the places a tile's track leads to.
 
 Players choose a rotation by where its track goes ("r2: Jacksonville–Daytona", or "NE–S" towards unnamed
-hexes), so autocomplete, refusals and the rotation picture all describe a rotation with these words.
+hexes), so autocomplete, refusals and the rotation picture all describe a rotation with these words. The test
+of render/geometry checks these names against the drawn directions.
 """
 
 from __future__ import annotations
 
-import math
+from .board import Board
+from .tiles import Layout, Node, tile_layout
 
-from engine.board import Board
-from engine.tiles import Layout, Node, tile_layout
-
-from . import geometry as geo
-
-_COMPASS = {0: "E", 45: "NE", 90: "N", 135: "NW", 180: "W", -180: "W", -135: "SW", -90: "S", -45: "SE"}
+# Sides by number as the map is drawn, north up (the edge numbering of engine.hexgrid): a pointy-topped hex has
+# no N or S side, a flat-topped one no E or W side.
+_COMPASS = {"pointy": ("SW", "W", "NW", "NE", "E", "SE"), "flat": ("S", "SW", "NW", "N", "NE", "SE")}
 
 
 def compass(layout: str, edge: int) -> str:
-    """The compass name of a side as the map is drawn (north up): pointy maps have no N or S side."""
-    dx, dy = geo.edge_dir(layout, edge)
-    deg = math.degrees(math.atan2(-dy, dx))
-    return _COMPASS[int(45 * round(deg / 45))]
+    """The compass name of a side."""
+    return _COMPASS[layout][edge % 6]
 
 
 def side_name(board: Board, hex_id: str, edge: int) -> str:
