@@ -172,10 +172,27 @@ class OperatingRound:
                 "dividend": "dividend", "buy_train": "buy trains",
                 "company": "buy a private company"}.get(self.step, self.step)
 
+    def track_text(self, game: Game) -> str:
+        """What the track step still waits for: a first tile, a second yellow one, or only a private's bonus tile."""
+        yellow = game.rules.lay_allowance_problem(game, self, "yellow") is None
+        upgrade = game.rules.lay_allowance_problem(game, self, "upgrade") is None and len(game.phase.tiles) > 1
+        bonus = sorted({a.entity for a in game.rules.or_legal_actions(game, self)
+                        if a.type == "lay_tile" and a.entity in game.companies})
+        with_bonus = (f" (or the bonus tile of {', '.join(bonus)})" if bonus else "")
+        if not self.lays:
+            return ("lay a yellow tile or upgrade one" if upgrade else "lay a yellow tile") + with_bonus + ", or pass"
+        if yellow or upgrade:
+            return ("lay a second yellow tile" if yellow and not upgrade else "lay another tile") + with_bonus + \
+                ", or pass"
+        if bonus:
+            return f"lay the bonus tile of {', '.join(bonus)}, or pass"
+        return "pass"
+
     def allowed_text(self, game: Game) -> str:
+        if self.step == "track":
+            return self.track_text(game)
         return {
             "convert": "convert to 10 shares, or pass",
-            "track": "lay or upgrade a tile, or pass",
             "token": "place a station token or hotel, or pass",
             "routes": "run trains (the engine shows the best routes)",
             "dividend": "pay out or withhold",
