@@ -184,7 +184,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("track lay", "Lay or upgrade a tile", "action", (
         Option("hex", "str", "Hex (the list shows where you can build)", required=True, autocomplete=True),
         Option("tile", "str", "Tile number", required=True, autocomplete=True),
-        Option("rotation", "int", "Rotation 0-5 (the list shows the ones that fit)", required=True,
+        Option("rotation", "int", "Rotation 0-5, named by where the track goes; leave out to see them drawn",
                autocomplete=True, min_value=0, max_value=5),
     ), action="lay_tile", build=_fields(hex="hex", tile="tile", rotation="rotation")),
     Command("token place", "Place a station token", "action", (

@@ -18,7 +18,6 @@ action); a click made for an older state is refused, so two clicks at once apply
 from __future__ import annotations
 
 import asyncio
-import copy
 import json
 import logging
 import re
@@ -31,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from engine.actions import dump_action
+from engine.describe import rotation_words
 from engine.errors import GameError
 from engine.game import Game, seat_order
 from engine.record import to_record
@@ -40,6 +40,7 @@ from engine.stock import share_price
 from engine.titledata import load_title
 from engine.titles import TITLES, new_game, rules_for
 
+from . import pictures as jobs
 from . import texts
 from .commands import (
     ANY_ENTITY,
@@ -916,7 +917,24 @@ class Service:
         if name == "history":
             return Reply(text=texts.history_text(game, int(opts.get("lines") or 20)), ephemeral=private)
         if name == "map":
+            region = str(opts.get("region") or "").strip()
+            if region and region.lower() != "all":
+                try:
+                    centre = jobs.find_region(game, region)
+                except ValueError as e:
+                    raise Refusal(str(e)) from None
+                where = texts.hex_name(game, centre)
+                return Reply(text=f"Map around {where} — {texts.round_line(game)}",
+                             pictures=[self._map_picture(ctx.row, game, region=centre)], ephemeral=private)
             return Reply(text=f"Map — {texts.round_line(game)}", pictures=[self._map_picture(ctx.row, game)],
+                         ephemeral=private)
+        if name in jobs.SHEETS:
+            try:
+                text, job = jobs.sheet_job(game, name, str(opts.get("corporation") or "").upper() or None)
+            except ValueError as e:
+                raise Refusal(str(e)) from None
+            what = name + (f"-{opts.get('corporation')}" if name == "revenue" else "")
+            return Reply(text=text, pictures=[Picture(f"game{ctx.row.id}-{len(game.actions):05d}-{what}.png", job)],
                          ephemeral=private)
         if name == "market":
             return Reply(text=f"Market — {texts.round_line(game)}", pictures=[self._market_picture(ctx.row, game)],
@@ -930,51 +948,33 @@ class Service:
     def _corp_colors(self, game: Game) -> dict[str, tuple[str, str]]:
         return {c.sym: (c.color, c.text_color) for c in game.data.corporations}
 
-    def _map_picture(self, row: GameRow, game: Game, routes: Any = None, corp: str | None = None) -> Picture:
-        board = _board_snapshot(game)
-        late = bool(getattr(game.phase, "late_values", False))
-        colors = self._corp_colors(game)
+    def _map_picture(self, row: GameRow, game: Game, routes: Any = None, corp: str | None = None, *,
+                     region: str | None = None, highlight: set[str] | None = None) -> Picture:
         title = f"{row.title} · game #{row.id} · {texts.round_line(game)}"
         draws = _route_draws(game, routes) if routes is not None else None
         if corp:
             title += f" · {corp} routes"
-
-        def render() -> bytes:
-            from render.mapimg import render_map
-
-            return render_map(board, late=late, routes=draws, corp_colors=colors, title_text=title)
-
+        elif highlight:
+            title += f" · {game.current_entity} may build on the outlined hexes"
+        job = jobs.map_job(game, title, routes=draws, highlight=highlight, region=region, crop=bool(highlight))
         n = len(game.actions)
-        return Picture(f"game{row.id}-{n:05d}-{'routes' if routes is not None else 'map'}.png", render)
+        kind = "routes" if routes is not None else ("region" if region else "map")
+        return Picture(f"game{row.id}-{n:05d}-{kind}.png", job)
+
+    def _track_step_map(self, row: GameRow, game: Game) -> Picture:
+        """The map for a new turn: at a track step, the hexes the corporation may build on outlined, and on a map
+        with much empty space, only the part where the action is."""
+        highlight = jobs.buildable_hexes(game, self.legal(row.id, game)) if getattr(game.round, "step", "") == \
+            "track" else set()
+        return self._map_picture(row, game, highlight=highlight or None)
 
     def _market_picture(self, row: GameRow, game: Game) -> Picture:
-        market = copy.deepcopy(game.market)
-        data = game.data
-        colors = self._corp_colors(game)
         caption = f"{row.title} · game #{row.id} · {texts.round_line(game)}"
-
-        def render() -> bytes:
-            from render.market import render_market
-
-            return render_market(data, market, colors, caption=caption)
-
-        return Picture(f"game{row.id}-{len(game.actions):05d}-market.png", render)
+        return Picture(f"game{row.id}-{len(game.actions):05d}-market.png", jobs.market_job(game, caption))
 
     def _standings_picture(self, row: GameRow, game: Game) -> Picture:
-        rows = sorted(game.result().items(), key=lambda kv: -kv[1])
-        names = [p.name for p in game.players]
-        history = {n: [h.get(n, 0) for h in game.history] for n in names}
-        if not game.finished:  # the chart ends with the current worth; a finished game recorded it already
-            for n in names:
-                history[n].append(game.net_worth(n))
         title = f"{row.title} · game #{row.id} · " + ("final standings" if game.finished else texts.round_line(game))
-
-        def render() -> bytes:
-            from render.charts import render_standings
-
-            return render_standings(rows, history, title_text=title)
-
-        return Picture(f"game{row.id}-{len(game.actions):05d}-standings.png", render)
+        return Picture(f"game{row.id}-{len(game.actions):05d}-standings.png", jobs.standings_job(game, title))
 
     # ------------------------------------------------------------------ actions
     async def _action_cmd(self, ctx: _Ctx, cmd: Command, opts: dict[str, Any]) -> Reply:
@@ -996,12 +996,44 @@ class Service:
                 raise Refusal("That is not a private company's ability; use `/act` for other actions.")
         else:
             assert cmd.action is not None
+            if cmd.path == "track lay" and opts.get("rotation") in (None, ""):
+                return await self._rotation_choice(ctx, game, seat.name, opts)
             fields = cmd.build(opts) if cmd.build else {}
             action = {"type": cmd.action, **fields}
             action["entity"] = self._entity_for(game, seat.name, cmd.action, ctx.row)
             if any(o.name not in opts and o.name in _FILLABLE for o in cmd.options):
                 _fill_from_legal(action, self.legal(ctx.row.id, game) if ctx.row else [])
         return await self._apply(ctx, game, action)
+
+    async def _rotation_choice(self, ctx: _Ctx, game: Game, name: str, opts: Mapping[str, Any]) -> Reply:
+        """`/track lay` without a rotation: the legal rotations as a picture and a list, to the player only."""
+        assert ctx.row is not None
+        hex_id, tile = str(opts.get("hex") or "").upper(), str(opts.get("tile") or "").lstrip("#")
+        mine = self._controlled(game, name)
+        lays = [a for a in self.legal(ctx.row.id, game) if a["type"] == "lay_tile" and a["entity"] in mine
+                and str(a["hex"]) == hex_id and str(a["tile"]) == tile]
+        rotations = sorted({int(a["rotation"]) for a in lays})
+        if not rotations:
+            # no legal rotation at all: the engine says why (not reachable, wrong tile, ...)
+            entity = self._entity_for(game, name, "lay_tile", ctx.row)
+            action = {"type": "lay_tile", "entity": entity, "hex": hex_id, "tile": tile, "rotation": 0}
+            try:
+                game.check(action)
+            except GameError as e:
+                raise Refusal(str(e).split(" Legal here:")[0]) from None
+            raise Refusal(f"#{tile} cannot be laid on {hex_id} now.")
+        if len(rotations) == 1:
+            entity = next(a["entity"] for a in lays)
+            return await self._apply(ctx, game, {"type": "lay_tile", "entity": entity, "hex": hex_id, "tile": tile,
+                                                 "rotation": rotations[0]})
+        lines = jobs.rotation_lines(game, hex_id, tile, rotations)
+        job = jobs.rotation_job(game, hex_id, tile, rotations, f"#{tile} on {texts.hex_name(game, hex_id)}: "
+                                "which rotation?")
+        text = (f"#{tile} fits {texts.hex_name(game, hex_id)} in {len(rotations)} ways:\n"
+                + "\n".join(f"· {ln}" for ln in lines)
+                + f"\nChoose with `/track lay hex:{hex_id} tile:{tile} rotation:N`.")
+        return Reply(text=text, ephemeral=True,
+                     pictures=[Picture(f"game{ctx.row.id}-{len(game.actions):05d}-rotations-{hex_id}.png", job)])
 
     def _need_seat(self, ctx: _Ctx) -> PlayerRow:
         seat = ctx.seat()
@@ -1136,7 +1168,7 @@ class Service:
         elif mode == "turn":
             # after a turn that showed its routes the map is already in the channel (under the routes)
             if turn_over and self._routes_pictured.get(row.id) != (before.round_id, before.corp):
-                pictures.append(self._map_picture(row, game))
+                pictures.append(self._track_step_map(row, game))
             if prices_moved:
                 pictures.append(self._market_picture(row, game))
         elif mode == "round" and new_rounds:
@@ -1627,13 +1659,17 @@ class Service:
             title = _find_title(str(opts.get("title") or TITLES[0]), strict=False)
             return [Choice(f"{k} — {v}"[:100], k) for k, v in rules_for(title).options.items()]
         if path == "help":
-            return [Choice(t, t) for t in ("commands", "pictures", "undo", "options", *(g for g in
-                    ("game", "private", "stock", "track", "token", "train", "corp", "view")))]
+            return [Choice(t, t) for t in ("commands", "pictures", "track", "undo", "options", *(g for g in
+                    ("game", "private", "stock", "token", "train", "corp", "view")))]
         if option == "player":
             return [Choice(p.name, p.name) for p in ctx.players]
         if ctx.row is None or ctx.row.status != "active":
             return []
         game = await self._game(ctx)
+        if path == "view map" and option == "region":
+            return [Choice(label, value) for label, value in jobs.region_choices(game)]
+        if path == "view revenue" and option == "corporation":
+            return [Choice(f"{s} — {c.name}", s) for s, c in game.corps.items() if c.started]
         seat = ctx.seat()
         if seat is None:
             return []
@@ -1786,12 +1822,6 @@ def _clean_name(name: str, title: str) -> str:
     return name
 
 
-def _board_snapshot(game: Game) -> Any:
-    board = game.board
-    memo: dict[int, Any] = {id(board.title): board.title}
-    return copy.deepcopy(board, memo)
-
-
 def _route_draws(game: Game, routes: Any) -> list[Any]:
     from render.mapimg import RouteDraw
 
@@ -1908,7 +1938,9 @@ def _legal_choices(game: Game, path: str, option: str, opts: Mapping[str, Any],
         if option == "tile":
             return [Choice(f"#{a['tile']} ({game.data.tiles[a['tile']].color})" if a["tile"] in game.data.tiles
                            else f"#{a['tile']}", str(a["tile"])) for a in lays]
-        return [Choice(f"rotation {a['rotation']}", int(a["rotation"])) for a in lays]
+        return [Choice(rotation_words(game.board, str(a["hex"]), str(a["tile"]), int(a["rotation"]))
+                       if "hex" in opts and "tile" in opts else f"rotation {a['rotation']}", int(a["rotation"]))
+                for a in lays]
     if path in ("token place", "token hotel"):
         t = "place_token" if path == "token place" else "hex_token"
         sub = "city" if t == "place_token" else "town"
