@@ -24,6 +24,7 @@ from .table import Ctx, Table, drafting, game_result
 
 log = logging.getLogger("stationmaster.service")
 
+MAX_FORCED_PASSES = 12  # steps that may finish by themselves after one action (a guard, not a rule)
 _ROUND_START = re.compile(r"^(Stock|Operating) round .*begins")
 
 
@@ -190,11 +191,37 @@ class Play(Table):
             self._evict(row.id)
         else:
             await self._prepare(row.id, game)
+            await self._forced_passes(ctx, game)
         try:
             return self._after_action(ctx, game, action, before)
         except Exception:
             log.exception("game %s: action %s applied and stored, but the reply failed", row.id, stored)
             return Reply(text="\n".join(t for _i, t in game.messages[before.n_messages:]) or "Done.")
+
+    async def _forced_passes(self, ctx: Ctx, game: Game) -> None:
+        """A step with nothing legal left but passing finishes by itself: the pass is made and stored for the seat
+        that had to make it (so its player may undo it like their own); the engine's log line says who passed."""
+        row = ctx.row
+        assert row is not None
+        for _ in range(MAX_FORCED_PASSES):
+            if game.finished or drafting(game) or getattr(game.round, "kind", "") not in ("operating", "stock"):
+                return
+            legal = self.legal(row.id, game)
+            if len(legal) != 1 or legal[0]["type"] != "pass":
+                return
+            entity = str(legal[0]["entity"])
+            player = game.player_for(entity) or entity
+            await asyncio.to_thread(game.process, dict(legal[0]))
+            uid = ctx.uid(player)
+            now = self.now()
+            try:
+                async with self.store.transaction() as tx:
+                    await tx.append_action(row.id, dump_action(game.actions[-1]), uid, now)
+                    await self._set_reminder(tx, ctx, game, now)
+            except BaseException:
+                self._evict(row.id)
+                raise
+            await self._prepare(row.id, game)
 
     def _after_action(self, ctx: Ctx, game: Game, action: Mapping[str, Any], before: _Before,
                       headline: str = "") -> Reply:
