@@ -381,7 +381,7 @@ PICTURES_HELP = """**Reading the pictures**
 **Map** — each hex shows its id in a corner. White hexes are empty land; the number on them is the cost to build \
 there (water, swamp). Yellow, green, brown and gray are laid tiles, drawn from their track. White circles are \
 cities: one circle per token slot; a coloured disc with letters is a corporation's station. Small bars or dots \
-are towns; a coloured marker on a town is a hotel. Red areas at the edge are off-board destinations with their \
+are towns (in 18FL a coloured H beside a town is a hotel). Red areas at the edge are off-board destinations with their \
 value per phase (the value in use is highlighted). Thick dark lines between hexes cannot be crossed. Badges such \
 as ⚓+20 are special markers (the port). A ring with a corporation's name is its home circle, kept until it \
 first operates (every title draws it so). Track that stops in a short bar before a hex side ends there: the \

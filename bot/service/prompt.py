@@ -57,6 +57,8 @@ class Prompt(Table):
                     self._routes_pictured[row.id] = (id(game.round), corp)
         elif any(a["type"] == "lay_tile" and a["entity"] not in game.companies for a in legal):
             reply.text += "\nLay track with `/track lay` (the lists offer only legal hexes, tiles and rotations)."
+        if game.pending_discards:
+            reply.text += "\nPassing is not allowed: choose the train to discard."
         if any(a["type"] == "par" for a in legal):
             reply.text += "\nStart a corporation with `/stock par`; `/act` lists everything you can do."
         reply.components = self._components(row, game, legal)
@@ -125,7 +127,10 @@ class Prompt(Table):
         select("s:sell", "Sell shares…", [a for a in legal if a["type"] == "sell_shares"])
         select("s:token", "Place a token…", [a for a in legal if a["type"] in ("place_token", "hex_token")
                                               and a["entity"] not in game.companies])
-        select("s:private", "Use a private company…", [a for a in legal if a["entity"] in game.companies])
+        # a private's menu is for its owner: shown only while the owner is one of those who act now
+        acting = set(game.acting_players())
+        select("s:private", "Use your private company…", [a for a in legal if a["entity"] in game.companies
+                                                           and game.player_for(a["entity"]) in acting])
         rows: list[list[Component]] = []
         for i in range(0, len(buttons), 5):
             rows.append(list(buttons[i:i + 5]))

@@ -193,7 +193,7 @@ class OperatingRound:
             return self.track_text(game)
         return {
             "convert": "convert to 10 shares, or pass",
-            "token": "place a station token or hotel, or pass",
+            "token": f"{game.rules.token_step_words}, or pass",
             "routes": "run trains (the engine shows the best routes)",
             "dividend": "pay out or withhold",
             "buy_train": "buy a train" + ("" if not self.corp or game.trains_of(self.corp) else " (it must own one)")
