@@ -25,6 +25,15 @@ def board_snapshot(game: Game) -> Any:
     return copy.deepcopy(board, memo)
 
 
+def board_signature(game: Game) -> int:
+    """What a map picture of the board shows (tiles, tokens, hotels, markers, phase values), as one number."""
+    parts = [(h, st.tile, st.rotation, tuple(map(tuple, st.tokens)), tuple(st.extra_tokens),
+              tuple(sorted(st.hotels.items())), tuple(sorted(st.markers.items())))
+             for h, st in game.board.hexes.items() if st.tile is not None or any(any(t) for t in st.tokens)
+             or st.extra_tokens or st.hotels or st.markers]
+    return hash((tuple(parts), bool(getattr(game.phase, "late_values", False)), tuple(sorted(kept_homes(game)))))
+
+
 def corp_colors(game: Game) -> dict[str, tuple[str, str]]:
     return {c.sym: (c.color, c.text_color) for c in game.data.corporations}
 

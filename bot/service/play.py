@@ -254,7 +254,9 @@ class Play(Table):
         elif mode == "turn":
             # after a turn that showed its routes the map is already in the channel (under the routes)
             if turn_over and self._routes_pictured.get(row.id) != (before.round_id, before.corp):
-                pictures.append(self._track_step_map(row, game))
+                turn_map = self._track_step_map(row, game)
+                if turn_map is not None:
+                    pictures.append(turn_map)
             if prices_moved:
                 pictures.append(self._market_picture(row, game))
         elif mode == "round" and new_rounds:

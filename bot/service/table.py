@@ -75,6 +75,7 @@ class Table:
         self._best: dict[int, tuple[str, Any]] = {}
         self._votes: dict[tuple[int, str], Vote] = {}  # open questions to players, by game and kind (see consent)
         self._routes_pictured: dict[int, tuple[int, str | None]] = {}  # (round, corp) whose routes were drawn
+        self._map_posted: dict[int, int] = {}  # what the last map posted after a turn showed (its board and outline)
         # who decided each imported action, by game: (fingerprint of those actions, seat names); see consent._deciders
         self._deciders: dict[int, tuple[str, list[str | None]]] = {}
 
@@ -138,6 +139,7 @@ class Table:
         self._legal.pop(game_id, None)
         self._best.pop(game_id, None)
         self._routes_pictured.pop(game_id, None)
+        self._map_posted.pop(game_id, None)
         self._deciders.pop(game_id, None)
 
     @staticmethod

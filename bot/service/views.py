@@ -109,11 +109,16 @@ class Views(Table):
         kind = "routes" if routes is not None else ("region" if region else "map")
         return Picture(f"game{row.id}-{n:05d}-{kind}.png", job)
 
-    def _track_step_map(self, row: GameRow, game: Game) -> Picture:
-        """The map for a new turn: at a track step, the hexes the corporation may build on outlined, and on a map
-        with much empty space, only the part where the action is."""
+    def _track_step_map(self, row: GameRow, game: Game) -> Picture | None:
+        """The map for a new turn, or None when it would show what the last one showed (a quiet channel): at a
+        track step, the hexes the corporation may build on outlined, and on a map with much empty space, only the
+        part where the action is."""
         at_track = getattr(game.round, "step", "") == "track"
         highlight = jobs.buildable_hexes(game, self.legal(row.id, game)) if at_track else set()
+        shown = hash((jobs.board_signature(game), frozenset(highlight)))
+        if self._map_posted.get(row.id) == shown:
+            return None
+        self._map_posted[row.id] = shown
         return self._map_picture(row, game, highlight=highlight or None)
 
     def _market_picture(self, row: GameRow, game: Game) -> Picture:
