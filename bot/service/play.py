@@ -248,7 +248,7 @@ class Play(Table):
             id(game.round) != before.round_id or getattr(game.round, "corp", None) != before.corp)
         prices_moved = dict(game.market.positions) != before.prices
         if game.finished:
-            parts.append(texts.game_over_text(game))
+            parts.append(ctx.names_as_members(texts.game_over_text(game)))
             pictures.append(self._standings_picture(row, game))
             pictures.append(self._map_picture(row, game))
         elif mode == "turn":

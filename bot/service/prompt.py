@@ -32,6 +32,11 @@ class Prompt(Table):
         ids = [uid for uid in (ctx.uid(n) for n in acting) if uid is not None]
         who = " ".join(mention(i) for i in ids)
         text = f"➡️ {who} — {game.describe_turn()}"
+        if ctx.imported():
+            # the record's names mean nothing here: the line names the members who claimed the seats
+            text = f"➡️ {ctx.names_as_members(game.describe_turn())}"
+            if not any(mention(i) in text for i in ids):
+                text = f"➡️ {who} — {text[2:].lstrip()}"
         # ping only those whose turn just began; the others were pinged already
         fresh = [uid for n in acting if n not in previous and (uid := ctx.uid(n)) is not None]
         reply = Reply(text=text, mentions=fresh)

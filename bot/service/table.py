@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import secrets
 import time
 import zlib
@@ -25,6 +26,7 @@ from engine.records.reader import PROFILE as SITE_PROFILE
 from engine.titles import new_game
 
 from ..storage import GameRow, PendingImportRow, PlayerRow, Store
+from ..texts import mention
 from .replies import Refusal, User
 
 if TYPE_CHECKING:
@@ -52,6 +54,22 @@ class Ctx:
 
     def uid(self, name: str) -> int | None:
         return next((p.user_id for p in self.players if p.name == name), None)
+
+    def imported(self) -> bool:
+        """A game continued from an 18xx.games record: its seats carry the record's names, not the members'."""
+        return self.row is not None and self.row.options.get("rules_profile") == SITE_PROFILE
+
+    def names_as_members(self, text: str) -> str:
+        """In an imported game, each seat's record name in ``text`` becomes its claimant's mention (Discord shows
+        the member's own name), so prompts and standings speak of the people at the table."""
+        if not self.imported():
+            return text
+        seats = sorted((p for p in self.players if p.user_id is not None), key=lambda p: -len(p.name))
+        if not seats:
+            return text
+        pattern = re.compile("|".join(rf"(?<![\w@]){re.escape(p.name)}(?!\w)" for p in seats))
+        by_name = {p.name: p.user_id for p in seats}
+        return pattern.sub(lambda m: mention(by_name[m.group(0)]), text)
 
 
 class Table:

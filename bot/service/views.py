@@ -88,7 +88,7 @@ class Views(Table):
             return Reply(text=f"Market — {texts.round_line(game)}", pictures=[self._market_picture(ctx.row, game)],
                          ephemeral=private)
         if name == "standings":
-            return Reply(text="**Net worth**\n" + "\n".join(texts.standings_lines(game)),
+            return Reply(text="**Net worth**\n" + ctx.names_as_members("\n".join(texts.standings_lines(game))),
                          pictures=[self._standings_picture(ctx.row, game)], ephemeral=private)
         raise Refusal(f"Unknown view {name}.")
 
