@@ -147,7 +147,7 @@ def describe_action(game: Game, a: Mapping[str, Any], *, with_entity: bool = Fal
     elif t == "assign":
         text = f"Place the marker at {hex_name(game, a['target'])}"
     elif t == "name_train":
-        text = (f"Put the {a['chit']} on train {a['train']}" if a.get("train")
+        text = (f"Put the {a['chit']} on the {train_words(game, str(a['train']))}" if a.get("train")
                 else f"Take the {a['chit']} off its train")
     elif t == "run_routes":
         text = "Run the best routes"
@@ -160,7 +160,7 @@ def describe_action(game: Game, a: Mapping[str, Any], *, with_entity: bool = Fal
         seller = f" from {comp.owner}" if comp is not None and comp.owner else ""
         text = f"Buy {a['company']}{seller} for {fmt(int(a.get('price') or 0))}"
     elif t == "discard_train":
-        text = f"Discard train {a['train']}"
+        text = f"Discard a {train_words(game, str(a['train']))}"
     elif t == "convert":
         text = "Convert to 10 shares"
     elif t == "bankrupt":
@@ -174,6 +174,14 @@ def describe_action(game: Game, a: Mapping[str, Any], *, with_entity: bool = Fal
     return text
 
 
+def train_words(game: Game, train_id: str) -> str:
+    """A train as players call it ("3-train"), never by its id ("3-1")."""
+    try:
+        return f"{game.train(train_id).variant}-train"
+    except Exception:
+        return "train"
+
+
 def _train_label(game: Game, a: Mapping[str, Any]) -> str:
     try:
         t = game.train(str(a["train"]))
@@ -181,7 +189,7 @@ def _train_label(game: Game, a: Mapping[str, Any]) -> str:
         t = None
     variant = a.get("variant") or (t.variant if t else a["train"])
     if t is not None and t.owner not in (None, POOL):
-        return f"Buy {t.variant}-train {t.id} from {t.owner} (name a price)"
+        return f"Buy {t.owner}'s {t.variant}-train (name a price)"
     src = "pool" if t is not None and t.owner == POOL else "bank"
     price = a.get("price")
     return f"Buy a {variant}-train from the {src}" + (f" ({game.fmt(int(price))})" if price else "")

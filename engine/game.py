@@ -175,15 +175,15 @@ class Game:
                             f"{self.corps[sym].president} must first discard a train to the pool.")
         train = self.train(act.train)  # type: ignore[union-attr]
         if train.owner != sym:
-            mine = ", ".join(t.id for t in self.trains_of(sym))
-            raise GameError(f"{sym} does not own {train.id}; its trains: {mine}.")
+            mine = ", ".join(f"{t.variant}-train" for t in self.trains_of(sym))
+            raise GameError(f"{sym} does not own that {train.variant}-train; its trains: {mine}.")
         if train.obsolete:
             # an obsolete train never reaches the pool (18AL 4.2.5.1)
             self.trains = [t for t in self.trains if t is not train]
-            self.say(f"{sym} discards obsolete {train.variant}-train {train.id}; it leaves the game.")
+            self.say(f"{sym} discards an obsolete {train.variant}-train; it leaves the game.")
         else:
             train.owner = POOL
-            self.say(f"{sym} discards {train.variant}-train {train.id} to the pool.")
+            self.say(f"{sym} discards a {train.variant}-train to the pool.")
         if len(self.trains_of(sym)) <= self.train_limit(sym):
             self.pending_discards.pop(0)
 

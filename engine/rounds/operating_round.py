@@ -196,8 +196,9 @@ class OperatingRound:
             "token": f"{game.rules.token_step_words}, or pass",
             "routes": "run trains (the engine shows the best routes)",
             "dividend": "pay out or withhold",
-            "buy_train": "buy a train" + ("" if not self.corp or game.trains_of(self.corp) else " (it must own one)")
-            + ", or pass",
+            "buy_train": ("buy a train (it must own one: passing is not allowed)"
+                          if self.corp and self.step == "buy_train" and self.train_required(game)
+                          else "buy a train, or pass"),
             "company": "buy a private company from a player, or pass",
         }.get(self.step, "act")
 
@@ -543,11 +544,12 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
         options = ", ".join(f"{t.variant} ({src}, {game.fmt(t.price)})" for t, src in available) or "none"
         raise GameError(f"There is no train {act.train} to buy. Available at face value: {options}.") from None
     if t.owner in (None, POOL):
-        raise GameError(f"Train {t.id} is not for sale now (bank trains are sold in order, one type per turn).")
+        raise GameError(f"That {t.variant}-train is not for sale now (bank trains are sold in order, one type per "
+                        "turn).")
     if t.owner == sym:
-        raise GameError(f"{sym} already owns {t.id}.")
+        raise GameError(f"{sym} already owns that {t.variant}-train.")
     if t.obsolete:
-        raise GameError(f"Train {t.id} is obsolete; nobody may buy it.")
+        raise GameError(f"That {t.variant}-train is obsolete; nobody may buy it.")
     if act.price is None or act.price < 1:
         raise GameError("Name a price of at least $1 to buy a train from another corporation.")
     seller = t.owner
@@ -557,12 +559,13 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
     if act.price > corp.cash:
         if not game.rules.president_funds_corporation_train(game, rnd):
             if corp.cash > 0 or game.trains_of(sym):
-                raise GameError(f"{sym} has {game.fmt(corp.cash)}; it can pay at most that for {t.id}.")
+                raise GameError(f"{sym} has {game.fmt(corp.cash)}; it can pay at most that for {seller}'s "
+                                f"{t.variant}-train.")
             raise GameError(f"{pres} may not pay toward a train from another corporation; with the president "
                             "paying, only the cheapest bank or pool train may be bought.")
         if act.price > t.price:
             raise GameError(f"With {pres} paying toward it, {sym} may pay at most the face value "
-                            f"{game.fmt(t.price)} for {t.id}.")
+                            f"{game.fmt(t.price)} for {seller}'s {t.variant}-train.")
         need = act.price - corp.cash
         if game.available_cash(pres) < need:
             raise GameError(f"{sym} has {game.fmt(corp.cash)} and {pres} has only "
@@ -573,7 +576,7 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
     else:
         game.pay(sym, seller, act.price)
     t.owner = sym
-    game.say(f"{sym} buys {t.variant}-train {t.id} from {seller} for {game.fmt(act.price)}.")
+    game.say(f"{sym} buys {seller}'s {t.variant}-train for {game.fmt(act.price)}.")
     rnd.summary.append(f"{sym} bought a {t.variant}-train from {seller}")
     game.rules.on_corp_bought_train(game, sym, t)
 

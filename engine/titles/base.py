@@ -227,7 +227,7 @@ class TitleRules:
         for t in trains:
             if t.owner != POOL:
                 t.obsolete = True
-                game.say(f"{t.variant}-train {t.id} of {t.owner} is obsolete: it runs once more.")
+                game.say(f"{t.owner}'s {t.variant}-train is obsolete: it runs once more.")
 
     def on_bank_broken(self, game: Game) -> None:
         return None
