@@ -42,10 +42,11 @@ def kept_homes(game: Game) -> dict[str, tuple[str, int]]:
     """Home circles still kept for corporations that have not operated: drawn alike in every title, whether the
     title puts the token down at the start (18FL) or when the corporation first operates (18AL)."""
     home = getattr(game.rules, "home", None)
+    operating = getattr(game.round, "corp", None)
     out = {}
     for cd in game.data.corporations:
         corp = game.corps.get(cd.sym)
-        if corp is None or corp.operated:
+        if corp is None or corp.operated or cd.sym == operating:
             continue
         out[cd.sym] = home(game, cd.sym) if callable(home) else (cd.home, cd.home_city)
     return out

@@ -639,7 +639,7 @@ def region_hexes(board: Board, centre: str, radius: int = 3) -> list[str]:
 
 def focus_hexes(board: Board, also: set[str] | None = None, *, keep_if: float = 0.8) -> list[str] | None:
     """The part of the map where the action is: laid tiles and ``also`` (say the operating corporation's stations
-    and buildable hexes), with one hex around. Home tokens alone do not count: 18FL puts them all down at once.
+    and buildable hexes), with two hexes around. Home tokens alone do not count: 18FL puts them all down at once.
 
     None when that is most of the map anyway (more than ``keep_if`` of its hexes), so callers draw it whole.
     """
@@ -647,7 +647,8 @@ def focus_hexes(board: Board, also: set[str] | None = None, *, keep_if: float = 
     busy |= {h for h in (also or set()) if h in board.hexes}
     if not busy:
         return None
-    ring = {n for h in busy for e in range(6) if (n := board.neighbour(h, e)) is not None}
+    # two hexes around, so the crop shows where the track leads and not only the hexes themselves
+    ring = {h for h in board.hexes if any(hex_distance(board, h, b) <= 2 for b in busy)}
     ids = _box_of(board, busy | ring)
     if len(ids) > keep_if * len(board.hexes):
         return None
@@ -1103,12 +1104,8 @@ def render_map(board: Board, *, late: bool = False, routes: list[RouteDraw] | No
     _draw_nodes(cv, d)
     _draw_text(cv, d)
 
-    header = title_text or board.title.title
-    d.text((MARGIN * SS, (MARGIN + HEADER / 2 - 4) * SS), header, font=font(22 * SS, "bold"), fill=(25, 25, 25),
-           anchor="lm")
-    values_note = note if note is not None else "off-board values: " + ("late (brown)" if late else "early (yellow)")
-    d.text(((cv.width - MARGIN) * SS, (MARGIN + HEADER / 2 - 4) * SS), values_note, font=font(15 * SS),
-           fill=(60, 60, 60), anchor="rm")
+    _draw_header(d, cv.width, title_text or board.title.title,
+                 note if note is not None else "off-board values: " + ("late (brown)" if late else "early (yellow)"))
     if legend_at is not None:
         _draw_legend(d, legend_at[0], legend_at[1], legend_rows, legend_w, row_h)
 
@@ -1186,6 +1183,23 @@ def _fit_regular(text: str, max_w: float, size: int) -> Font:
     while size > 8 and text_size(font(size, "bold"), text)[0] > max_w:
         size -= 1
     return font(size, "bold")
+
+
+def _draw_header(d: ImageDraw.ImageDraw, width: int, title: str, note: str) -> None:
+    """The title on the left and the note on the right; on a narrow picture (a crop) the note gives way and the
+    title shrinks until it fits, so the two never overlap."""
+    y = (MARGIN + HEADER / 2 - 4) * SS
+    room = (width - 2 * MARGIN) * SS
+    f_note = font(15 * SS)
+    note_w = text_size(f_note, note)[0] + 16 * SS
+    size = 22
+    while size > 11 and text_size(font(size * SS, "bold"), title)[0] > room - note_w and \
+            text_size(font(size * SS, "bold"), title)[0] > room:
+        size -= 1
+    title_w = text_size(font(size * SS, "bold"), title)[0]
+    d.text((MARGIN * SS, y), title, font=font(size * SS, "bold"), fill=(25, 25, 25), anchor="lm")
+    if title_w + note_w <= room:
+        d.text(((width - MARGIN) * SS, y), note, font=f_note, fill=(60, 60, 60), anchor="rm")
 
 
 def encode_png(im: Image.Image) -> bytes:
