@@ -153,8 +153,10 @@ class Prompt(Table):
         corp = str(runs[0]["entity"])
         best = self.best_routes(row.id, game)
         state = self.state_token(game)
+        # one routes picture per run in the channel: once the prompt has posted it, a look again is private
+        again = self._routes_pictured.get(row.id) == (id(game.round), getattr(game.round, "corp", None))
         reply = Reply(text=f"🚂 **{corp}**: " + routes_text(game, best),
-                      pictures=[self._map_picture(row, game, best, corp)])
+                      pictures=[self._map_picture(row, game, best, corp)], ephemeral=again)
         cid = make_custom_id(row.id, state, "a:" + encode_action(runs[0]))
         if cid:
             label = f"Run trains for {game.fmt(best.revenue)}"
