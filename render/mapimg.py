@@ -783,14 +783,22 @@ def _draw_track(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
             _disc(d, cv.pt(h, (0.0, 0.0)), w / 2, TRACK)
 
 
-def dead_ends(board: Board, hex_id: str) -> list[int]:
+def dead_ends(board: Board, hex_id: str, layouts: dict[str, Layout] | None = None) -> list[int]:
     """Sides where this hex's track stops against something that will not continue it.
 
     That is the edge of the map, an impassable border, or a neighbour with track of its own (a laid tile or
     printed track) but none on the shared side. Track pointing at an empty hex is simply not built yet.
     """
-    lay = hex_layout_of(board, hex_id)
-    if lay.offboard is not None:
+    if layouts is None:
+        layouts = {}
+
+    def layout(h: str) -> Layout:
+        if h not in layouts:
+            layouts[h] = hex_layout_of(board, h)
+        return layouts[h]
+
+    lay = layout(hex_id)
+    if lay.offboard is not None or not lay.exits:
         return []
     out = []
     for e in sorted(set(lay.exits)):
@@ -798,7 +806,7 @@ def dead_ends(board: Board, hex_id: str) -> list[int]:
         if other is None or not board.edge_open(hex_id, e):
             out.append(e)
             continue
-        theirs = hex_layout_of(board, other)
+        theirs = layout(other)
         if theirs.paths and (e + 3) % 6 not in theirs.exits:
             out.append(e)
     return out
@@ -807,10 +815,13 @@ def dead_ends(board: Board, hex_id: str) -> list[int]:
 def _draw_dead_ends(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
     """A buffer stop short of the side, so track that ends there is not read as joining the neighbour's city."""
     w = round(cv.u(TRACK_W))
+    layouts: dict[str, Layout] = {}  # each hex's layout read once for this picture
     for h in cv.plans:
-        lay = hex_layout_of(cv.board, h)
-        fill = HEX_FILL.get(lay.color, HEX_FILL["white"])
-        for e in dead_ends(cv.board, h):
+        ends = dead_ends(cv.board, h, layouts)
+        if not ends:
+            continue
+        fill = HEX_FILL.get(layouts[h].color, HEX_FILL["white"])
+        for e in ends:
             m = geo.edge_mid(cv.kind, e)
             ux, uy = m[0] / geo.APOTHEM, m[1] / geo.APOTHEM
             nx, ny = -uy, ux
