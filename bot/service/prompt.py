@@ -100,10 +100,13 @@ class Prompt(Table):
                 return
             cid = make_custom_id(row.id, state, key)
             opts = []
+            seen: set[str] = set()
             for a in acts:
-                value = encode_action(a)
-                if len(value) <= 100:
-                    opts.append(SelectOption(label(a), value))
+                value, text = encode_action(a), label(a)
+                # two moves that read the same (a chit on either of two 2-trains) do the same: offer one
+                if len(value) <= 100 and text not in seen:
+                    seen.add(text)
+                    opts.append(SelectOption(text, value))
             if cid and opts:
                 selects.append(Select(cid, placeholder, opts))
 
