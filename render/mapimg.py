@@ -917,10 +917,13 @@ def _reserved_at(board: Board, homes: dict[str, tuple[str, int]]) -> dict[tuple[
 
 
 def _draw_reserved(d: ImageDraw.ImageDraw, c: Point, r: float, lw: int, sym: str, color: str) -> None:
-    """A home circle kept for a corporation that has not operated yet: a ring and its name in its colour."""
+    """A home circle kept for a corporation that has not operated yet: a ring and its name in its colour (darkened
+    where the colour is too light to read on white, such as a yellow corporation)."""
     col = _rgb(color)
-    _disc(d, c, r - 2 * lw, (255, 255, 255), outline=col, width=lw)
-    d.text(c, sym, font=_fit(sym, r * 1.6, round(r * 0.7)), fill=col, anchor="mm")
+    lum = (0.299 * col[0] + 0.587 * col[1] + 0.114 * col[2]) / 255
+    ink = col if lum < 0.6 else tuple(round(v * 0.45) for v in col)
+    _disc(d, c, r - 2 * lw, (255, 255, 255), outline=col, width=lw * (2 if lum >= 0.6 else 1))
+    d.text(c, sym, font=_fit(sym, r * 1.6, round(r * 0.7)), fill=ink, anchor="mm")
 
 
 def _draw_nodes(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
