@@ -12,7 +12,6 @@ from PIL import Image
 from engine.board import Board
 from engine.describe import compass, rotation_words, track_words
 from engine.game import Game
-from engine.selfplay import selfplay
 from engine.state import IPO, POOL
 from engine.tiles import distinct_rotations, tile_layout
 from engine.titledata import TitleData, load_title
@@ -56,10 +55,9 @@ def fl() -> TitleData:
     return load_title("18FL")
 
 
-@pytest.fixture(scope="module")
-def played() -> Game:
-    """An 18FL game some way into its operating rounds (a seeded self-played game, cut short)."""
-    return selfplay("18FL", 3, 4, max_actions=260, check=False)["game"]
+@pytest.fixture
+def played(fl_played: Game) -> Game:
+    return fl_played
 
 
 # -- map: dead ends -------------------------------------------------------------------------------------------
