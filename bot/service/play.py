@@ -15,8 +15,8 @@ from engine.actions import dump_action
 from engine.errors import GameError
 from engine.game import Game
 
+from .. import checkpoints, texts
 from .. import pictures as jobs
-from .. import texts
 from ..commands import ANY_ENTITY, Command, decode_action, encode_action
 from ..storage import GameRow
 from .replies import Picture, Refusal, Reply, merge
@@ -179,13 +179,14 @@ class Play(Table):
         now = self.now()
         try:
             async with self.store.transaction() as tx:
-                await tx.append_action(row.id, stored, ctx.user.id, now)
+                seq = await tx.append_action(row.id, stored, ctx.user.id, now)
                 await self._set_reminder(tx, ctx, game, now)
                 if game.finished:
                     await tx.set_status(row.id, "finished", now, game_result(game))
         except BaseException:
             self._evict(row.id)  # memory is ahead of the file: replay from the log next time
             raise
+        await checkpoints.save_if_due(self.store, row.id, game, seq, now)
         self._close_votes(row.id)
         if game.finished:
             self._evict(row.id)
@@ -216,11 +217,17 @@ class Play(Table):
             now = self.now()
             try:
                 async with self.store.transaction() as tx:
-                    await tx.append_action(row.id, dump_action(game.actions[-1]), uid, now)
+                    seq = await tx.append_action(row.id, dump_action(game.actions[-1]), uid, now)
                     await self._set_reminder(tx, ctx, game, now)
+                    if game.finished:  # the pass may close the last round of the game
+                        await tx.set_status(row.id, "finished", now, game_result(game))
             except BaseException:
                 self._evict(row.id)
                 raise
+            await checkpoints.save_if_due(self.store, row.id, game, seq, now)
+            if game.finished:
+                self._evict(row.id)
+                return
             await self._prepare(row.id, game)
 
     def _after_action(self, ctx: Ctx, game: Game, action: Mapping[str, Any], before: _Before,
