@@ -346,7 +346,10 @@ def test_every_player_payment_leaves_money_set_aside_for_bids_alone() -> None:
         act(g, type="par", entity="Ann", corporation="WRA", price=60)
     with pytest.raises(GameError, match="to spend"):
         act(g, type="buy_company", entity="Ann", company="BLC", price=20)
-    assert {a.type for a in g.legal_actions()} <= {"pass", "sell_shares"}
+    legal = g.legal_actions()
+    assert {a.type for a in legal} <= {"pass", "sell_shares", "buy_company"}
+    # a private from another player for any agreed price from $1: only what the free $10 covers is offered
+    assert all(a.price <= 10 for a in legal if a.type == "buy_company")
     g.private_bids.clear()
     act(g, type="buy_shares", entity="Ann", corporation="TAG")
 

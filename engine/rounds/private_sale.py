@@ -262,10 +262,13 @@ class PrivateSaleStockRound(StockRound):
         if not self.selling_privates(game):
             out = super().legal_actions(game)
             if not self.bought_this_turn and game.rules.stock_turn_end_problem(game, self, player) is None:
+                # any agreed price from $1 (3.2): the least and the face value are offered
                 for c in game.companies.values():
-                    if c.owner is not None and game.has_player(c.owner) and c.owner != player and not c.closed \
-                            and player_sale_problem(game, player, c.sym, c.value) is None:
-                        out.append(BuyCompany(entity=player, company=c.sym, price=c.value))
+                    if c.owner is None or not game.has_player(c.owner) or c.owner == player or c.closed:
+                        continue
+                    for price in sorted({1, c.value}):
+                        if player_sale_problem(game, player, c.sym, price) is None:
+                            out.append(BuyCompany(entity=player, company=c.sym, price=price))
             return out
         out = [Pass(entity=player)]
         unsold = self.unsold(game)

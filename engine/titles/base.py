@@ -28,6 +28,13 @@ class TitleRules:
     sales_after_purchase = False
     # when the president pays toward a forced train: only the cheapest bank/pool train, none from a corporation
     emergency_cheapest_only = False
+    # a turn may sell one corporation's certificates again, one at a time (18AL 3.2(a)); else one sale per turn
+    repeated_sales = False
+    # bankruptcy only once every legal emergency sale is made (18AL 4.2.5.2); else when they cannot raise enough
+    bankrupt_after_all_sales = False
+    # the president may put toward a train from another corporation only the cash he had before this turn's
+    # emergency sales (18FL 8.4.2)
+    corporation_train_cash_on_hand_only = False
     bankrupt_keeps_holdings = False  # 18AL: a bankrupt player's unsold stock and privates still score
     bank_broken_text = "The bank has broken: the game ends after the current set of operating rounds."
     bank_breaks_below = 1  # the bank is broken once it holds less than this: $0 or less

@@ -110,6 +110,8 @@ class Rules18AL(TitleRules):
     aliases = {"AB&C": "ABC", "LN": "L&N"}
     pool_trains_count_as_depot = True  # one train from the bank (IPO or Open Market) per turn
     sales_after_purchase = True
+    repeated_sales = True  # 3.2(a): certificates of one corporation may be sold one at a time, the price dropping
+    bankrupt_after_all_sales = True  # 4.2.5.2: every legal sale first, then bankruptcy
     emergency_cheapest_only = True
     bankrupt_keeps_holdings = True
     privates_scored = True  # 5.1: open privates count at their par value
@@ -207,7 +209,7 @@ class Rules18AL(TitleRules):
             return None
         if getattr(rnd, "bought_this_turn", False) and not rnd.may_sell_after_purchase(game):
             return None  # no further sale is possible this turn
-        sold = getattr(rnd, "sold_this_turn", set())
+        sold = set() if self.repeated_sales else getattr(rnd, "sold_this_turn", set())
         if not any(stock.sell_problem(game, player, s, 1) is None for s in game.corps if s not in sold):
             return None
         return (f"You hold {count} certificates, over the limit of {limit}: sell enough to comply before ending "
@@ -713,6 +715,8 @@ class Rules18AL(TitleRules):
 
     # -- bankruptcy and scoring
     def bankrupt(self, game: Game, rnd: OperatingRound, player: str) -> None:
+        """4.2.5.2 and 5.1: after every legal sale (made by the president before declaring it), the president
+        forfeits his cash and the game ends at once; the stock he could not sell and his privates still score."""
         p = game.player(player)
         if p.cash:
             game.pay(player, BANK, p.cash)

@@ -44,6 +44,7 @@ class Rules18ALSite(Rules18AL):
     profile = "18xx.games"
     or_steps = (*Rules18AL.or_steps, "company")
     bank_breaks_below = 0  # S12
+    bankrupt_after_all_sales = False  # the site's bankrupt action makes those sales itself (below)
     auto_name_chits = True  # S7: the site pays each chit's bonus to the best run by itself; records place none
     ndy_text = "a 3-, 4- or 5-train, new or from the Open Market,"  # S5
 
@@ -70,6 +71,16 @@ class Rules18ALSite(Rules18AL):
         reached = {h for h, _city in reach(game.board, corp).cities}
         hexes = game.data.company("SNAR").abilities.get("coal_field", {}).get("hexes", ())
         return [h for h in hexes if h in reached]
+
+    # -- S14 --------------------------------------------------------------------------------------------------
+    def bankrupt(self, game: Game, rnd: OperatingRound, player: str) -> None:
+        """The site's bankruptcy sells, corporation by corporation, the most the sale rules allow (prices dropping,
+        the operating corporation's presidency kept), then the president forfeits his cash."""
+        from .. import stock
+
+        game.say(f"{player} goes bankrupt and sells the remaining shares.")
+        stock.sell_all(game, player, keep_presidency_of=rnd.corp)
+        super().bankrupt(game, rnd, player)
 
     # -- S9 ---------------------------------------------------------------------------------------------------
     def _top_up_4d(self, game: Game) -> None:

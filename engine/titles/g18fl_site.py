@@ -159,13 +159,7 @@ class Rules18FLSite(Rules18FL):
 
         p = game.player(player)
         game.say(f"{player} goes bankrupt and sells the remaining shares.")
-        for sym in game.corps:
-            if not game.corps[sym].started:
-                continue
-            for n in range(game.shares_held(player, sym), 0, -1):
-                if stock.sell_problem(game, player, sym, n) is None:
-                    stock.sell(game, player, sym, n)
-                    break
+        stock.sell_all(game, player)
         if p.cash:
             game.pay(player, BANK, p.cash)
         p.bankrupt = True
