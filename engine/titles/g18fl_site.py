@@ -63,11 +63,6 @@ class Rules18FLSite(Rules18FL):
         return None
 
     # -- track step and D17 -----------------------------------------------------------------------------------
-    def more_lays_possible(self, game: Game, rnd: OperatingRound) -> bool:
-        """The site keeps the track step open while TR is unused, whoever owns it."""
-        own = "upgrade" not in rnd.lays and len(rnd.lays) < 2
-        return own or self._usable(game, "TR")
-
     def _tr_for(self, game: Game, rnd: OperatingRound) -> bool:
         """D17: TR lays only for a corporation presided by TR's owner."""
         return self._president_holds(game, rnd, "TR")
