@@ -152,6 +152,11 @@ def test_rule_3_3_the_tallahassee_tile_comes_after_the_lays_whoever_owns_it() ->
     assert any(a.entity == "TR" for a in g.legal_actions())
     act(g, "lay_tile", "TR", hex="D25", tile="4", rotation=2)
     assert g.companies["TR"].closed and g.round.step == "token"
+    # the same for a bonus token: carol's Terminal Company may follow SAL's own hotel
+    act(g, "hex_token", "SAL", hex="C24")
+    assert g.round.step == "token"
+    act(g, "place_token", "TC", hex="K28", city=0)
+    assert g.companies["TC"].closed and ("K28", 0) in g.board.stations("SAL")
     assert not violations(g)
 
 

@@ -35,6 +35,8 @@ class TitleRules:
     # the president may put toward a train from another corporation only the cash he had before this turn's
     # emergency sales (18FL 8.4.2)
     corporation_train_cash_on_hand_only = False
+    # an upgrade without a city must add track joined to the corporation's network (18AL 4.2.1(j) and its Q&A)
+    new_track_must_connect = False
     bankrupt_keeps_holdings = False  # 18AL: a bankrupt player's unsold stock and privates still score
     bank_broken_text = "The bank has broken: the game ends after the current set of operating rounds."
     bank_breaks_below = 1  # the bank is broken once it holds less than this: $0 or less

@@ -110,6 +110,7 @@ class Rules18AL(TitleRules):
     aliases = {"AB&C": "ABC", "LN": "L&N"}
     pool_trains_count_as_depot = True  # one train from the bank (IPO or Open Market) per turn
     sales_after_purchase = True
+    new_track_must_connect = True  # 4.2.1(j): upgrades of plain track or towns add connected track
     repeated_sales = True  # 3.2(a): certificates of one corporation may be sold one at a time, the price dropping
     bankrupt_after_all_sales = True  # 4.2.5.2: every legal sale first, then bankruptcy
     emergency_cheapest_only = True
