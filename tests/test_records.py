@@ -55,7 +55,7 @@ def fingerprint(game: Game) -> dict[str, Any]:
 # -- the reference records -------------------------------------------------------------------------------------
 
 
-ALL_RECORDS = ["18FL-2p-short.json", "18FL-4p-bankrupt.json", "18AL-4p-bank.json"]
+ALL_RECORDS = ["18FL-2p-short.json", "18FL-4p-bankrupt.json", "18AL-4p-bank.json", "18AL-3p-bankrupt.json"]
 
 
 @needs_records
@@ -562,20 +562,31 @@ def _al_at(before: int) -> Game:
     return read_record(record("18AL-4p-bank.json"), before=before, routes=False).game
 
 
+def _al_rulebook_at(before: int) -> Game:
+    """The 4-player record's position, replayed under the rulebook (no site deviation matters this early)."""
+    g = _al_at(before)
+    return Game(rules_for("18AL"), [p.name for p in g.players], g.seed, {**g.options, "rules_profile": "rulebook"},
+                g.action_log())
+
+
 @needs_records
-def test_18al_site_keeps_the_track_step_open_while_the_lumber_company_can_be_bought() -> None:
-    g = _al_at(116)  # ABC has upgraded Birmingham; Player 3 still owns BLC, ABC has $950
+def test_rule_4_2_h_the_lumber_company_bought_after_the_lay_still_lays_its_terminal() -> None:
+    g = _al_rulebook_at(116)  # ABC has upgraded Birmingham; Player 3 still owns BLC, ABC has $950
+    assert type(g.rules) is type(rules_for("18AL"))
     assert (g.round.corp, g.round.step, g.round.lays) == ("ABC", "track", ["upgrade"])
-    assert Pass(entity="ABC") in g.legal_actions()
-    assert BuyCompany(entity="ABC", company="BLC", price=35) in g.legal_actions()
-    assert rules_for("18AL").more_lays_possible(g, g.round) is False  # the rulebook: one tile, the step is over
+    assert Pass(entity="ABC") in g.legal_actions()  # the step stays open while the B&SLC could be bought
+    g.process(BuyCompany(entity="ABC", company="BLC", price=35))
+    assert g.round.step == "track"
+    terminal = next(a for a in g.legal_actions() if a.entity == "BLC")
+    g.process(terminal)
+    assert g.board.hexes[terminal.hex].tile == "445" and g.round.step != "track"
     g = _al_at(144)  # L&N has laid its tile with $20, less than BLC's lowest price: the step closed
     assert (g.round.corp, g.round.step, g.corps["L&N"].cash) == ("L&N", "routes", 20)
 
 
 @needs_records
-def test_18al_site_ends_a_turn_with_a_private_purchase_step() -> None:
-    g = _al_at(102)  # L&N has bought its train in phase 3; the players still own privates
+def test_rule_4_2_h_a_turn_ends_with_a_private_purchase_step() -> None:
+    g = _al_rulebook_at(102)  # L&N has bought its train in phase 3; the players still own privates
     assert (g.round.corp, g.round.step) == ("L&N", "company")
     legal = g.legal_actions()
     assert Pass(entity="L&N") in legal and any(isinstance(a, BuyCompany) for a in legal)
@@ -584,6 +595,11 @@ def test_18al_site_ends_a_turn_with_a_private_purchase_step() -> None:
     g = _al_at(102)
     with pytest.raises(GameError, match="buy a private company from a player, or pass"):
         g.process(Dividend(entity="L&N", kind="payout"))
+    # a purchase that leaves nothing more to afford ends the step, as the site does (3-player record, action 158)
+    g = read_record(record("18AL-3p-bankrupt.json"), before=158, routes=False).game
+    assert (g.round.corp, g.round.step) == ("M&O", "company")
+    g.process(BuyCompany(entity="M&O", company="M&C", price=118))
+    assert g.current_entity == "ABC"
 
 
 @needs_records

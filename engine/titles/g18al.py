@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import stock
-from ..actions import Action, Assign, BuyCompany, BuyTrain, LayTile, NameTrain, PlaceToken
+from ..actions import Action, Assign, BuyCompany, BuyTrain, LayTile, NameTrain, Pass, PlaceToken
 from ..errors import GameError
 from ..graph import reach
 from ..routes import GenericRules, Stop, TrainSpec
@@ -106,7 +106,8 @@ class ALRouteRules(GenericRules):
 class Rules18AL(TitleRules):
     title = "18AL"
     options = OPTIONS
-    or_steps = ("home", "track", "token", "routes", "dividend", "buy_train")
+    # 4.2(h): privates may be bought at any time of the turn, so a last step offers them after the trains
+    or_steps = ("home", "track", "token", "routes", "dividend", "buy_train", "company")
     aliases = {"AB&C": "ABC", "LN": "L&N"}
     pool_trains_count_as_depot = True  # one train from the bank (IPO or Open Market) per turn
     sales_after_purchase = True
@@ -263,7 +264,16 @@ class Rules18AL(TitleRules):
             return False
         if step == "token":
             return bool(self.station_options(game, sym))
+        if step == "company":
+            return self._company_affordable(game, sym)
         return True
+
+    def _company_affordable(self, game: Game, corp: str) -> bool:
+        """The corporation may buy a player's private now and has the least it may pay for one."""
+        from ..companies import purchasable_companies
+
+        ranges = purchasable_companies(game, corp)
+        return bool(ranges) and game.corps[corp].cash >= min(lo for lo, _hi in ranges.values())
 
     def _place_home(self, game: Game, sym: str) -> None:
         st = state(game)
@@ -291,7 +301,20 @@ class Rules18AL(TitleRules):
 
     def more_lays_possible(self, game: Game, rnd: OperatingRound) -> bool:
         own = self._double_yellow(game, rnd) and rnd.lays == ["yellow"]
-        return own or self._lumber_usable(game, rnd)
+        return own or self._lumber_usable(game, rnd) or self._lumber_buyable(game, rnd)
+
+    def _lumber_buyable(self, game: Game, rnd: OperatingRound) -> bool:
+        """4.2(h) and Table III: a corporation may buy the B&SLC after its lay and still lay the Lumber Terminal in
+        that step, so the step stays open (a pass ends it) while a player holds the B&SLC and the corporation
+        could buy it."""
+        blc = game.companies.get("BLC")
+        sym = rnd.corp or ""
+        if blc is None or blc.closed or blc.owner is None or not game.has_player(blc.owner):
+            return False
+        if state(game).lumber_gone or not game.board.supply.get(LUMBER_TILE):
+            return False
+        rng = self.company_price_range(game, sym, "BLC")
+        return rng is not None and game.corps[sym].cash >= rng[0]
 
     def label_problem(self, game: Game, hex_id: str, tile_id: str) -> str | None:
         if tile_id == LUMBER_TILE:
@@ -377,6 +400,9 @@ class Rules18AL(TitleRules):
         rnd.advance(game)
 
     def or_action(self, game: Game, rnd: OperatingRound, act: Action) -> bool:
+        if rnd.step == "company" and isinstance(act, Pass):
+            rnd.advance(game)
+            return True
         if rnd.step == "token" and isinstance(act, PlaceToken):
             self._station(game, rnd, act)
             return True
@@ -504,9 +530,9 @@ class Rules18AL(TitleRules):
         sym = rnd.corp
         assert sym is not None
         out: list[Action] = list(self.name_train_options(game, sym))
+        if rnd.step == "company":
+            out.insert(0, Pass(entity=sym))
         if rnd.step == "token":
-            from ..actions import Pass
-
             out.append(Pass(entity=sym))
             if not rnd.token_placed:
                 out += [PlaceToken(entity=sym, hex=h, city=c) for h, c, _ in self.station_options(game, sym)]

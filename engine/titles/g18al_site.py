@@ -10,12 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..actions import Action, Pass
-from ..companies import purchasable_companies
 from ..graph import reach
 from ..state import Train
 from .base import TitleRules
-from .g18al import LUMBER_TILE, Rules18AL, state
+from .g18al import Rules18AL, state
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -33,16 +31,11 @@ DEVIATIONS = (
     ("S8", "The coal token may go on any pentagon city the corporation's track reaches, if it owns a train."),
     ("S9", "With unlimited 4D trains, there are 8 of them."),
     ("S12", "The bank breaks only when a payment would take it below $0."),
-    ("Steps", "While a player owns the unused Brown & Sons Lumber Co. and the operating corporation may buy it "
-              "(from phase 3, with at least half its face value in cash), the track step stays open after the "
-              "tile lay: a pass ends it. After the train step, a corporation that can afford a player's private "
-              "(phase 3 and 4) is asked whether to buy one: a pass declines."),
 )
 
 
 class Rules18ALSite(Rules18AL):
     profile = "18xx.games"
-    or_steps = (*Rules18AL.or_steps, "company")
     bank_breaks_below = 0  # S12
     bankrupt_after_all_sales = False  # the site's bankrupt action makes those sales itself (below)
     auto_name_chits = True  # S7: the site pays each chit's bonus to the best run by itself; records place none
@@ -90,44 +83,6 @@ class Rules18ALSite(Rules18AL):
             game.trains.append(Train(f"4D-{n}", "4D", "4D", td.distance, td.price, td.multiplier))
             n += 1
 
-
-    # -- steps ------------------------------------------------------------------------------------------------
-    def _lumber_buyable(self, game: Game, rnd: OperatingRound) -> bool:
-        """The site keeps the track step open while the corporation could buy a private that lays a tile."""
-        blc = game.companies.get("BLC")
-        sym = rnd.corp or ""
-        if blc is None or blc.closed or blc.owner is None or not game.has_player(blc.owner):
-            return False
-        if state(game).lumber_gone or not game.board.supply.get(LUMBER_TILE):
-            return False
-        rng = self.company_price_range(game, sym, "BLC")
-        return rng is not None and game.corps[sym].cash >= rng[0]
-
-    def more_lays_possible(self, game: Game, rnd: OperatingRound) -> bool:
-        return super().more_lays_possible(game, rnd) or self._lumber_buyable(game, rnd)
-
-    def _company_step(self, game: Game, rnd: OperatingRound) -> bool:
-        """The site ends a turn with a purchase step while the corporation can afford some player's private."""
-        sym = rnd.corp or ""
-        ranges = purchasable_companies(game, sym)
-        return bool(ranges) and game.corps[sym].cash >= min(lo for lo, _hi in ranges.values())
-
-    def step_applies(self, game: Game, rnd: OperatingRound, step: str) -> bool:
-        if step == "company":
-            return self._company_step(game, rnd)
-        return super().step_applies(game, rnd, step)
-
-    def or_action(self, game: Game, rnd: OperatingRound, act: Action) -> bool:
-        if rnd.step == "company" and isinstance(act, Pass):
-            rnd.advance(game)
-            return True
-        return super().or_action(game, rnd, act)
-
-    def or_legal_actions(self, game: Game, rnd: OperatingRound) -> list[Action]:
-        out = super().or_legal_actions(game, rnd)
-        if rnd.step == "company":
-            out.insert(0, Pass(entity=rnd.corp or ""))
-        return out
 
 
 __all__ = ["Rules18ALSite", "DEVIATIONS"]
