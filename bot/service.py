@@ -699,7 +699,8 @@ class Service:
         game = await self._game(ctx)
         seat = ctx.seat()
         entity = seat.name if seat else ctx.user.name
-        return await self._apply(ctx, game, {"type": "end_game", "entity": entity}, check_turn=False)
+        # the engine ends a game by hand only on the administrator's path
+        return await self._apply(ctx, game, {"type": "end_game", "entity": entity}, check_turn=False, admin=True)
 
     def _need_lobby(self, ctx: _Ctx, doing: str, hint: str = "") -> GameRow:
         row = ctx.row
@@ -1066,7 +1067,8 @@ class Service:
             entity=game.current_entity,
         )
 
-    async def _apply(self, ctx: _Ctx, game: Game, action: dict[str, Any], *, check_turn: bool = True) -> Reply:
+    async def _apply(self, ctx: _Ctx, game: Game, action: dict[str, Any], *, check_turn: bool = True,
+                     admin: bool = False) -> Reply:
         row = ctx.row
         assert row is not None
         if check_turn:
@@ -1076,7 +1078,8 @@ class Service:
                 return proposal
         before = self._before(game)
         try:
-            await asyncio.to_thread(game.process, action)  # a run may search routes for seconds: off the loop
+            # a run may search routes for seconds: off the loop
+            await asyncio.to_thread(game.process, action, admin=admin)
         except GameError:
             raise
         except Exception:

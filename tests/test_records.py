@@ -666,3 +666,20 @@ def test_s9_unlimited_4d_means_eight_and_s12_the_bank_breaks_below_zero() -> Non
         g.pay(BANK, "a", g.bank)  # the bank is now empty
         assert g.bank == 0 and g.bank_broken is broken
 
+
+
+def test_end_game_only_from_the_administrators_path() -> None:
+    g = drafted()
+    for who in ("alice", "Mallory", "SAL"):
+        with pytest.raises(GameError, match="Only an administrator may end a game"):
+            g.process({"type": "end_game", "entity": who})
+        with pytest.raises(GameError, match="Only an administrator"):
+            g.check({"type": "end_game", "entity": who})
+    assert not g.finished and not any(a.type == "end_game" for a in g.legal_actions())
+    g.process({"type": "end_game", "entity": "alice"}, admin=True)  # the bot's /game end
+    assert g.finished and g.end_reason == "manually_ended"
+    # the stored log replays it, and a record exports and imports it (the site's manual end)
+    again = g.replayed()
+    assert again.finished and again.end_reason == "manually_ended"
+    back = read_record(write_record(g))
+    assert back.game.finished and back.game.end_reason == "manually_ended"
