@@ -455,12 +455,13 @@ def test_d17_and_the_track_step_tr_lays_only_for_its_owners_corporation() -> Non
         act(g, "lay_tile", "SR", hex="B19", tile="58", rotation=4)
         games.append(g)
     site, book = games
-    assert book.round.step == "token"  # the rulebook: TR is alice's, so the step is done
-    assert site.round.step == "track"  # the site: open while TR is unused, whoever owns it
+    # both keep the step open while TR is unused, whoever owns it (rules 3.3: the bonus comes after the lays)
+    assert book.round.step == site.round.step == "track"
     with pytest.raises(GameError, match="D17"):
         act(site, "lay_tile", "TR", hex="C18", tile="8", rotation=3)
+    act(book, "lay_tile", "TR", hex="C18", tile="8", rotation=3)  # the rulebook: for the corporation operating
     act(site, "pass", "SR")
-    assert site.round.step == "token"
+    assert site.round.step == book.round.step == "token"
 
 
 # -- command line -----------------------------------------------------------------------------------------------

@@ -40,8 +40,8 @@ DEVIATIONS = (
     ("D9", "The Port token (POSC) may be placed at any moment of a corporation's turn."),
     ("D15", "Dividends are rounded up per holder."),
     ("D17", "The Tallahassee Railroad's extra tile may only be laid for a corporation its owner presides."),
-    ("Steps", "The track step stays open while the Tallahassee Railroad is unused, and the token step while the "
-              "Port or Terminal Company is unused, whoever owns them; the token step closes after one token."),
+    ("Steps", "The token step is offered while the Port or Terminal Company is unused or the corporation has a "
+              "token and $20, placeable or not, and closes after one token."),
 )
 
 
