@@ -12,7 +12,7 @@ import pytest
 
 from engine import Game, new_game
 from engine.__main__ import main
-from engine.actions import Assign, BuyCompany, BuyTrain, Dividend, Pass
+from engine.actions import Assign, Bid, BuyCompany, BuyTrain, Dividend, Pass
 from engine.errors import GameError
 from engine.record import to_record
 from engine.records import RecordError, UnsupportedTitle, ids, read_record, write_record
@@ -684,3 +684,61 @@ def test_end_game_only_from_the_administrators_path() -> None:
     assert again.finished and again.end_reason == "manually_ended"
     back = read_record(write_record(g))
     assert back.game.finished and back.game.end_reason == "manually_ended"
+
+
+# -- the site's private auction (18AL S1, S2) and private sales between players (S13) ----------------------------
+
+
+def test_s1_passes_lower_the_cheapest_private_and_then_pay_income_without_ending_the_round() -> None:
+    g = new_game("18AL", ["Ann", "Bob", "Cy"], options=SITE)
+    for price in (15, 10, 5):
+        for who in ("Ann", "Bob", "Cy"):
+            g.process(Pass(entity=who))
+        assert g.round.kind == "stock" and g.round_no == 1 and g.rules.private_price(g, "TR") == price
+    for who in ("Ann", "Bob", "Cy"):
+        g.process(Pass(entity=who))
+    # at $0 the player due to act receives it, and the sale goes on after him
+    assert g.companies["TR"].owner == "Ann" and g.player("Ann").cash == 600 and g.current_entity == "Bob"
+    g.process(BuyCompany(entity="Bob", company="SNAR", price=40))
+    cash = g.player("Ann").cash
+    for who in ("Cy", "Ann", "Bob"):
+        g.process(Pass(entity=who))
+    assert g.round.kind == "stock" and g.round_no == 1  # TR and SNAR paid their income, the sale goes on
+    assert g.player("Ann").cash == cash + g.companies["TR"].revenue
+    # the rulebook: a full round of passes ends the stock round (an operating round, then $5 off in the next)
+    book = new_game("18AL", ["Ann", "Bob", "Cy"])
+    for who in ("Ann", "Bob", "Cy"):
+        book.process(Pass(entity=who))
+    assert book.round_no == 2 and book.rules.private_price(book, "TR") == 15
+
+
+def test_s2_the_lowest_bidder_acts_next_and_a_pass_drops_out() -> None:
+    g = new_game("18AL", ["Ann", "Bob", "Cy"], options=SITE)
+    g.process(Bid(entity="Ann", company="SNAR", price=45))
+    g.process(Bid(entity="Bob", company="SNAR", price=50))
+    g.process(BuyCompany(entity="Cy", company="TR", price=20))  # SNAR is next, with two bidders
+    assert g.current_entity == "Ann"  # the lowest bidder, not the player after the high bidder (Cy has no bid)
+    g.process(Bid(entity="Ann", company="SNAR", price=55))
+    assert g.current_entity == "Bob"
+    g.process(Pass(entity="Bob"))  # Bob drops out; Ann is the last bidder
+    assert g.companies["SNAR"].owner == "Ann" and g.player("Ann").cash == 600 - 55
+    assert g.current_entity == "Ann"  # the player after the buyer of TR
+
+
+def test_s13_a_private_changes_hands_only_on_the_buyers_turn() -> None:
+    games = []
+    for options in (SITE, None):
+        g = new_game("18AL", ["Ann", "Bob", "Cy"], options=options)
+        while any(c.owner is None for c in g.companies.values()):
+            who = g.current_entity
+            cheapest = g.round.unsold(g)[0]
+            g.process(BuyCompany(entity=who, company=cheapest, price=g.rules.private_price(g, cheapest)))
+        games.append(g)
+    site, book = games
+    seller = site.current_entity
+    mine = next(c.sym for c in site.companies.values() if c.owner == seller)
+    buyer = next(p.name for p in site.players if p.name != seller)
+    with pytest.raises(GameError, match="only on the buyer's turn"):
+        site.process(BuyCompany(entity=buyer, company=mine, price=5))
+    book.process(BuyCompany(entity=buyer, company=mine, price=5))  # the rulebook: free for him on the seller's turn
+    assert book.companies[mine].owner == buyer and book.current_entity == seller

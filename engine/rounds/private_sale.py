@@ -42,6 +42,7 @@ class Auction:
     turn: int = 0  # index into bidders of the player to act
     passes: int = 0  # consecutive passes since the last bid
     log: list[str] = field(default_factory=list)
+    bids: dict[str, int] = field(default_factory=dict)  # each bidder's current bid (lowest-bidder-next auctions)
 
 
 class PrivateSaleStockRound(StockRound):
@@ -188,6 +189,9 @@ class PrivateSaleStockRound(StockRound):
             start = seats.index(high[0])
             order = [seats[(start + k) % len(seats)] for k in range(1, len(seats) + 1)]
             self.auction = Auction(company, [p for p in order if p in bidders], high[0], high[1])
+            if game.rules.auction_lowest_bidder_next:
+                self.auction.bids = {p: max(a for q, a in bids if q == p) for p in bidders}
+                self._lowest_next(self.auction)
             game.say(f"{company} is auctioned among {', '.join(sorted(bidders))}; high bid {game.fmt(high[1])} "
                      f"by {high[0]}.")
             return
@@ -199,12 +203,19 @@ class PrivateSaleStockRound(StockRound):
             self.resume_turn = None
             self._skip_bankrupt(game)
 
+    @staticmethod
+    def _lowest_next(a: Auction) -> None:
+        a.turn = min(range(len(a.bidders)), key=lambda i: a.bids[a.bidders[i]])
+
     def _auction_act(self, game: Game, act: Action) -> None:
         a = self.auction
         assert a is not None
         who = a.bidders[a.turn]
         if act.entity != who:
             raise GameError(f"{a.company} is being auctioned; it is {who}'s turn to raise or pass.")
+        if game.rules.auction_lowest_bidder_next:
+            self._lowest_bidder_act(game, a, who, act)
+            return
         if isinstance(act, Pass):
             a.passes += 1
             game.say(f"{who} passes on {a.company}.")
@@ -227,6 +238,42 @@ class PrivateSaleStockRound(StockRound):
         if a.bidders[a.turn] == a.high:  # never the high bidder's turn: the others have all passed
             a.turn = (a.turn + 1) % len(a.bidders)
 
+    def _lowest_bidder_act(self, game: Game, a: Auction, who: str, act: Action) -> None:
+        """The lowest current bidder raises above the high bid or drops out; the last one left buys."""
+        if isinstance(act, Pass):
+            a.bidders.remove(who)
+            del a.bids[who]
+            game.say(f"{who} drops out of the auction of {a.company}.")
+        elif isinstance(act, Bid) and act.company in (None, a.company):
+            if act.price < a.amount + BID_STEP:
+                raise GameError(f"Raise to at least {game.fmt(a.amount + BID_STEP)}, or pass.")
+            free = game.available_cash(who, a.company)
+            if act.price > free:
+                raise GameError(f"You can bid at most {game.fmt(free)} (cash less your bids on other privates).")
+            a.high, a.amount, a.bids[who] = who, act.price, act.price
+            game.say(f"{who} bids {game.fmt(act.price)} on {a.company}.")
+        else:
+            raise GameError(f"{a.company} is being auctioned: bid at least {game.fmt(a.amount + BID_STEP)} or pass.")
+        if len(a.bidders) == 1:
+            self.auction = None
+            self._sell_private(game, a.bidders[0], a.company, a.bids[a.bidders[0]])
+            self._waterfall(game)
+            return
+        self._lowest_next(a)
+
+    def _pass(self, game: Game, player: str) -> None:
+        selling = self.selling_privates(game)
+        super()._pass(game, player)
+        if selling and self.done and game.rules.private_sale_all_passed(game, self):
+            self.done = False  # the title goes on with the sale instead of ending the round
+            self.pass_run, self.pass_start = 0, None
+
+    def give_private(self, game: Game, player: str, company: str) -> None:
+        """``player`` receives the private for nothing (its price fell to $0); the sale goes on after him."""
+        self._sell_private(game, player, company, 0)
+        self._acted(game)
+        self._after_purchase(game, player)
+
     def _trade(self, game: Game, player: str, act: BuyCompany) -> None:
         """A private between players in an ordinary turn: the buyer's purchase on his turn, free on the seller's."""
         company = game.companies.get(act.company)
@@ -237,6 +284,8 @@ class PrivateSaleStockRound(StockRound):
             self.summary.append(f"{player} bought {act.company} from {seller}")
             self._bought(game)
         elif seller == player:
+            if not game.rules.private_sales_on_sellers_turn:
+                raise GameError(f"A private changes hands only on the buyer's turn; it is {player}'s turn.")
             problem = player_sale_problem(game, act.entity, act.company, act.price)
             if problem:
                 raise GameError(problem)

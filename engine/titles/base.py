@@ -108,6 +108,17 @@ class TitleRules:
     def on_private_sold(self, game: Game, rnd: Any, company: str) -> None:
         return None
 
+    # in an auction of a private the lowest current bidder acts next and a pass drops him out (18xx.games 18AL S2);
+    # else turns go round from the player after the high bidder and a player who passed may bid again
+    auction_lowest_bidder_next = False
+    # a private may change hands on the seller's stock turn too, costing the buyer nothing (18AL rules 3.2)
+    private_sales_on_sellers_turn = True
+
+    def private_sale_all_passed(self, game: Game, rnd: Any) -> bool:
+        """Every player passed in a row while privates are unsold: True if the title goes on with the sale in
+        the same round (18xx.games 18AL S1), False to end the stock round (the rulebook)."""
+        return False
+
     def cannot_sell_reason(self, game: Game, corp: str) -> str | None:
         return None
 

@@ -8,7 +8,7 @@ naming its number; everything else is the rulebook (``Rules18AL``). New games us
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..graph import reach
 from ..state import Train
@@ -22,6 +22,10 @@ if TYPE_CHECKING:
 SITE_4D_COUNT = 8  # S9: the site's "unlimited" 4D trains
 
 DEVIATIONS = (
+    ("S1", "The privates are sold in an auction that ends only when all are sold: a full round of passes takes $5 "
+           "off the cheapest private (at $0 the player due to act receives it) or, once it is sold, pays the "
+           "privates' income; shares cannot be sold until the stock round after the one the auction opened."),
+    ("S2", "In an auction of a private the lowest current bidder acts next, and a bidder who passes drops out."),
     ("S3", "The 7-train makes every 4-train obsolete, the buyer's too: they run once more. Open Market 4s are "
            "removed."),
     ("S4", "A corporation whose president must add money for a train may buy one from another corporation, for "
@@ -31,15 +35,45 @@ DEVIATIONS = (
     ("S8", "The coal token may go on any pentagon city the corporation's track reaches, if it owns a train."),
     ("S9", "With unlimited 4D trains, there are 8 of them."),
     ("S12", "The bank breaks only when a payment would take it below $0."),
+    ("S13", "A private changes hands between players only on the buyer's turn (his one purchase)."),
 )
 
 
 class Rules18ALSite(Rules18AL):
     profile = "18xx.games"
     bank_breaks_below = 0  # S12
+    auction_lowest_bidder_next = True  # S2
+    private_sales_on_sellers_turn = False  # S13
     bankrupt_after_all_sales = False  # the site's bankrupt action makes those sales itself (below)
     auto_name_chits = True  # S7: the site pays each chit's bonus to the best run by itself; records place none
     ndy_text = "a 3-, 4- or 5-train, new or from the Open Market,"  # S5
+
+    # -- S1 ---------------------------------------------------------------------------------------------------
+    def _first_private(self, game: Game) -> str:
+        return min(game.companies, key=lambda s: (game.companies[s].value, list(game.companies).index(s)))
+
+    def private_price(self, game: Game, company: str) -> int:
+        value = game.companies[company].value
+        if company == self._first_private(game):
+            return max(0, value - state(game).first_private_discount)
+        return value
+
+    def forced_private(self, game: Game, rnd: Any) -> tuple[str, str] | None:
+        return None  # the site's auction never leaves a private unsold into a later round
+
+    def private_sale_all_passed(self, game: Game, rnd: Any) -> bool:
+        first = self._first_private(game)
+        if game.companies[first].owner is None:
+            st = state(game)
+            st.first_private_discount += 5
+            price = self.private_price(game, first)
+            game.say(f"Everyone passed: {first} now costs {game.fmt(price)}.")
+            if price <= 0:
+                rnd.give_private(game, rnd.player(game), first)
+        else:
+            game.say("Everyone passed: the privates pay their income and the sale goes on.")
+            self.pay_private_revenue(game)
+        return True
 
     # -- S3 ---------------------------------------------------------------------------------------------------
     def obsolete_on_purchase(self, game: Game, trains: list[Train], buyer: str | None) -> None:
