@@ -742,3 +742,18 @@ def test_s13_a_private_changes_hands_only_on_the_buyers_turn() -> None:
         site.process(BuyCompany(entity=buyer, company=mine, price=5))
     book.process(BuyCompany(entity=buyer, company=mine, price=5))  # the rulebook: free for him on the seller's turn
     assert book.companies[mine].owner == buyer and book.current_entity == seller
+
+
+@needs_records
+def test_s6_the_chits_go_only_when_a_stock_turn_ends_under_another_president() -> None:
+    from engine.titles.g18al import state as al_state
+
+    g = read_record(record("18AL-3p-bankrupt.json"), before=177, routes=False).game
+    st = al_state(g)
+    assert g.round.kind == "stock" and st.chit_corp == "M&O" and st.chit_president_at_sr_start == "Player 2"
+    # scaffolding: Player 3 (two singles of M&O) takes the presidency in the middle of a turn
+    g._swap_president("M&O", "Player 2", "Player 3")
+    g.corps["M&O"].president = "Player 3"
+    assert st.chit_corp == "M&O"  # the site does not look now (the rulebook removes them at once)
+    g.process(Pass(entity=g.current_entity))
+    assert st.chit_corp is None and st.chits == {}

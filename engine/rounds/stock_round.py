@@ -185,6 +185,7 @@ class StockRound:
             self.summary.append(f"{game.players[self.pass_start].name} holds the Priority Deal")
 
     def _end_turn(self, game: Game) -> None:
+        game.rules.on_stock_turn_end(game, self)
         self.sold_this_turn = set()
         self.bought_this_turn = False
         self.sold_before_purchase = False

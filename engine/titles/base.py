@@ -257,6 +257,10 @@ class TitleRules:
     def on_president_change(self, game: Game, corp: str, old: str, new: str) -> None:
         return None
 
+    def on_stock_turn_end(self, game: Game, rnd: Any) -> None:
+        """Called as each stock turn ends (before the next player's)."""
+        return None
+
     def before_run(self, game: Game, rnd: OperatingRound) -> None:
         """Called as the corporation runs its trains, before routes are chosen or checked."""
         return None

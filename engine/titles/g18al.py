@@ -69,6 +69,7 @@ class ALState:
     end_after_or: str | None = None  # reason: the game ends after the current operating round
     end_after_next_or: str | None = None  # the bank broke in a stock round: after it and one OR
     tie_break_played: bool = False  # the tournament tie-break's extra operating round has been given
+    chit_president_at_sr_start: str | None = None  # 18xx.games S6: the chit holder's president as the SR began
     first_private_discount: int = 0  # 18xx.games S1: $5 off the cheapest private per full round of passes
 
 

@@ -31,6 +31,8 @@ DEVIATIONS = (
     ("S4", "A corporation whose president must add money for a train may buy one from another corporation, for "
            "up to its face value."),
     ("S5", "New Decatur Yards buys a 3-, 4- or 5-train at half price, new or from the Open Market."),
+    ("S6", "The name chits are removed only when, at the end of a stock-round turn, the president of the "
+           "corporation holding them differs from the one at the start of that stock round."),
     ("S7", "The name chits sit on no train: each bonus goes by itself to the best run that earns it."),
     ("S8", "The coal token may go on any pentagon city the corporation's track reaches, if it owns a train."),
     ("S9", "With unlimited 4D trains, there are 8 of them."),
@@ -74,6 +76,23 @@ class Rules18ALSite(Rules18AL):
             game.say("Everyone passed: the privates pay their income and the sale goes on.")
             self.pay_private_revenue(game)
         return True
+
+    # -- S6 ---------------------------------------------------------------------------------------------------
+    def on_president_change(self, game: Game, corp: str, old: str, new: str) -> None:
+        return None  # the site looks only at the ends of stock-round turns (below)
+
+    def next_round(self, game: Game, finished: Any) -> Any:
+        nxt = super().next_round(game, finished)
+        st = state(game)
+        if getattr(nxt, "kind", "") == "stock":
+            st.chit_president_at_sr_start = game.corps[st.chit_corp].president if st.chit_corp else None
+        return nxt
+
+    def on_stock_turn_end(self, game: Game, rnd: Any) -> None:
+        st = state(game)
+        if st.chit_corp and game.corps[st.chit_corp].president != st.chit_president_at_sr_start:
+            st.chit_corp, st.chits = None, {}
+            game.say("The corporation holding the name chits has a new president: the chits are removed from play.")
 
     # -- S3 ---------------------------------------------------------------------------------------------------
     def obsolete_on_purchase(self, game: Game, trains: list[Train], buyer: str | None) -> None:
