@@ -213,10 +213,13 @@ class PrivateSaleStockRound(StockRound):
         who = a.bidders[a.turn]
         if act.entity != who:
             raise GameError(f"{a.company} is being auctioned; it is {who}'s turn to raise or pass.")
-        if game.rules.auction_lowest_bidder_next:
-            self._lowest_bidder_act(game, a, who, act)
-            return
-        if isinstance(act, Pass):
+        # the rulebook goes round and a passed player may bid again; 18xx.games: the lowest bidder acts, a pass drops
+        lowest_next = game.rules.auction_lowest_bidder_next
+        if isinstance(act, Pass) and lowest_next:
+            a.bidders.remove(who)
+            del a.bids[who]
+            game.say(f"{who} drops out of the auction of {a.company}.")
+        elif isinstance(act, Pass):
             a.passes += 1
             game.say(f"{who} passes on {a.company}.")
         elif isinstance(act, Bid) and act.company in (None, a.company):
@@ -225,41 +228,22 @@ class PrivateSaleStockRound(StockRound):
             free = game.available_cash(who, a.company)
             if act.price > free:
                 raise GameError(f"You can bid at most {game.fmt(free)} (cash less your bids on other privates).")
-            a.high, a.amount, a.passes = who, act.price, 0
+            a.high, a.amount, a.passes, a.bids[who] = who, act.price, 0, act.price
             game.say(f"{who} bids {game.fmt(act.price)} on {a.company}.")
         else:
             raise GameError(f"{a.company} is being auctioned: bid at least {game.fmt(a.amount + BID_STEP)} or pass.")
-        if a.passes >= len(a.bidders) - 1:
+        if len(a.bidders) == 1 or a.passes >= len(a.bidders) - 1:
+            # the high bidder is the one left (he never acts while another bids lower)
             self.auction = None
             self._sell_private(game, a.high, a.company, a.amount)
             self._waterfall(game)
             return
+        if lowest_next:
+            self._lowest_next(a)
+            return
         a.turn = (a.turn + 1) % len(a.bidders)
         if a.bidders[a.turn] == a.high:  # never the high bidder's turn: the others have all passed
             a.turn = (a.turn + 1) % len(a.bidders)
-
-    def _lowest_bidder_act(self, game: Game, a: Auction, who: str, act: Action) -> None:
-        """The lowest current bidder raises above the high bid or drops out; the last one left buys."""
-        if isinstance(act, Pass):
-            a.bidders.remove(who)
-            del a.bids[who]
-            game.say(f"{who} drops out of the auction of {a.company}.")
-        elif isinstance(act, Bid) and act.company in (None, a.company):
-            if act.price < a.amount + BID_STEP:
-                raise GameError(f"Raise to at least {game.fmt(a.amount + BID_STEP)}, or pass.")
-            free = game.available_cash(who, a.company)
-            if act.price > free:
-                raise GameError(f"You can bid at most {game.fmt(free)} (cash less your bids on other privates).")
-            a.high, a.amount, a.bids[who] = who, act.price, act.price
-            game.say(f"{who} bids {game.fmt(act.price)} on {a.company}.")
-        else:
-            raise GameError(f"{a.company} is being auctioned: bid at least {game.fmt(a.amount + BID_STEP)} or pass.")
-        if len(a.bidders) == 1:
-            self.auction = None
-            self._sell_private(game, a.bidders[0], a.company, a.bids[a.bidders[0]])
-            self._waterfall(game)
-            return
-        self._lowest_next(a)
 
     def _pass(self, game: Game, player: str) -> None:
         selling = self.selling_privates(game)

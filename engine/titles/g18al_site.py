@@ -118,7 +118,7 @@ class Rules18ALSite(Rules18AL):
         hexes = game.data.company("SNAR").abilities.get("coal_field", {}).get("hexes", ())
         return [h for h in hexes if h in reached]
 
-    # -- S14 --------------------------------------------------------------------------------------------------
+    # -- bankruptcy: not a deviation, the action makes the sales the rulebook asks the president to make first
     def bankrupt(self, game: Game, rnd: OperatingRound, player: str) -> None:
         """The site's bankruptcy sells, corporation by corporation, the most the sale rules allow (prices dropping,
         the operating corporation's presidency kept), then the president forfeits his cash."""
