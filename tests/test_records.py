@@ -713,16 +713,26 @@ def test_s1_passes_lower_the_cheapest_private_and_then_pay_income_without_ending
 
 
 def test_s2_the_lowest_bidder_acts_next_and_a_pass_drops_out() -> None:
-    g = new_game("18AL", ["Ann", "Bob", "Cy"], options=SITE)
-    g.process(Bid(entity="Ann", company="SNAR", price=45))
-    g.process(Bid(entity="Bob", company="SNAR", price=50))
-    g.process(BuyCompany(entity="Cy", company="TR", price=20))  # SNAR is next, with two bidders
-    assert g.current_entity == "Ann"  # the lowest bidder, not the player after the high bidder (Cy has no bid)
-    g.process(Bid(entity="Ann", company="SNAR", price=55))
-    assert g.current_entity == "Bob"
-    g.process(Pass(entity="Bob"))  # Bob drops out; Ann is the last bidder
-    assert g.companies["SNAR"].owner == "Ann" and g.player("Ann").cash == 600 - 55
-    assert g.current_entity == "Ann"  # the player after the buyer of TR
+    games = []
+    for options in (SITE, None):
+        g = new_game("18AL", ["Ann", "Bob", "Cy"], options=options)
+        for who, price in (("Ann", 45), ("Bob", 50), ("Cy", 55)):
+            g.process(Bid(entity=who, company="SNAR", price=price))
+        g.process(BuyCompany(entity="Ann", company="TR", price=20))  # SNAR is next, with three bidders
+        assert g.current_entity == "Ann"
+        g.process(Pass(entity="Ann"))
+        assert g.current_entity == "Bob"
+        g.process(Bid(entity="Bob", company="SNAR", price=60))
+        assert g.current_entity == "Cy"
+        g.process(Pass(entity="Cy"))
+        games.append(g)
+    site, book = games
+    # the site: Ann and Cy dropped out when they passed, so Bob, the last bidder, buys at once
+    assert site.companies["SNAR"].owner == "Bob" and site.player("Bob").cash == 600 - 60
+    # the rulebook: a player who passed may bid again when his turn comes round
+    assert book.companies["SNAR"].owner is None and book.current_entity == "Ann"
+    book.process(Bid(entity="Ann", company="SNAR", price=65))
+    assert book.round.auction is not None and book.round.auction.high == "Ann"
 
 
 def test_s13_a_private_changes_hands_only_on_the_buyers_turn() -> None:
