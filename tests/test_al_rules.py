@@ -417,7 +417,7 @@ def test_300_ends_the_game_after_the_current_operating_round_and_scores_privates
 
 def _tied_bank_end(options: dict[str, bool] | None, places: tuple[int, int] = (0, 1)) -> Game:
     """The bank breaks in OR 5.1; just before its last action (TAG passes its train step, which moves no money) the
-    players in ``places`` of the ranking are made equal by a payment from the bank, then TAG passes."""
+    players in ``places`` of the ranking are made equal by a payment from the bank, then TAG passes (no money moves)."""
     g = phase3_game(options)
     plan = Plan()
     play(g, plan, in_turn("ABC", "dividend"))
@@ -427,7 +427,8 @@ def _tied_bank_end(options: dict[str, bool] | None, places: tuple[int, int] = (0
     ranking = sorted(g.result().items(), key=lambda kv: -kv[1])
     (_, high), (low_name, low) = ranking[places[0]], ranking[places[1]]
     g.pay(BANK, low_name, high - low)
-    act(g, type="pass", entity="TAG")
+    while g.current_entity == "TAG":  # the train step, then the private purchase step (4.2(h)) if it applies
+        act(g, type="pass", entity="TAG")
     return g
 
 
