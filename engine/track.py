@@ -141,11 +141,14 @@ def _added_track_connected(game: Game, corp: str, hex_id: str, old: Layout, new:
         return False
     st = board.hexes[hex_id]
     saved = (st.tile, st.rotation)
+    current_graph = board.graph_cache.get(None)  # kept: the trial tile would evict the real board's graph
     st.tile, st.rotation = tile_id, rotation
     try:
         after = graph_reach(board, corp)
     finally:
         st.tile, st.rotation = saved
+        if current_graph is not None:
+            board.graph_cache[None] = current_graph
     return any((hex_id, pi) in after.paths for pi in added)
 
 

@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING, Any, Self
 from engine.actions import dump_action
 from engine.game import Game
 from engine.records.reader import PROFILE as SITE_PROFILE
-from engine.titles import new_game
 
+from .. import checkpoints
+from ..availability import is_away, local_text
 from ..storage import GameRow, PendingImportRow, PlayerRow, Store
 from .replies import Refusal, User
 
@@ -43,6 +44,7 @@ class Ctx:
     row: GameRow | None = None
     players: list[PlayerRow] = field(default_factory=list)
     pending: PendingImportRow | None = None  # the stored record an import lobby waits to activate (see records)
+    away: dict[int, str] = field(default_factory=dict)  # seated members who said they are away: id -> until when
 
     def seat(self) -> PlayerRow | None:
         return next((p for p in self.players if p.user_id == self.user.id), None)
@@ -95,6 +97,10 @@ class Table:
         ctx.row = await self.store.active_game(ctx.channel_id)
         if ctx.row is not None:
             ctx.players = await self.store.players(ctx.row.id)
+            now = self.now()
+            ctx.away = {m.user_id: local_text(m.away_until, m.time_zone)
+                        for m in await self.store.members([p.user_id for p in ctx.players])
+                        if m.away_until is not None and is_away(m, now)}
             if is_import_lobby(ctx.row):
                 ctx.pending = await self.store.pending_import(ctx.row.id)
 
@@ -113,8 +119,7 @@ class Table:
         names = [p.name for p in ctx.players]
         try:
             # a long log takes seconds to replay: off the event loop, so the bot still answers Discord in time
-            actions = [a.action for a in stored]
-            game = await asyncio.to_thread(new_game, row.title, names, row.seed, row.options, actions)
+            game = await checkpoints.load_game(self.store, row, names, stored, self.now())
         except Exception:
             log.exception("game %s could not be replayed (%d actions)", row.id, len(stored))
             raise Refusal(f"Game #{row.id} cannot be loaded: the engine refuses its stored log. An administrator can "
