@@ -124,23 +124,29 @@ class Game(Tracked):
             self.replaying = self.trusted = False
 
     # ------------------------------------------------------------------ process
-    def process(self, action: dict[str, Any] | Action) -> Game:
-        """Apply one action or raise GameError leaving the state untouched (see ``engine.journal``)."""
+    def process(self, action: dict[str, Any] | Action, *, admin: bool = False) -> Game:
+        """Apply one action or raise GameError leaving the state untouched (see ``engine.journal``).
+
+        ``admin``: the caller is the administrator's path (the bot's `/game end`), the only one that may end a game
+        by hand (``end_game``); a stored log or an imported record replays its ``end_game`` as it was accepted.
+        """
         try:
             act = parse_action(action)
         except GameError:
             raise
         except Exception as e:  # pydantic validation
             raise GameError(f"That action is malformed: {_short_validation(e)}") from None
+        if act.type == "end_game" and not (admin or self.replaying):
+            raise GameError("Only an administrator may end a game by hand (/game end); no player action ends it.")
         with journal.transaction():
             self._apply(act)
         return self
 
-    def check(self, action: dict[str, Any] | Action) -> None:
+    def check(self, action: dict[str, Any] | Action, *, admin: bool = False) -> None:
         """Raise GameError if ``action`` would be refused now; the state is left as it is either way."""
         frame = journal.begin()
         try:
-            self.process(action)
+            self.process(action, admin=admin)
         finally:
             journal.rollback(frame)
 

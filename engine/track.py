@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from .describe import compass, track_words
 from .graph import Reach
+from .graph import reach as graph_reach
 from .tiles import COLOR_ORDER, Layout, distinct_rotations, keeps_track, tile_layout
 
 if TYPE_CHECKING:
@@ -95,7 +96,10 @@ def tile_problem(
     bad = exit_problem(game, hex_id, new)
     if bad:
         return f"Rotation {rotation} of #{tile_id} is wrong here: {bad}."
-    if not _connected(game, corp, hex_id, old, new, reach):
+    if not _connected(game, corp, hex_id, old, new, reach, tile_id, rotation):
+        if old.color != "white" and game.rules.new_track_must_connect and not new.cities:
+            return (f"Rotation {rotation} of #{tile_id} adds no track connected to {corp}'s stations; an upgrade "
+                    "without a city must add connected track.")
         if reach.hex_edges.get(hex_id) or any(h == hex_id for h, _ in game.board.stations(corp)):
             # the hex is on the network: only this rotation misses it
             return (f"Rotation {rotation} of #{tile_id} is wrong here: its track "
@@ -107,14 +111,51 @@ def tile_problem(
     return game.rules.tile_lay_problem(game, corp, hex_id, tile_id, rotation)
 
 
-def _connected(game: Game, corp: str, hex_id: str, old: Layout, new: Layout, reach: Reach) -> bool:
+def _connected(game: Game, corp: str, hex_id: str, old: Layout, new: Layout, reach: Reach, tile_id: str = "",
+               rotation: int = 0) -> bool:
     touched = reach.hex_edges.get(hex_id, frozenset())
     if old.color == "white":
         # or the tile holds a city with the corporation's station (a home on a printed circle, 18AL)
         return bool(new.exits & touched) or any(h == hex_id for h, _ in game.board.stations(corp))
     # an upgrade must extend the network or improve a city on it
     on_net = bool(touched) or any(h == hex_id for h, _ in reach.cities) or any(h == hex_id for h, _ in reach.towns)
+    if on_net and game.rules.new_track_must_connect and not new.cities:
+        return _added_track_connected(game, corp, hex_id, old, new, tile_id, rotation, reach)
     return on_net
+
+
+def _added_track_connected(game: Game, corp: str, hex_id: str, old: Layout, new: Layout, tile_id: str,
+                           rotation: int, reach: Reach) -> bool:
+    """Some track the new tile adds can be reached by a walk from one of the corporation's stations (traced like
+    a train: no backtracking at a fork, not through a red area or a blocked city), with the tile in place."""
+    board = game.board
+    kept = {frozenset(p) for p in old.paths}
+    added = [pi for pi, p in enumerate(new.paths) if frozenset(p) not in kept]
+    # quick refusal: an added path can only be reached at a side whose neighbour's track is on the network, or at
+    # a town or junction of this hex on a reached path
+    sides = set()
+    for e in range(6):
+        other = board.neighbour(hex_id, e)
+        if other is None or not board.edge_open(hex_id, e):
+            continue
+        back = (e + 3) % 6
+        if any((other, pi) in reach.paths and ("edge", back) in p for pi, p in enumerate(board.layout(other).paths)):
+            sides.add(e)
+    inner = {n for pi, p in enumerate(old.paths) if (hex_id, pi) in reach.paths for n in p if n[0] != "edge"}
+    if not any((n[0] == "edge" and n[1] in sides) or (n[0] != "edge" and n in inner)
+               for pi in added for n in new.paths[pi]):
+        return False
+    st = board.hexes[hex_id]
+    saved = (st.tile, st.rotation)
+    current_graph = board.graph_cache.get(None)  # kept: the trial tile would evict the real board's graph
+    st.tile, st.rotation = tile_id, rotation
+    try:
+        after = graph_reach(board, corp)
+    finally:
+        st.tile, st.rotation = saved
+        if current_graph is not None:
+            board.graph_cache[None] = current_graph
+    return any((hex_id, pi) in after.paths for pi in added)
 
 
 def city_map(game: Game, hex_id: str, tile_id: str, rotation: int) -> list[int]:

@@ -290,7 +290,8 @@ class Consent(Table):
             who = next((p.name for p in ctx.players if p.user_id == owner), "another player")
             raise Refusal(f"The next action to redo was {who}'s; only they (or an administrator) can redo it.")
         before = self._before(game)
-        await asyncio.to_thread(game.process, nxt.action)
+        # a game ended by hand is ended again only by an administrator
+        await asyncio.to_thread(game.process, nxt.action, admin=ctx.is_admin())
         now = self.now()
         try:
             async with self.store.transaction() as tx:

@@ -256,7 +256,8 @@ class Lobby(Table):
         game = await self._game(ctx)
         seat = ctx.seat()
         entity = seat.name if seat else ctx.user.name
-        return await self._apply(ctx, game, {"type": "end_game", "entity": entity}, check_turn=False)
+        # the engine ends a game by hand only on the administrator's path
+        return await self._apply(ctx, game, {"type": "end_game", "entity": entity}, check_turn=False, admin=True)
 
     def _need_lobby(self, ctx: Ctx, doing: str, hint: str = "") -> GameRow:
         row = ctx.row

@@ -158,7 +158,8 @@ class Play(Table):
             entity=game.current_entity,
         )
 
-    async def _apply(self, ctx: Ctx, game: Game, action: dict[str, Any], *, check_turn: bool = True) -> Reply:
+    async def _apply(self, ctx: Ctx, game: Game, action: dict[str, Any], *, check_turn: bool = True,
+                     admin: bool = False) -> Reply:
         row = ctx.row
         assert row is not None
         if check_turn:
@@ -168,7 +169,8 @@ class Play(Table):
                 return proposal
         before = self._before(game)
         try:
-            await asyncio.to_thread(game.process, action)  # a run may search routes for seconds: off the loop
+            # a run may search routes for seconds: off the loop
+            await asyncio.to_thread(game.process, action, admin=admin)
         except GameError:
             raise
         except Exception:

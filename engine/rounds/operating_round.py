@@ -53,6 +53,7 @@ class OperatingRound(Tracked):
         self.token_placed = False
         self.bank_types_bought: list[str] = []
         self.emergency_sold: list[str] = []
+        self.emergency_raised = 0  # what the president's emergency sales brought in this turn
         self.summary: list[str] = []
         self.done = False
         game.say(f"Operating round {game.round_no}.{number} begins.")
@@ -73,7 +74,7 @@ class OperatingRound(Tracked):
             return
         self.corp = game.market.operating_order(waiting)[0]
         self.lays, self.company_uses, self.token_placed = [], [], False
-        self.bank_types_bought, self.emergency_sold = [], []
+        self.bank_types_bought, self.emergency_sold, self.emergency_raised = [], [], 0
         self.revenue, self.routes = 0, None
         corp = game.corps[self.corp]
         game.say(f"{self.corp} operates (president {corp.president}, treasury {game.fmt(corp.cash)}).")
@@ -110,6 +111,12 @@ class OperatingRound(Tracked):
         if self.step == "buy_train":
             return self._can_buy_any(game) or not game.trains_of(sym)
         return game.rules.step_applies(game, self, self.step)
+
+    def recheck_step(self, game: Game) -> None:
+        """A purchase in the middle of a step (a private bought with the turn's cash) may leave the step with
+        nothing to offer: it is skipped, as it would have been on entry. Routes and dividend never change so."""
+        if self.corp is not None and self.step not in ("routes", "dividend") and not self._step_applies(game):
+            self.advance(game)
 
     def _no_revenue(self, game: Game) -> None:
         assert self.corp is not None
@@ -159,6 +166,7 @@ class OperatingRound(Tracked):
 
             corporation_buys_company(game, sym, act)
             self.summary.append(f"{sym} bought {act.company}")
+            self.recheck_step(game)
             return
         handler = getattr(self, f"_{self.step}_{act.type}", None)
         if handler is None:
@@ -206,6 +214,8 @@ class OperatingRound(Tracked):
     # -- track
     def _track_lay_tile(self, game: Game, act: LayTile) -> None:
         assert self.corp is not None
+        if not game.data.has_hex(act.hex):
+            raise GameError(f"There is no hex {act.hex} on this map.")
         kind = "upgrade" if track.is_upgrade(game, act.hex) else "yellow"
         problem = game.rules.lay_allowance_problem(game, self, kind)
         if problem:
@@ -333,13 +343,13 @@ class OperatingRound(Tracked):
         if act.entity != pres:
             raise GameError(f"Only {self.corp}'s president {pres} may sell shares for its train.")
         corp_sym = game.corp(act.corporation).sym
-        if corp_sym in self.emergency_sold:
+        if corp_sym in self.emergency_sold and not game.rules.repeated_sales:
             raise GameError(f"You already sold {corp_sym} for this purchase; all sales of one corporation are one "
                             "sale.")
         problem = game.rules.emergency_sale_problem(game, self, pres, corp_sym, act.count)
         if problem:
             raise GameError(problem)
-        stock.sell(game, pres, corp_sym, act.count, keep_presidency_of=self.corp)
+        self.emergency_raised += stock.sell(game, pres, corp_sym, act.count, keep_presidency_of=self.corp)
         self.emergency_sold.append(corp_sym)
 
     def _buy_train_bankrupt(self, game: Game, act: Bankrupt) -> None:
@@ -351,6 +361,10 @@ class OperatingRound(Tracked):
         assert pres is not None
         if self.raisable(game, pres) >= self.cheapest_price(game) - game.corps[self.corp].cash:
             raise GameError(f"{pres} can still raise enough by selling shares; bankruptcy is not allowed.")
+        sales = self.emergency_sales(game, pres)
+        if game.rules.bankrupt_after_all_sales and sales:
+            listing = ", ".join(f"{n} {c}" for c, n in _largest(sales))
+            raise GameError(f"{pres} must first sell every share he may (now: {listing}); only then is he bankrupt.")
         game.rules.bankrupt(game, self, pres)
 
     # -- helpers for the train step
@@ -392,12 +406,33 @@ class OperatingRound(Tracked):
         return not game.trains_of(self.corp) and bool(self.available_trains(game)) and \
             game.rules.must_own_train(game, self)
 
+    def emergency_sales(self, game: Game, pres: str) -> list[tuple[str, int]]:
+        """(corporation, count) of every emergency sale the president may make now."""
+        assert self.corp is not None
+        out = []
+        for csym in game.corps:
+            if csym in self.emergency_sold and not game.rules.repeated_sales:
+                continue
+            for n in range(1, game.shares_held(pres, csym) + 1):
+                if stock.sell_problem(game, pres, csym, n, keep_presidency_of=self.corp) is None and \
+                        game.rules.emergency_sale_problem(game, self, pres, csym, n) is None:
+                    out.append((csym, n))
+        return out
+
+    def president_contribution_limit(self, game: Game, pres: str) -> int:
+        """What the president may pay toward a train bought from another corporation: his cash, less the
+        proceeds of this turn's emergency sales where the title says he may contribute only cash on hand."""
+        cash = game.available_cash(pres)
+        if game.rules.corporation_train_cash_on_hand_only:
+            cash = max(0, cash - self.emergency_raised)
+        return cash
+
     def raisable(self, game: Game, pres: str) -> int:
         """Cash plus what the president could still raise by legal emergency sales."""
         assert self.corp is not None
         total = game.available_cash(pres)
         for sym in game.corps:
-            if sym in self.emergency_sold:
+            if sym in self.emergency_sold and not game.rules.repeated_sales:
                 continue
             for n in range(game.shares_held(pres, sym), 0, -1):
                 if stock.sell_problem(game, pres, sym, n, keep_presidency_of=self.corp) is None:
@@ -437,6 +472,7 @@ class OperatingRound(Tracked):
                                            and cheapest in (None, t.price)):
                         out.append(BuyTrain(entity=sym, train=t.id, price=t.price, variant=t.variant))
                 funded = game.rules.president_funds_corporation_train(game, self)
+                on_hand = self.president_contribution_limit(game, pres) if pres else 0
                 for other in game.corps:
                     if other == sym:
                         continue
@@ -445,17 +481,13 @@ class OperatingRound(Tracked):
                             continue
                         if cash >= 1:
                             out.append(BuyTrain(entity=sym, train=t.id, price=min(cash, t.price)))
-                        if funded and min(cash + pres_cash, t.price) > min(cash, t.price):
-                            out.append(BuyTrain(entity=sym, train=t.id, price=min(cash + pres_cash, t.price)))
+                        if funded and min(cash + on_hand, t.price) > min(cash, t.price):
+                            out.append(BuyTrain(entity=sym, train=t.id, price=min(cash + on_hand, t.price)))
                 if emergency and pres:
-                    for csym in game.corps:
-                        if csym in self.emergency_sold:
-                            continue
-                        for n in range(1, game.shares_held(pres, csym) + 1):
-                            if stock.sell_problem(game, pres, csym, n, keep_presidency_of=sym) is None and \
-                                    game.rules.emergency_sale_problem(game, self, pres, csym, n) is None:
-                                out.append(SellShares(entity=pres, corporation=csym, count=n))
-                    if pres and self.raisable(game, pres) < self.cheapest_price(game) - cash:
+                    sales = self.emergency_sales(game, pres)
+                    out += [SellShares(entity=pres, corporation=c, count=n) for c, n in sales]
+                    if self.raisable(game, pres) < self.cheapest_price(game) - cash and \
+                            not (game.rules.bankrupt_after_all_sales and sales):
                         out.append(Bankrupt(entity=sym))
         out += game.rules.or_legal_actions(game, self)
         return out
@@ -470,6 +502,14 @@ class OperatingRound(Tracked):
             extra = (f" {sym} has {game.fmt(game.corps[sym].cash)} and must buy a train: {pres} pays the rest,"
                      " selling shares if needed.")
         return f"{pres}, for {sym} ({self.name}): {self.allowed_text(game)}.{extra}"
+
+
+def _largest(sales: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """The largest legal sale of each corporation, for messages."""
+    most: dict[str, int] = {}
+    for c, n in sales:
+        most[c] = max(n, most.get(c, 0))
+    return list(most.items())
 
 
 def logged_routes(game: Game, specs: list[RouteSpec]) -> RouteSet | None:
@@ -600,9 +640,13 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
             raise GameError(f"With {pres} paying toward it, {sym} may pay at most the face value "
                             f"{game.fmt(t.price)} for {seller}'s {t.variant}-train.")
         need = act.price - corp.cash
-        if game.available_cash(pres) < need:
-            raise GameError(f"{sym} has {game.fmt(corp.cash)} and {pres} has only "
-                            f"{game.fmt(game.available_cash(pres))} to spend.")
+        on_hand = rnd.president_contribution_limit(game, pres)
+        if on_hand < need:
+            raised = game.available_cash(pres) - on_hand
+            why = (f" ({game.fmt(raised)} of his cash comes from this turn's share sales, which may not go toward a "
+                   "train from another corporation)") if raised else ""
+            raise GameError(f"{sym} has {game.fmt(corp.cash)} and {pres} may contribute only "
+                            f"{game.fmt(on_hand)}{why}.")
         game.pay(pres, seller, need)
         if corp.cash:
             game.pay(sym, seller, corp.cash)

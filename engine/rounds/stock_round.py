@@ -82,7 +82,7 @@ class StockRound(Tracked):
                             "You sold and then bought this turn; no more sales (never sell-buy-sell).")
         if not game.rules.sales_allowed(game, self):
             raise GameError("No shares may be sold in this stock round.")
-        if corp in self.sold_this_turn:
+        if corp in self.sold_this_turn and not game.rules.repeated_sales:
             raise GameError(f"You already sold {corp} this turn; all sales of one corporation form one sale.")
         stock.sell(game, player, corp, act.count)
         self.sold_this_turn.add(corp)
@@ -186,6 +186,7 @@ class StockRound(Tracked):
             self.summary.append(f"{game.players[self.pass_start].name} holds the Priority Deal")
 
     def _end_turn(self, game: Game) -> None:
+        game.rules.on_stock_turn_end(game, self)
         self.sold_this_turn = set()
         self.bought_this_turn = False
         self.sold_before_purchase = False
@@ -200,7 +201,7 @@ class StockRound(Tracked):
             out.append(parse_action({"type": "pass", "entity": player}))
         if (not self.bought_this_turn or self.may_sell_after_purchase(game)) and game.rules.sales_allowed(game, self):
             for sym in game.corps:
-                if sym in self.sold_this_turn:
+                if sym in self.sold_this_turn and not game.rules.repeated_sales:
                     continue
                 for n in range(1, game.shares_held(player, sym) + 1):
                     if stock.sell_problem(game, player, sym, n) is None:

@@ -28,6 +28,15 @@ class TitleRules:
     sales_after_purchase = False
     # when the president pays toward a forced train: only the cheapest bank/pool train, none from a corporation
     emergency_cheapest_only = False
+    # a turn may sell one corporation's certificates again, one at a time (18AL 3.2(a)); else one sale per turn
+    repeated_sales = False
+    # bankruptcy only once every legal emergency sale is made (18AL 4.2.5.2); else when they cannot raise enough
+    bankrupt_after_all_sales = False
+    # the president may put toward a train from another corporation only the cash he had before this turn's
+    # emergency sales (18FL 8.4.2)
+    corporation_train_cash_on_hand_only = False
+    # an upgrade without a city must add track joined to the corporation's network (18AL 4.2.1(j) and its Q&A)
+    new_track_must_connect = False
     bankrupt_keeps_holdings = False  # 18AL: a bankrupt player's unsold stock and privates still score
     bank_broken_text = "The bank has broken: the game ends after the current set of operating rounds."
     bank_breaks_below = 1  # the bank is broken once it holds less than this: $0 or less
@@ -101,6 +110,17 @@ class TitleRules:
 
     def on_private_sold(self, game: Game, rnd: Any, company: str) -> None:
         return None
+
+    # in an auction of a private the lowest current bidder acts next and a pass drops him out (18xx.games 18AL S2);
+    # else turns go round from the player after the high bidder and a player who passed may bid again
+    auction_lowest_bidder_next = False
+    # a private may change hands on the seller's stock turn too, costing the buyer nothing (18AL rules 3.2)
+    private_sales_on_sellers_turn = True
+
+    def private_sale_all_passed(self, game: Game, rnd: Any) -> bool:
+        """Every player passed in a row while privates are unsold: True if the title goes on with the sale in
+        the same round (18xx.games 18AL S1), False to end the stock round (the rulebook)."""
+        return False
 
     def cannot_sell_reason(self, game: Game, corp: str) -> str | None:
         return None
@@ -238,6 +258,10 @@ class TitleRules:
         return None
 
     def on_president_change(self, game: Game, corp: str, old: str, new: str) -> None:
+        return None
+
+    def on_stock_turn_end(self, game: Game, rnd: Any) -> None:
+        """Called as each stock turn ends (before the next player's)."""
         return None
 
     def before_run(self, game: Game, rnd: OperatingRound) -> None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import stock
-from ..actions import Action, Assign, BuyCompany, BuyTrain, LayTile, NameTrain, PlaceToken
+from ..actions import Action, Assign, BuyCompany, BuyTrain, LayTile, NameTrain, Pass, PlaceToken
 from ..errors import GameError
 from ..graph import reach
 from ..journal import Tracked
@@ -70,6 +70,8 @@ class ALState(Tracked):
     end_after_or: str | None = None  # reason: the game ends after the current operating round
     end_after_next_or: str | None = None  # the bank broke in a stock round: after it and one OR
     tie_break_played: bool = False  # the tournament tie-break's extra operating round has been given
+    chit_president_at_sr_start: str | None = None  # 18xx.games S6: the chit holder's president as the SR began
+    first_private_discount: int = 0  # 18xx.games S1: $5 off the cheapest private per full round of passes
 
 
 def state(game: Game) -> ALState:
@@ -107,10 +109,14 @@ class ALRouteRules(GenericRules):
 class Rules18AL(TitleRules):
     title = "18AL"
     options = OPTIONS
-    or_steps = ("home", "track", "token", "routes", "dividend", "buy_train")
+    # 4.2(h): privates may be bought at any time of the turn, so a last step offers them after the trains
+    or_steps = ("home", "track", "token", "routes", "dividend", "buy_train", "company")
     aliases = {"AB&C": "ABC", "LN": "L&N"}
     pool_trains_count_as_depot = True  # one train from the bank (IPO or Open Market) per turn
     sales_after_purchase = True
+    new_track_must_connect = True  # 4.2.1(j): upgrades of plain track or towns add connected track
+    repeated_sales = True  # 3.2(a): certificates of one corporation may be sold one at a time, the price dropping
+    bankrupt_after_all_sales = True  # 4.2.5.2: every legal sale first, then bankruptcy
     emergency_cheapest_only = True
     bankrupt_keeps_holdings = True
     privates_scored = True  # 5.1: open privates count at their par value
@@ -208,7 +214,7 @@ class Rules18AL(TitleRules):
             return None
         if getattr(rnd, "bought_this_turn", False) and not rnd.may_sell_after_purchase(game):
             return None  # no further sale is possible this turn
-        sold = getattr(rnd, "sold_this_turn", set())
+        sold = set() if self.repeated_sales else getattr(rnd, "sold_this_turn", set())
         if not any(stock.sell_problem(game, player, s, 1) is None for s in game.corps if s not in sold):
             return None
         return (f"You hold {count} certificates, over the limit of {limit}: sell enough to comply before ending "
@@ -261,7 +267,16 @@ class Rules18AL(TitleRules):
             return False
         if step == "token":
             return bool(self.station_options(game, sym))
+        if step == "company":
+            return self._company_affordable(game, sym)
         return True
+
+    def _company_affordable(self, game: Game, corp: str) -> bool:
+        """The corporation may buy a player's private now and has the least it may pay for one."""
+        from ..companies import purchasable_companies
+
+        ranges = purchasable_companies(game, corp)
+        return bool(ranges) and game.corps[corp].cash >= min(lo for lo, _hi in ranges.values())
 
     def _place_home(self, game: Game, sym: str) -> None:
         st = state(game)
@@ -289,7 +304,20 @@ class Rules18AL(TitleRules):
 
     def more_lays_possible(self, game: Game, rnd: OperatingRound) -> bool:
         own = self._double_yellow(game, rnd) and rnd.lays == ["yellow"]
-        return own or self._lumber_usable(game, rnd)
+        return own or self._lumber_usable(game, rnd) or self._lumber_buyable(game, rnd)
+
+    def _lumber_buyable(self, game: Game, rnd: OperatingRound) -> bool:
+        """4.2(h) and Table III: a corporation may buy the B&SLC after its lay and still lay the Lumber Terminal in
+        that step, so the step stays open (a pass ends it) while a player holds the B&SLC and the corporation
+        could buy it."""
+        blc = game.companies.get("BLC")
+        sym = rnd.corp or ""
+        if blc is None or blc.closed or blc.owner is None or not game.has_player(blc.owner):
+            return False
+        if state(game).lumber_gone or not game.board.supply.get(LUMBER_TILE):
+            return False
+        rng = self.company_price_range(game, sym, "BLC")
+        return rng is not None and game.corps[sym].cash >= rng[0]
 
     def label_problem(self, game: Game, hex_id: str, tile_id: str) -> str | None:
         if tile_id == LUMBER_TILE:
@@ -375,6 +403,9 @@ class Rules18AL(TitleRules):
         rnd.advance(game)
 
     def or_action(self, game: Game, rnd: OperatingRound, act: Action) -> bool:
+        if rnd.step == "company" and isinstance(act, Pass):
+            rnd.advance(game)
+            return True
         if rnd.step == "token" and isinstance(act, PlaceToken):
             self._station(game, rnd, act)
             return True
@@ -502,9 +533,9 @@ class Rules18AL(TitleRules):
         sym = rnd.corp
         assert sym is not None
         out: list[Action] = list(self.name_train_options(game, sym))
+        if rnd.step == "company":
+            out.insert(0, Pass(entity=sym))
         if rnd.step == "token":
-            from ..actions import Pass
-
             out.append(Pass(entity=sym))
             if not rnd.token_placed:
                 out += [PlaceToken(entity=sym, hex=h, city=c) for h, c, _ in self.station_options(game, sym)]
@@ -714,6 +745,8 @@ class Rules18AL(TitleRules):
 
     # -- bankruptcy and scoring
     def bankrupt(self, game: Game, rnd: OperatingRound, player: str) -> None:
+        """4.2.5.2 and 5.1: after every legal sale (made by the president before declaring it), the president
+        forfeits his cash and the game ends at once; the stock he could not sell and his privates still score."""
         p = game.player(player)
         if p.cash:
             game.pay(player, BANK, p.cash)
