@@ -25,7 +25,6 @@ from ..actions import (
     parse_action,
 )
 from ..errors import GameError
-from ..graph import reach
 from ..routes import RouteError, RouteSet, best_routes, check_routes
 from ..state import BANK, POOL, Train
 
@@ -194,6 +193,9 @@ class OperatingRound:
             self.advance(game)
 
     def _track_pass(self, game: Game, act: Pass) -> None:
+        problem = game.rules.track_pass_problem(game, self)
+        if problem:
+            raise GameError(problem)
         self.advance(game)
 
     # -- token
@@ -269,9 +271,10 @@ class OperatingRound:
                 n = game.shares_held(p.name, sym)
                 if n:
                     game.pay(BANK, p.name, game.rules.dividend_for(game, sym, revenue, n))
-            pool = game.shares_held(POOL, sym)
-            if pool:
-                game.pay(BANK, sym, game.rules.dividend_for(game, sym, revenue, pool))
+            for holder in game.rules.treasury_dividend_holders:
+                unsold = game.shares_held(holder, sym)
+                if unsold:
+                    game.pay(BANK, sym, game.rules.dividend_for(game, sym, revenue, unsold))
             text = f"{sym} pays {game.fmt(per_share)} per share"
         game.rules.move_price_after_run(game, sym, revenue, act.kind)
         after = game.price(sym)
@@ -383,8 +386,9 @@ class OperatingRound:
         out: list[Action] = []
         pres = game.corps[sym].president
         if self.step == "track":
-            out.append(Pass(entity=sym))
-            r = reach(game.board, sym)
+            if game.rules.track_pass_problem(game, self) is None:
+                out.append(Pass(entity=sym))
+            r = game.rules.reach(game, sym)
             kinds_ok = {k for k in ("yellow", "upgrade") if game.rules.lay_allowance_problem(game, self, k) is None}
             for h in track.candidate_hexes(game, r):
                 for opt in track.legal_tiles(game, sym, h, r):
@@ -415,8 +419,9 @@ class OperatingRound:
                             continue
                         if cash >= 1:
                             out.append(BuyTrain(entity=sym, train=t.id, price=min(cash, t.price)))
-                        if funded and min(cash + pres_cash, t.price) > min(cash, t.price):
-                            out.append(BuyTrain(entity=sym, train=t.id, price=min(cash + pres_cash, t.price)))
+                        limit = game.rules.funded_train_price_limit(game, self, t)[0] if funded else 0
+                        if funded and min(cash + pres_cash, limit) > min(cash, t.price):
+                            out.append(BuyTrain(entity=sym, train=t.id, price=min(cash + pres_cash, limit)))
                 if emergency and pres:
                     for csym in game.corps:
                         if csym in self.emergency_sold:
@@ -439,7 +444,9 @@ class OperatingRound:
         if self.step == "buy_train" and self.must_raise(game):
             extra = (f" {sym} has {game.fmt(game.corps[sym].cash)} and must buy a train: {pres} pays the rest,"
                      " selling shares if needed.")
-        return f"{pres}, for {sym} ({self.name}): {self.allowed_text(game)}.{extra}"
+        purpose = game.rules.step_purpose(game, self.step)
+        text = f"{pres}, for {sym} ({self.name}): {self.allowed_text(game)}.{extra}"
+        return f"{text} {purpose}" if purpose else text
 
 
 def price_move(game: Game, before: int, after: int) -> str:
@@ -450,7 +457,7 @@ def price_move(game: Game, before: int, after: int) -> str:
 
 def lay_tile(game: Game, corp: str, hex_id: str, tile_id: str, rotation: int, *, yellow_only: bool = False,
              by: str | None = None) -> None:
-    r = reach(game.board, corp)
+    r = game.rules.reach(game, corp)
     problem = track.tile_problem(game, corp, hex_id, tile_id, rotation, r, yellow_only=yellow_only)
     if problem:
         opts = track.legal_tiles(game, corp, hex_id, r, yellow_only=yellow_only)
@@ -538,9 +545,10 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
                 raise GameError(f"{sym} has {game.fmt(corp.cash)}; it can pay at most that for {t.id}.")
             raise GameError(f"{pres} may not pay toward a train from another corporation; with the president "
                             "paying, only the cheapest bank or pool train may be bought.")
-        if act.price > t.price:
-            raise GameError(f"With {pres} paying toward it, {sym} may pay at most the face value "
-                            f"{game.fmt(t.price)} for {t.id}.")
+        limit, why = game.rules.funded_train_price_limit(game, rnd, t)
+        if act.price > limit:
+            raise GameError(f"With {pres} paying toward it, {sym} may pay at most {game.fmt(limit)} for {t.id} "
+                            f"({why}).")
         need = act.price - corp.cash
         if game.available_cash(pres) < need:
             raise GameError(f"{sym} has {game.fmt(corp.cash)} and {pres} has only "
