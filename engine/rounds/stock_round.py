@@ -236,8 +236,12 @@ class StockRound:
 
     def describe(self, game: Game) -> str:
         player = self.player(game)
-        if self.sold_this_turn:
+        if self.bought_this_turn:
+            text = f"{player} may sell shares, or pass to end the turn ({self.name})."
+        elif self.sold_this_turn:
             text = f"{player} may sell more, buy one certificate, or pass to end the turn ({self.name})."
+        elif not game.rules.sales_allowed(game, self):
+            text = f"{player} may buy one certificate or start a corporation, or pass ({self.name})."
         else:
             text = f"{player} may sell shares, then buy one certificate or start a corporation, or pass ({self.name})."
         purpose = game.rules.step_purpose(game, "stock")

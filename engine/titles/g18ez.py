@@ -294,6 +294,15 @@ class Rules18EZ(HomeStations, TitleRules):
             game.market.move_right_or_up(corp)
 
     def step_purpose(self, game: Game, step: str) -> str | None:
+        rnd = game.round
+        if step == "stock" and not self.sales_allowed(game, rnd):
+            return ("Share dealing, first round: buy one certificate or pass; the first share of a railroad is its "
+                    "President's certificate, which sets its par (pars $50-$100).")
+        corp = getattr(rnd, "corp", None)
+        if step == "track" and corp and self._home_unimproved(game, corp):
+            hex_id = self._home_unimproved(game, corp)
+            return (f"Build track: {corp}'s first tile must be a yellow city tile on its home hex {hex_id}, where its "
+                    "home station stands.")
         return PURPOSE.get(step)
 
     # -- trains
