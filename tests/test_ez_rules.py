@@ -148,6 +148,25 @@ def test_1_8_sell_then_buy_ends_the_turn_never_sell_buy_sell() -> None:
     assert g.current_entity != who  # sell, then buy: the turn is over
 
 
+def test_1_5_over_the_certificate_limit_sell_down_before_ending_the_turn_q18() -> None:
+    six = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"]
+    g = sdr2([("PS&W", 50), ("BR&N", 50), ("M&R", 50)], players=six)
+    who = g.current_entity
+    assert who is not None and g.cert_limit() == 8
+    for sym in ("PS&W", "BR&N", "M&R"):  # set-up: as if a presidency change had left him over the limit
+        for cert in g.certs_of(sym, IPO):
+            if g.cert_count(who) <= 8 and g.shares_held(who, sym) < 5:
+                cert.owner = who
+    assert g.cert_count(who) == 9
+    with pytest.raises(GameError, match="over the limit of 8: sell enough"):
+        act(g, type="pass", entity=who)
+    assert not any(a.type in ("buy_shares", "par") for a in g.legal_actions())
+    sale = next(a for a in g.legal_actions() if a.type == "sell_shares" and a.count == 1)
+    g.process(sale)
+    act(g, type="pass", entity=who)
+    assert g.current_entity != who
+
+
 # -- 1.10 selling ---------------------------------------------------------------------------------------------
 def test_1_10_no_sale_of_shares_bought_in_this_round() -> None:
     g = sdr2([("PS&W", 60)])
