@@ -451,18 +451,16 @@ def test_2_7_ipo_shares_pay_the_treasury_pool_shares_pay_nobody_t4() -> None:
 def test_2_7_share_value_moves_right_up_left_down_and_stops_at_200() -> None:
     g = new_game("18EZ", P3)
     m = spi(g)
-    m.place("X", 0, 10)
-    m.move_right_or_up("X")
-    assert m.price("X") == 200
-    m.place("X", 1, 10)
-    m.move_right_or_up("X")
-    assert m.positions["X"] == (0, 10)
-    m.place("X", 2, 0)
-    m.move_left_or_down("X")
-    assert m.positions["X"] == (3, 0)
-    m.place("X", 5, 0)
-    m.move_left_or_down("X")
-    assert m.price("X") == 50
+    m.place("BR&N", 5, 0)  # $50, the bottom-left corner
+    values = []
+    for _ in range(20):  # pay out: right along the row, up at its end, never past $200
+        g.rules.move_price_after_run(g, "BR&N", 10, "payout")
+        values.append(g.price("BR&N"))
+    assert values[:10] == list(range(60, 160, 10)) and values[10] == 160 and values[-1] == 200
+    assert m.positions["BR&N"] == (0, 10)
+    for _ in range(25):  # withhold: left, down at the row's start, never below $50
+        g.rules.move_price_after_run(g, "BR&N", 10, "withhold")
+    assert m.positions["BR&N"] == (5, 0) and g.price("BR&N") == 50
 
 
 def test_2_7_no_income_in_the_first_turn_drops_the_value() -> None:

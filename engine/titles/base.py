@@ -63,13 +63,23 @@ class TitleRules:
             game.record_history()
             if game.bank_broken:
                 return game.end_after_round(finished, "bank")
-            return StockRound(game)
+            return self.new_stock_round(game)
         # after a stock round (or an opening round) comes a set of operating rounds
         if isinstance(finished, StockRound):
+            self.end_of_stock_round(game)
             game.record_history()
         total = game.phase.operating_rounds
         game.or_set = (1, total)
         return OperatingRound(game, 1, total)
+
+    def new_stock_round(self, game: Game) -> Any:
+        from ..rounds.stock_round import StockRound
+
+        return StockRound(game)
+
+    def end_of_stock_round(self, game: Game) -> None:
+        """What happens as a stock round ends, before the operating rounds (18EZ: capital and SPI tokens)."""
+        return None
 
     def corp_alias(self, sym: str) -> str | None:
         return self.aliases.get(sym)

@@ -241,16 +241,6 @@ class Rules18AL(HomeStations, TitleRules):
             game.say(f"{corp} changes president: its name chits are removed from play.")
 
     # -- operating turn steps
-    def step_applies(self, game: Game, rnd: OperatingRound, step: str) -> bool:
-        sym = rnd.corp
-        assert sym is not None
-        if step == "home":
-            self.place_home(game, sym)
-            return False
-        if step == "token":
-            return bool(self.station_options(game, sym))
-        return True
-
     def lay_allowance_problem(self, game: Game, rnd: OperatingRound, kind: str) -> str | None:
         if not rnd.lays:
             return None

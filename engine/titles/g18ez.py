@@ -164,26 +164,10 @@ class Rules18EZ(HomeStations, TitleRules):
         game.priority = 0  # 1.2: the first seat takes the Priority Bid Card
         game.round = ShareDealingRound(game)
 
-    def next_round(self, game: Game, finished: Any) -> Any:
-        from ..rounds.operating_round import OperatingRound
+    def new_stock_round(self, game: Game) -> Any:
+        return ShareDealingRound(game)
 
-        if isinstance(finished, OperatingRound):
-            number, total = game.or_set
-            if number < total:
-                game.or_set = (number + 1, total)
-                return OperatingRound(game, number + 1, total)
-            game.record_history()
-            if game.bank_broken:
-                return game.end_after_round(finished, "bank")
-            return ShareDealingRound(game)
-        assert isinstance(finished, StockRound)
-        self._end_of_round(game)
-        game.record_history()
-        total = game.phase.operating_rounds
-        game.or_set = (1, total)
-        return OperatingRound(game, 1, total)
-
-    def _end_of_round(self, game: Game) -> None:
+    def end_of_stock_round(self, game: Game) -> None:
         """1.6, 1.11, Q20: railroads floated in this round enter the SPI at par and receive their capital; then
         every railroad whose shares are all held by players rises one row."""
         st = state(game)
@@ -232,16 +216,6 @@ class Rules18EZ(HomeStations, TitleRules):
         market.move_together(corp, min(r + count, market.lowest_row(c)), c, event)
 
     # -- operating
-    def step_applies(self, game: Game, rnd: OperatingRound, step: str) -> bool:
-        sym = rnd.corp
-        assert sym is not None
-        if step == "home":
-            self.place_home(game, sym)
-            return False
-        if step == "token":
-            return bool(self.station_options(game, sym))
-        return True
-
     def homes_placed(self, game: Game) -> set[str]:
         return state(game).homes_placed
 

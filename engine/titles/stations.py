@@ -30,6 +30,18 @@ class HomeStations:
         """Where the corporation's station tokens may go: by default wherever its track reaches."""
         return game.rules.reach(game, corp)
 
+    def step_applies(self, game: Game, rnd: OperatingRound, step: str) -> bool:
+        """The "home" step places the home station on the first turn; the "token" step is offered when a station
+        can be placed."""
+        sym = rnd.corp
+        assert sym is not None
+        if step == "home":
+            self.place_home(game, sym)
+            return False
+        if step == "token":
+            return bool(self.station_options(game, sym))
+        return True
+
     def place_home(self, game: Game, sym: str) -> None:
         placed = self.homes_placed(game)
         if sym in placed:
