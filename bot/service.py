@@ -518,7 +518,8 @@ class Service:
             f"🚂 **{name}** created a game of **{title}** (game #{gid}) for {td.min_players}–{td.max_players} "
             f"players. Join with `/game join`, then start it with `/game start` when everyone is seated.\n"
             f"Options: {opt_text} · reminders: {texts.hours_text(row.reminder_interval)} · "
-            f"pictures: {_image_mode_text(row.image_mode)}"))
+            f"pictures: {_image_mode_text(row.image_mode)}"
+            + (f"\n{note}" if (note := texts.reconstruction_note(td)) else "")))
 
     async def _cmd_join(self, ctx: _Ctx, opts: dict[str, Any]) -> Reply:
         row = self._need_lobby(ctx, "join")
@@ -935,6 +936,8 @@ class Service:
         late = bool(getattr(game.phase, "late_values", False))
         colors = self._corp_colors(game)
         title = f"{row.title} · game #{row.id} · {texts.round_line(game)}"
+        if texts.reconstruction_note(game.data):
+            title += " · reconstructed board, not the published map"
         draws = _route_draws(game, routes) if routes is not None else None
         if corp:
             title += f" · {corp} routes"
@@ -1627,7 +1630,7 @@ class Service:
             title = _find_title(str(opts.get("title") or TITLES[0]), strict=False)
             return [Choice(f"{k} — {v}"[:100], k) for k, v in rules_for(title).options.items()]
         if path == "help":
-            return [Choice(t, t) for t in ("commands", "pictures", "undo", "options", *(g for g in
+            return [Choice(t, t) for t in ("commands", "pictures", "undo", "options", "18ez", *(g for g in
                     ("game", "private", "stock", "track", "token", "train", "corp", "view")))]
         if option == "player":
             return [Choice(p.name, p.name) for p in ctx.players]
