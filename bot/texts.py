@@ -349,7 +349,8 @@ as ⚓+20 are special markers (the port).
 **Routes** — the map with each train's route in its own colour; the legend lists the train, its stops and its \
 revenue. Confirm with the button (or `/train run confirm:true`).
 **Market** — the share price track; each corporation's token sits on its price. Several tokens on one cell form \
-a stack: the top one operates first. Par cells (where a corporation may start) are marked.
+a stack: the top one operates first. Par cells (where a corporation may start) are marked. In 18EZ a railroad's \
+token waits in the Par Values box under the grid until the end of the round in which it floats.
 **Standings** — net worth per player now, and a line per player over the rounds played."""
 
 UNDO_HELP = """**Undo and redo**
