@@ -547,8 +547,7 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
                             "paying, only the cheapest bank or pool train may be bought.")
         limit, why = game.rules.funded_train_price_limit(game, rnd, t)
         if act.price > limit:
-            raise GameError(f"With {pres} paying toward it, {sym} may pay at most {game.fmt(limit)} for {t.id} "
-                            f"({why}).")
+            raise GameError(f"With {pres} paying toward {t.id}, {sym} may pay at most {why}.")
         need = act.price - corp.cash
         if game.available_cash(pres) < need:
             raise GameError(f"{sym} has {game.fmt(corp.cash)} and {pres} has only "

@@ -275,8 +275,9 @@ class TitleRules:
         return not self.emergency_cheapest_only and corp.cash == 0 and not game.trains_of(corp.sym)
 
     def funded_train_price_limit(self, game: Game, rnd: OperatingRound, train: Any) -> tuple[int, str]:
-        """The most a corporation may pay, with its president's help, for another corporation's train, and why."""
-        return train.price, "its face value"
+        """The most a corporation may pay, with its president's help, for another corporation's train, and that
+        limit in words."""
+        return train.price, f"the face value {game.fmt(train.price)}"
 
     def on_corp_bought_train(self, game: Game, corp: str, train: Any) -> None:
         return None

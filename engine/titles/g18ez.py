@@ -285,8 +285,8 @@ class Rules18EZ(HomeStations, TitleRules):
 
     def funded_train_price_limit(self, game: Game, rnd: OperatingRound, train: Any) -> tuple[int, str]:
         cheapest = rnd.cheapest_price(game)
-        return cheapest - 1, (f"in a forced purchase a train from another railroad must cost less than the cheapest "
-                              f"available train, {game.fmt(cheapest)} (rule 2.9)")
+        return cheapest - 1, (f"{game.fmt(cheapest - 1)}: in a forced purchase a train from another railroad must "
+                              f"cost less than the cheapest available train, {game.fmt(cheapest)} (rule 2.9)")
 
     def bankrupt(self, game: Game, rnd: OperatingRound, player: str) -> None:
         """2.11, Q8: sell all that may be sold, give the railroad all the cash, and end the game."""
