@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from .. import stock
 from ..actions import Action, Par, Pass, PlaceToken
 from ..graph import Reach, reach
+from ..journal import Tracked
 from ..market import Cell
 from ..rounds.stock_round import StockRound
 from ..routes import GenericRules
@@ -81,7 +82,7 @@ PURPOSE = {
 
 
 @dataclass
-class EZState:
+class EZState(Tracked):
     """18EZ's own state, kept on ``Game.title_state`` so that refused actions roll it back."""
 
     homes_placed: set[str] = field(default_factory=set)
