@@ -432,7 +432,8 @@ corporation can lay a tile are outlined in pink. `/view map region:F23` zooms in
 **Routes** — the map with each train's route in its own colour; the legend lists the train, its stops and its \
 revenue. Confirm with the button (or `/train run confirm:true`).
 **Market** — the share price track; each corporation's token sits on its price. Several tokens on one cell form \
-a stack: the top one operates first. Par cells (where a corporation may start) are marked.
+a stack: the top one operates first. Par cells (where a corporation may start) are marked. In 18EZ a railroad's \
+token waits in the Par Values box under the grid until the end of the round in which it floats.
 **Standings** — net worth per player now, and a line per player over the rounds played (the axis names the \
 rounds: SR 3 is the third stock round, OR 3.2 the second operating round after it). Each player keeps one colour \
 for the whole game.
@@ -461,8 +462,42 @@ and rotations that fit, cities with free slots and their cost). `/act` lists eve
 Refusals are shown only to you and change nothing."""
 
 
+EZ_HELP = """**18EZ (Level 2): the game from scratch**
+You are investors. Six railroads are for sale as shares; you become rich by owning shares of railroads that earn \
+well. Whoever has the most money plus share value at the end wins (the railroads' own money does not count).
+**Share dealing rounds** (`/stock …`). In turn, starting with the holder of the Priority Bid Card, each player \
+buys one certificate, sells, buys one then sells, sells then buys one, or passes. The first certificate of a \
+railroad is its President's certificate (20%): its buyer picks the par value ($50–$100) and pays twice that. Later \
+shares cost the par from the IPO, or the current value from the open market. A railroad floats when half its \
+shares are sold; it receives ten times its par at the end of that round. In the first round nobody may sell; later, \
+you may not sell shares bought in the same round, nor buy back what you sold. At most 60% of one railroad each. \
+The round ends when everyone passes in a row.
+**Operating rounds.** Each floated railroad, highest share value first, takes a turn run by its president: \
+1. lay or upgrade **one** tile (free) where its track reaches from its home (`/track lay`); its first tile goes on \
+its home city; 2. place its second station for $40 (`/token place`); 3. run its trains (`/train run`): the bot \
+finds the best routes, each counting the cities and towns it visits; 4. pay the income out to the shareholders \
+(the share value moves right) or retain it in the railroad (it moves left) with `/corp dividend`; 5. buy trains \
+(`/train buy`). A railroad with a route must own a train; if it cannot pay, its president must help and may have \
+to sell shares, and if he still cannot, he is bankrupt and the game ends at once.
+**The end.** When the bank runs out of money the current set of operating rounds is finished, then everyone's cash \
+and shares at their value are counted.
+Every prompt says what its step is for; `/act` lists every legal move. **Note:** the 18EZ board, train prices, \
+full share price index and other numbers the rulebook does not print are a reconstruction, not the published game."""
+
+
+def reconstruction_note(data: Any) -> str:
+    """A line saying that a title's board and unstated numbers are reconstructed (18EZ), or "" for others."""
+    prov = getattr(data, "provenance", None) or {}
+    if "RECONSTRUCTED" not in prov.get("status", ""):
+        return ""
+    return (f"⚠️ The {data.title} board and the numbers its rulebook does not print (train prices, the full share "
+            "price index, Metropolis' values, names and colours) are a reconstruction, not the published game.")
+
+
 def help_text(topic: str | None, title_options: Mapping[str, Mapping[str, str]] | None = None) -> str:
     topic = (topic or "").strip().lower().lstrip("/")
+    if topic in ("18ez", "ez"):
+        return EZ_HELP
     if topic in ("pictures", "picture", "map", "market"):
         return PICTURES_HELP
     if topic in ("undo", "redo"):
@@ -487,7 +522,8 @@ def help_text(topic: str | None, title_options: Mapping[str, Mapping[str, str]] 
     lines.append("`/pass`, `/act`, `/undo`, `/redo`, `/help` — " + "pass; any legal action from a list; undo; redo; "
                  "this help")
     lines.append("More: `/help topic:pictures`, `/help topic:track`, `/help topic:undo`, `/help topic:options`, "
-                 "`/help topic:stock` …")
+                 "`/help topic:stock`, `/help topic:18ez` (a first game, from scratch; its board is a "
+                 "reconstruction) …")
     return "\n".join(lines)
 
 

@@ -166,9 +166,7 @@ def check_float(game: Game, corp_sym: str) -> None:
         return
     if game.sold_shares(corp_sym) >= game.rules.float_shares(game, corp_sym):
         corp.floated = True
-        capital = game.rules.capital(game, corp_sym)
-        game.pay(BANK, corp_sym, capital)
-        game.say(f"{corp_sym} floats and receives {game.fmt(capital)}.")
+        game.rules.on_float(game, corp_sym)
 
 
 def ipo_cert(game: Game, corp_sym: str) -> Certificate | None:

@@ -944,7 +944,10 @@ def _draw_nodes(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
                     (ax, ay), (bx, by) = centres
                     d.rectangle((ax, ay - r - grow, bx, by + r + grow), fill=col)
                 elif len(centres) > 2:
-                    d.polygon(centres, fill=col)
+                    # around the centre, so that a 2 x 2 city is a square, not a bow tie
+                    mx = sum(x for x, _ in centres) / len(centres)
+                    my = sum(y for _, y in centres) / len(centres)
+                    d.polygon(sorted(centres, key=lambda q: math.atan2(q[1] - my, q[0] - mx)), fill=col)
             tokens = st.tokens[ci] if ci < len(st.tokens) else []
             kept = homes.get((h, ci), [])
             waiting = [s for s in kept if s not in tokens]

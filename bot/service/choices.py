@@ -29,7 +29,7 @@ class Choices(Table):
             title = find_title(str(opts.get("title") or TITLES[0]), strict=False)
             return [Choice(f"{k} — {v}"[:100], k) for k, v in rules_for(title).options.items()]
         if path == "help":
-            return [Choice(t, t) for t in ("commands", "pictures", "track", "undo", "options", *(g for g in
+            return [Choice(t, t) for t in ("commands", "pictures", "track", "undo", "options", "18ez", *(g for g in
                     ("game", "private", "stock", "token", "train", "corp", "view")))]
         if option == "player":
             return [Choice(p.name, p.name) for p in ctx.players]

@@ -26,7 +26,6 @@ from ..actions import (
 )
 from ..describe import rotation_words
 from ..errors import GameError
-from ..graph import reach
 from ..journal import Tracked
 from ..routes import Route, RouteError, RouteSet, Stop, best_routes, check_routes
 from ..state import BANK, POOL, Train
@@ -226,6 +225,9 @@ class OperatingRound(Tracked):
             self.advance(game)
 
     def _track_pass(self, game: Game, act: Pass) -> None:
+        problem = game.rules.track_pass_problem(game, self)
+        if problem:
+            raise GameError(problem)
         self.advance(game)
 
     # -- token
@@ -308,9 +310,10 @@ class OperatingRound(Tracked):
                 n = game.shares_held(p.name, sym)
                 if n:
                     game.pay(BANK, p.name, game.rules.dividend_for(game, sym, revenue, n))
-            pool = game.shares_held(POOL, sym)
-            if pool:
-                game.pay(BANK, sym, game.rules.dividend_for(game, sym, revenue, pool))
+            for holder in game.rules.treasury_dividend_holders:
+                unsold = game.shares_held(holder, sym)
+                if unsold:
+                    game.pay(BANK, sym, game.rules.dividend_for(game, sym, revenue, unsold))
             text = f"{sym} pays {game.fmt(per_share)} per share"
         game.rules.move_price_after_run(game, sym, revenue, act.kind)
         after = game.price(sym)
@@ -448,8 +451,9 @@ class OperatingRound(Tracked):
         out: list[Action] = []
         pres = game.corps[sym].president
         if self.step == "track":
-            out.append(Pass(entity=sym))
-            r = reach(game.board, sym)
+            if game.rules.track_pass_problem(game, self) is None:
+                out.append(Pass(entity=sym))
+            r = game.rules.reach(game, sym)
             kinds_ok = {k for k in ("yellow", "upgrade") if game.rules.lay_allowance_problem(game, self, k) is None}
             for h in track.candidate_hexes(game, r):
                 for opt in track.legal_tiles(game, sym, h, r):
@@ -481,8 +485,9 @@ class OperatingRound(Tracked):
                             continue
                         if cash >= 1:
                             out.append(BuyTrain(entity=sym, train=t.id, price=min(cash, t.price)))
-                        if funded and min(cash + on_hand, t.price) > min(cash, t.price):
-                            out.append(BuyTrain(entity=sym, train=t.id, price=min(cash + on_hand, t.price)))
+                        limit = game.rules.funded_train_price_limit(game, self, t)[0] if funded else 0
+                        if funded and min(cash + on_hand, limit) > min(cash, t.price):
+                            out.append(BuyTrain(entity=sym, train=t.id, price=min(cash + on_hand, limit)))
                 if emergency and pres:
                     sales = self.emergency_sales(game, pres)
                     out += [SellShares(entity=pres, corporation=c, count=n) for c, n in sales]
@@ -501,7 +506,9 @@ class OperatingRound(Tracked):
         if self.step == "buy_train" and self.must_raise(game):
             extra = (f" {sym} has {game.fmt(game.corps[sym].cash)} and must buy a train: {pres} pays the rest,"
                      " selling shares if needed.")
-        return f"{pres}, for {sym} ({self.name}): {self.allowed_text(game)}.{extra}"
+        purpose = game.rules.step_purpose(game, self.step)
+        text = f"{pres}, for {sym} ({self.name}): {self.allowed_text(game)}.{extra}"
+        return f"{text} {purpose}" if purpose else text
 
 
 def _largest(sales: list[tuple[str, int]]) -> list[tuple[str, int]]:
@@ -543,7 +550,7 @@ def price_move(game: Game, before: int, after: int) -> str:
 def lay_tile(game: Game, corp: str, hex_id: str, tile_id: str, rotation: int, *, yellow_only: bool = False,
              by: str | None = None) -> None:
     # a stored log was checked when it was played: replaying it does not ask again where the track may go
-    r = None if game.trusted else reach(game.board, corp)
+    r = None if game.trusted else game.rules.reach(game, corp)
     problem = None if r is None else track.tile_problem(game, corp, hex_id, tile_id, rotation, r,
                                                          yellow_only=yellow_only)
     if problem:
@@ -636,9 +643,9 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
                                 f"{t.variant}-train.")
             raise GameError(f"{pres} may not pay toward a train from another corporation; with the president "
                             "paying, only the cheapest bank or pool train may be bought.")
-        if act.price > t.price:
-            raise GameError(f"With {pres} paying toward it, {sym} may pay at most the face value "
-                            f"{game.fmt(t.price)} for {seller}'s {t.variant}-train.")
+        limit, why = game.rules.funded_train_price_limit(game, rnd, t)
+        if act.price > limit:
+            raise GameError(f"With {pres} paying toward {seller}'s {t.variant}-train, {sym} may pay at most {why}.")
         need = act.price - corp.cash
         on_hand = rnd.president_contribution_limit(game, pres)
         if on_hand < need:

@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
 class StockRound(Tracked):
     kind = "stock"
+    # what the title calls the round and the priority (18EZ: share dealing round, the Priority Bid Card)
+    label, short, priority_name = "Stock round", "SR", "the Priority Deal"
 
     def __init__(self, game: Game) -> None:
         game.round_no += 1
@@ -34,11 +36,11 @@ class StockRound(Tracked):
         self.sold_before_purchase = False
         self.done = False
         self.summary: list[str] = []
-        game.say(f"Stock round {self.number} begins; {self.player(game)} has the Priority Deal.")
+        game.say(f"{self.label} {self.number} begins; {self.player(game)} has {self.priority_name}.")
 
     @property
     def name(self) -> str:
-        return f"SR {self.number}"
+        return f"{self.short} {self.number}"
 
     def player(self, game: Game) -> str:
         return game.players[self.turn].name
@@ -84,11 +86,19 @@ class StockRound(Tracked):
             raise GameError("No shares may be sold in this stock round.")
         if corp in self.sold_this_turn and not game.rules.repeated_sales:
             raise GameError(f"You already sold {corp} this turn; all sales of one corporation form one sale.")
+        problem = self.sell_problem(game, player, corp, act.count)
+        if problem:
+            raise GameError(problem)
         stock.sell(game, player, corp, act.count)
         self.sold_this_turn.add(corp)
         self.sold_in_round[player].add(corp)
         self.summary.append(f"{player} sold {act.count}× {corp}")
         self._acted(game)
+
+    def sell_problem(self, game: Game, player: str, corp: str, count: int) -> str | None:
+        """Why the player may not sell these shares in this round (the shared checks; a title's round adds its
+        own, such as 18EZ's shares bought in this round)."""
+        return stock.sell_problem(game, player, corp, count)
 
     def may_sell_after_purchase(self, game: Game) -> bool:
         """Sales may follow this turn's purchase where the title allows it and none came before it."""
@@ -118,7 +128,7 @@ class StockRound(Tracked):
         if game.cert_count(player) + 1 > game.cert_limit():
             raise GameError(f"You hold {game.cert_count(player)} certificates; the limit is {game.cert_limit()}.")
         cell = cells[0]
-        game.market.place(sym, cell.row, cell.col)
+        game.rules.place_par_token(game, sym, cell)
         corp.par_price = act.price
         game.rules.set_size(game, sym, size)
         pct = game.percent_of(sym, game.shares_held(player, sym) + pres.shares)
@@ -183,7 +193,7 @@ class StockRound(Tracked):
             self.done = True
             assert self.pass_start is not None
             game.priority = self.pass_start
-            self.summary.append(f"{game.players[self.pass_start].name} holds the Priority Deal")
+            self.summary.append(f"{game.players[self.pass_start].name} holds {self.priority_name}")
 
     def _end_turn(self, game: Game) -> None:
         game.rules.on_stock_turn_end(game, self)
@@ -204,7 +214,7 @@ class StockRound(Tracked):
                 if sym in self.sold_this_turn and not game.rules.repeated_sales:
                     continue
                 for n in range(1, game.shares_held(player, sym) + 1):
-                    if stock.sell_problem(game, player, sym, n) is None:
+                    if self.sell_problem(game, player, sym, n) is None:
                         out.append(SellShares(entity=player, corporation=sym, count=n))
         if self.bought_this_turn:
             return out
@@ -241,8 +251,11 @@ class StockRound(Tracked):
         done = self.bought_this_turn or self.sold_this_turn
         end = "pass to end the turn" if done else "pass"
         if not parts:
-            return f"{player} has nothing left to do this turn but {end} ({self.name})."
-        return f"{player} may {', '.join(parts)}, or {end} ({self.name})."
+            text = f"{player} has nothing left to do this turn but {end} ({self.name})."
+        else:
+            text = f"{player} may {', '.join(parts)}, or {end} ({self.name})."
+        purpose = game.rules.step_purpose(game, "stock")
+        return f"{text} {purpose}" if purpose else text
 
 
 __all__ = ["StockRound", "POOL"]

@@ -7,10 +7,11 @@ from typing import TYPE_CHECKING, Any
 from ..actions import Action
 from ..errors import GameError
 from ..market import Cell
-from ..state import IPO, POOL, Certificate, Corporation
+from ..state import BANK, IPO, POOL, Certificate, Corporation
 
 if TYPE_CHECKING:
     from ..game import Game
+    from ..graph import Reach
     from ..rounds.operating_round import OperatingRound
     from ..routes import Stop, TrainSpec
 
@@ -42,6 +43,14 @@ class TitleRules:
     bank_breaks_below = 1  # the bank is broken once it holds less than this: $0 or less
     # what a token step offers, in the title's words (18FL adds hotels)
     token_step_words = "place a station token"
+    # holders whose shares' part of a dividend goes to the corporation's treasury (18EZ: the IPO, not the pool)
+    treasury_dividend_holders: tuple[str, ...] = (POOL,)
+    # a player over the certificate limit must sell down before ending his stock turn, when a sale is possible
+    sell_down_to_cert_limit = False
+    # a president raising money for a train sells only what the train needs (18AL, 18EZ)
+    sell_only_what_is_needed = False
+    # a corporation with no legal route need not own a train (18AL 4.2.5, 18EZ 2.8)
+    train_needed_only_with_route = False
 
     # -- setup and round order
 
@@ -66,13 +75,23 @@ class TitleRules:
             game.record_history()
             if game.bank_broken:
                 return game.end_after_round(finished, "bank")
-            return StockRound(game)
+            return self.new_stock_round(game)
         # after a stock round (or an opening round) comes a set of operating rounds
         if isinstance(finished, StockRound):
+            self.end_of_stock_round(game)
             game.record_history()
         total = game.phase.operating_rounds
         game.or_set = (1, total)
         return OperatingRound(game, 1, total)
+
+    def new_stock_round(self, game: Game) -> Any:
+        from ..rounds.stock_round import StockRound
+
+        return StockRound(game)
+
+    def end_of_stock_round(self, game: Game) -> None:
+        """What happens as a stock round ends, before the operating rounds (18EZ: capital and SPI tokens)."""
+        return None
 
     def corp_alias(self, sym: str) -> str | None:
         return self.aliases.get(sym)
@@ -90,7 +109,18 @@ class TitleRules:
 
     def stock_turn_end_problem(self, game: Game, rnd: Any, player: str) -> str | None:
         """Why the player may not end his stock turn yet (e.g. still above the certificate limit)."""
-        return None
+        if not self.sell_down_to_cert_limit:
+            return None
+        count, limit = game.cert_count(player), game.cert_limit()
+        if count <= limit or not self.sales_allowed(game, rnd):
+            return None
+        if getattr(rnd, "bought_this_turn", False) and not rnd.may_sell_after_purchase(game):
+            return None  # no further sale is possible this turn
+        sold = set() if self.repeated_sales else getattr(rnd, "sold_this_turn", set())
+        if not any(rnd.sell_problem(game, player, s, 1) is None for s in game.corps if s not in sold):
+            return None
+        return (f"You hold {count} certificates, over the limit of {limit}: sell enough to comply before ending "
+                "your turn.")
 
     def company_price_range(self, game: Game, corp: str, company: str) -> tuple[int, int] | None:
         """What the corporation may pay a player for a private now; None when it may not buy it."""
@@ -140,6 +170,16 @@ class TitleRules:
     def set_size(self, game: Game, corp: str, size: int) -> None:
         game.corps[corp].size = size
 
+    def place_par_token(self, game: Game, corp: str, cell: Cell) -> None:
+        """Put a newly started corporation's price token on the market (18EZ: in the par box until it floats)."""
+        game.market.place(corp, cell.row, cell.col)
+
+    def on_float(self, game: Game, corp: str) -> None:
+        """The corporation has just floated: by default the bank pays its capital at once."""
+        capital = self.capital(game, corp)
+        game.pay(BANK, corp, capital)
+        game.say(f"{corp} floats and receives {game.fmt(capital)}.")
+
     def ipo_price(self, game: Game, corp: str) -> int:
         """Price per share of a certificate from the IPO (18FL: market value)."""
         return game.price(corp)
@@ -179,6 +219,16 @@ class TitleRules:
 
     def tile_lay_problem(self, game: Game, corp: str, hex_id: str, tile: str, rotation: int) -> str | None:
         return None
+
+    def track_pass_problem(self, game: Game, rnd: OperatingRound) -> str | None:
+        """Why the corporation may not skip the track step now (18EZ: its home tile is compulsory)."""
+        return None
+
+    def reach(self, game: Game, corp: str) -> Reach:
+        """Where the corporation may lay track from: by default all its stations."""
+        from ..graph import reach
+
+        return reach(game.board, corp)
 
     def company_action(self, game: Game, rnd: OperatingRound, act: Action) -> None:
         raise GameError(f"{act.entity} has no ability usable now.")
@@ -226,14 +276,31 @@ class TitleRules:
         return True
 
     def must_own_train(self, game: Game, rnd: OperatingRound) -> bool:
-        """Whether the operating corporation must end its turn owning a train (the rulebook: always)."""
-        return True
+        """Whether the operating corporation must end its turn owning a train: always, or (with
+        ``train_needed_only_with_route``) only when a 2-train could run from one of its stations."""
+        if not self.train_needed_only_with_route:
+            return True
+        from ..routes import TrainSpec, _Network
+
+        key = (len(game.actions), rnd.corp)
+        cached = getattr(rnd, "_must_own", None)
+        if cached is not None and cached[0] == key:
+            return bool(cached[1])
+        net = _Network(game.board, rnd.corp or "", self.route_rules(game))
+        must = bool(net.walks([TrainSpec("", "2", 2)]))
+        rnd._must_own = (key, must)  # type: ignore[attr-defined]
+        return must
 
     def president_funds_corporation_train(self, game: Game, rnd: OperatingRound) -> bool:
         """May the president pay toward a train bought from another corporation (up to its face value)?
         18FL: only for a corporation with no train and an empty treasury."""
         corp = game.corps[rnd.corp or ""]
         return not self.emergency_cheapest_only and corp.cash == 0 and not game.trains_of(corp.sym)
+
+    def funded_train_price_limit(self, game: Game, rnd: OperatingRound, train: Any) -> tuple[int, str]:
+        """The most a corporation may pay, with its president's help, for another corporation's train, and that
+        limit in words."""
+        return train.price, f"the face value {game.fmt(train.price)}"
 
     def on_corp_bought_train(self, game: Game, corp: str, train: Any) -> None:
         return None
@@ -270,6 +337,13 @@ class TitleRules:
 
     def emergency_sale_problem(self, game: Game, rnd: OperatingRound, player: str, corp: str,
                                count: int) -> str | None:
+        if not self.sell_only_what_is_needed:
+            return None
+        need = rnd.cheapest_price(game) - game.corps[rnd.corp or ""].cash
+        price = game.price(corp)
+        if game.available_cash(player) + (count - 1) * price >= need:
+            return (f"Sell only what the train needs: {player} would already have {game.fmt(need)} with "
+                    f"{count - 1} fewer.")
         return None
 
     def label_problem(self, game: Game, hex_id: str, tile_id: str) -> str | None:
@@ -287,6 +361,11 @@ class TitleRules:
 
     def bankrupt(self, game: Game, rnd: OperatingRound, player: str) -> None:
         raise NotImplementedError
+
+    def step_purpose(self, game: Game, step: str) -> str | None:
+        """One sentence on what the current step is for (18EZ teaches newcomers); ``step`` is an operating step
+        or "stock"."""
+        return None
 
     def charter_notes(self, game: Game, corp: str) -> list[str]:
         """Extra lines for a corporation's charter (title markers it holds), for the views."""

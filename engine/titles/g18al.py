@@ -15,14 +15,13 @@ import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .. import stock
 from ..actions import Action, Assign, BuyCompany, BuyTrain, LayTile, NameTrain, Pass, PlaceToken
 from ..errors import GameError
-from ..graph import reach
 from ..journal import Tracked
 from ..routes import GenericRules, Stop, TrainSpec
 from ..state import BANK, POOL, Certificate, Corporation, Train
 from .base import TitleRules
+from .stations import HomeStations
 
 if TYPE_CHECKING:
     from ..board import Board
@@ -106,7 +105,7 @@ class ALRouteRules(GenericRules):
         return 0
 
 
-class Rules18AL(TitleRules):
+class Rules18AL(HomeStations, TitleRules):
     title = "18AL"
     options = OPTIONS
     # 4.2(h): privates may be bought at any time of the turn, so a last step offers them after the trains
@@ -119,6 +118,9 @@ class Rules18AL(TitleRules):
     bankrupt_after_all_sales = True  # 4.2.5.2: every legal sale first, then bankruptcy
     emergency_cheapest_only = True
     bankrupt_keeps_holdings = True
+    sell_down_to_cert_limit = True
+    sell_only_what_is_needed = True
+    train_needed_only_with_route = True
     privates_scored = True  # 5.1: open privates count at their par value
     auto_name_chits = False  # the president places the name chits (name_train); the engine does not
     bank_broken_text = ("The bank has run out of cash: the game ends after the current operating round (after this "
@@ -136,8 +138,7 @@ class Rules18AL(TitleRules):
     def home(self, game: Game, corp: str) -> tuple[str, int]:
         if corp == "L&N" and game.options.get("LN_home_city_moved"):
             return "C4", 0
-        cd = game.data.corporation(corp)
-        return cd.home, cd.home_city
+        return super().home(game, corp)
 
     def next_round(self, game: Game, finished: Any) -> Any:
         from ..rounds.operating_round import OperatingRound
@@ -208,18 +209,6 @@ class Rules18AL(TitleRules):
     def company_cert_count(self, game: Game, player: str) -> int:
         return sum(1 for c in game.companies.values() if c.owner == player and not c.closed)
 
-    def stock_turn_end_problem(self, game: Game, rnd: Any, player: str) -> str | None:
-        count, limit = game.cert_count(player), game.cert_limit()
-        if count <= limit or not self.sales_allowed(game, rnd):
-            return None
-        if getattr(rnd, "bought_this_turn", False) and not rnd.may_sell_after_purchase(game):
-            return None  # no further sale is possible this turn
-        sold = set() if self.repeated_sales else getattr(rnd, "sold_this_turn", set())
-        if not any(stock.sell_problem(game, player, s, 1) is None for s in game.corps if s not in sold):
-            return None
-        return (f"You hold {count} certificates, over the limit of {limit}: sell enough to comply before ending "
-                "your turn.")
-
     def ipo_price(self, game: Game, corp: str) -> int:
         """Rules 1.4: certificates from the Initial Offering always cost the par value."""
         par = game.corps[corp].par_price
@@ -260,16 +249,10 @@ class Rules18AL(TitleRules):
 
     # -- operating turn steps
     def step_applies(self, game: Game, rnd: OperatingRound, step: str) -> bool:
-        sym = rnd.corp
-        assert sym is not None
-        if step == "home":
-            self._place_home(game, sym)
-            return False
-        if step == "token":
-            return bool(self.station_options(game, sym))
         if step == "company":
-            return self._company_affordable(game, sym)
-        return True
+            assert rnd.corp is not None
+            return self._company_affordable(game, rnd.corp)
+        return super().step_applies(game, rnd, step)
 
     def _company_affordable(self, game: Game, corp: str) -> bool:
         """The corporation may buy a player's private now and has the least it may pay for one."""
@@ -277,19 +260,6 @@ class Rules18AL(TitleRules):
 
         ranges = purchasable_companies(game, corp)
         return bool(ranges) and game.corps[corp].cash >= min(lo for lo, _hi in ranges.values())
-
-    def _place_home(self, game: Game, sym: str) -> None:
-        st = state(game)
-        if sym in st.homes_placed:
-            return
-        hex_id, city = self.home(game, sym)
-        slots = game.board.hexes[hex_id].tokens[city]
-        slots[slots.index(None)] = sym
-        corp = game.corps[sym]
-        corp.tokens_left -= 1
-        corp.tokens_used.append("station")
-        st.homes_placed.add(sym)
-        game.say(f"{sym} places its home station in {game.data.hex(hex_id).name or hex_id}.")
 
     def lay_allowance_problem(self, game: Game, rnd: OperatingRound, kind: str) -> str | None:
         if not rnd.lays:
@@ -338,62 +308,15 @@ class Rules18AL(TitleRules):
                         "may be laid there.")
         return None
 
-    # -- stations
-    def reserved_slots(self, game: Game, hex_id: str, city: int, corp: str) -> int:
-        """Circles kept free for corporations that have not yet placed their home station there."""
-        st = state(game)
-        return sum(1 for s in game.corps if s != corp and s not in st.homes_placed and self.home(game, s) ==
-                   (hex_id, city))
-
-    def station_cost(self, game: Game, corp: str) -> int:
-        cd = game.data.corporation(corp)
-        used = len(cd.tokens) - game.corps[corp].tokens_left
-        return cd.tokens[used] if used < len(cd.tokens) else 0
-
-    def station_options(self, game: Game, corp: str) -> list[tuple[str, int, int]]:
-        c = game.corps[corp]
-        if c.tokens_left <= 0:
-            return []
-        cost = self.station_cost(game, corp)
-        if c.cash < cost:
-            return []
-        r = reach(game.board, corp)
-        own_hexes = {h for h, _ in game.board.stations(corp)}
-        out = []
-        for h, ci in sorted(r.cities):
-            if h in own_hexes:
-                continue
-            free = game.board.hexes[h].tokens[ci].count(None) - self.reserved_slots(game, h, ci, corp)
-            if free > 0:
-                out.append((h, ci, cost))
-        return out
+    # -- stations (engine.titles.stations)
+    def homes_placed(self, game: Game) -> set[str]:
+        return state(game).homes_placed
 
     def _station(self, game: Game, rnd: OperatingRound, act: PlaceToken) -> None:
         sym = rnd.corp
         assert sym is not None
-        if rnd.token_placed:
-            raise GameError(f"{sym} has placed its station this turn.")
-        if game.corps[sym].tokens_left <= 0:
-            raise GameError(f"{sym} has no station tokens left.")
-        cost = self.station_cost(game, sym)
-        if game.corps[sym].cash < cost:
-            raise GameError(f"A station costs {game.fmt(cost)}; {sym} has {game.fmt(game.corps[sym].cash)}.")
-        opts = {(h, c) for h, c, _ in self.station_options(game, sym)}
-        if (act.hex, act.city) not in opts:
-            listing = ", ".join(f"{h}" for h, _ in sorted(opts)) or "none"
-            raise GameError(f"{sym} cannot place a station at {act.hex}: it needs a free circle it can reach (one "
-                            f"circle stays free for an unplaced home), on a hex without its station. Options: "
-                            f"{listing}.")
-        slots = game.board.hexes[act.hex].tokens[act.city]
-        slots[slots.index(None)] = sym
-        if cost:
-            game.pay(sym, BANK, cost)
-        corp = game.corps[sym]
-        corp.tokens_left -= 1
-        corp.tokens_used.append("station")
-        rnd.token_placed = True
+        self.place_station(game, rnd, act)
         name = game.data.hex(act.hex).name or act.hex
-        game.say(f"{sym} places a station in {name} ({act.hex}) for {game.fmt(cost)}.")
         cd = game.data.corporation(sym)
         st = state(game)
         if cd.objective == act.hex and sym not in st.objectives_paid:
@@ -673,27 +596,6 @@ class Rules18AL(TitleRules):
     # -- trains
     def bank_purchase_allowed(self, game: Game, rnd: OperatingRound, train: Any) -> bool:
         return "4" in game.bought_train_types or not rnd.bank_types_bought
-
-    def must_own_train(self, game: Game, rnd: OperatingRound) -> bool:
-        from ..routes import _Network
-
-        key = (len(game.actions), rnd.corp)
-        cached = getattr(rnd, "_al_must", None)
-        if cached is not None and cached[0] == key:
-            return bool(cached[1])
-        net = _Network(game.board, rnd.corp or "", self.route_rules(game))
-        must = bool(net.walks([TrainSpec("", "2", 2)]))
-        rnd._al_must = (key, must)  # type: ignore[attr-defined]
-        return must
-
-    def emergency_sale_problem(self, game: Game, rnd: OperatingRound, player: str, corp: str,
-                               count: int) -> str | None:
-        need = rnd.cheapest_price(game) - game.corps[rnd.corp or ""].cash
-        price = game.price(corp)
-        if game.available_cash(player) + (count - 1) * price >= need:
-            return (f"Sell only what the train needs: {player} would already have {game.fmt(need)} with "
-                    f"{count - 1} fewer.")
-        return None
 
     def on_corp_bought_train(self, game: Game, corp: str, train: Any) -> None:
         st = state(game)
