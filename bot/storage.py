@@ -530,7 +530,7 @@ class Transaction:
         """Give a seat to another user (an admin's substitution); the seat number stays.
 
         `new_name` None keeps the seat's name, which matters if the engine identifies players by name. The DM flag
-        is reset (the newcomer has not opted in) and a pending reminder for the old user moves to the new one."""
+        is reset (the newcomer has not opted in); a pending reminder and the seat's moves move to the new one."""
         if new_name is not None:
             new_name = new_name.strip()
             if not new_name:
@@ -554,6 +554,11 @@ class Transaction:
             await self._exec(
                 "UPDATE reminders SET user_id = ?, sent_count = 0 WHERE game_id = ? AND user_id = ?",
                 (new_user_id, game_id, old_user_id),
+            )
+            # moves belong to seats: the seat's earlier moves (undone ones too) are now answered for by its new
+            # holder, so an undo or redo of them asks the newcomer, never nobody
+            await self._exec(
+                "UPDATE actions SET user_id = ? WHERE game_id = ? AND user_id = ?", (new_user_id, game_id, old_user_id)
             )
         return PlayerRow(game_id=game_id, seat=old.seat, user_id=new_user_id, name=name, dm_reminders=dm)
 
