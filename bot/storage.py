@@ -126,6 +126,19 @@ MIGRATIONS: list[tuple[str, ...]] = [
             created_at DOUBLE PRECISION NOT NULL
         )""",
     ),
+    # v4: the outbox. A public message about a stored move that Discord could not take (rate limited, connection
+    # reset, outage) waits here, in order per channel, and is posted when Discord is reachable again, also after a
+    # restart: a stored move is always announced.
+    (
+        """CREATE TABLE outbox (
+            id INTEGER PRIMARY KEY,
+            channel_id BIGINT NOT NULL,
+            game_id INTEGER,
+            payload TEXT NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            created_at DOUBLE PRECISION NOT NULL
+        )""",
+    ),
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -219,6 +232,16 @@ class ReminderRow:
     last_sent_at: float | None
     interval: int  # the game's reminder interval, so the reminder task can compute the next due time
     dm: bool  # the reminded player asked to be reminded by DM
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxRow:
+    id: int
+    channel_id: int
+    game_id: int | None
+    payload: dict[str, Any]  # the message as the Discord adapter will post it (content, embeds, mentions)
+    attempts: int
+    created_at: float
 
 
 _GAME_COLS = (
@@ -725,6 +748,33 @@ class Transaction:
         return await self._exec(sql, params) == 1
 
 
+    # -- outbox ------------------------------------------------------------------------------------------------
+
+    async def queue_outbox(self, channel_id: int, game_id: int | None, payload: Mapping[str, Any], now: float) -> int:
+        """Keep a message that could not be posted; returns its id (messages of a channel go out in id order)."""
+        _check_int64(channel_id, "channel_id")
+        row = await self._one(
+            "INSERT INTO outbox (channel_id, game_id, payload, created_at) VALUES (?, ?, ?, ?) RETURNING id",
+            (channel_id, game_id, _to_json(payload, "payload"), now),
+        )
+        assert row is not None
+        return int(row[0])
+
+    async def outbox(self, limit: int = 100) -> list[OutboxRow]:
+        """Messages waiting to be posted, oldest first."""
+        rows = await self._all(
+            "SELECT id, channel_id, game_id, payload, attempts, created_at FROM outbox ORDER BY id LIMIT ?", (limit,)
+        )
+        return [OutboxRow(id=r[0], channel_id=r[1], game_id=r[2], payload=json.loads(r[3]), attempts=r[4],
+                          created_at=r[5]) for r in rows]
+
+    async def outbox_sent(self, message_id: int) -> None:
+        await self._exec("DELETE FROM outbox WHERE id = ?", (message_id,))
+
+    async def outbox_failed(self, message_id: int) -> None:
+        await self._exec("UPDATE outbox SET attempts = attempts + 1 WHERE id = ?", (message_id,))
+
+
 class Store:
     """The bot's database. Open with `await Store.open(path)`; every method is one committed transaction."""
 
@@ -966,3 +1016,19 @@ class Store:
     ) -> bool:
         async with self.transaction() as tx:
             return await tx.mark_reminded(game_id, now, next_due, seen=seen)
+
+    async def queue_outbox(self, channel_id: int, game_id: int | None, payload: Mapping[str, Any], now: float) -> int:
+        async with self.transaction() as tx:
+            return await tx.queue_outbox(channel_id, game_id, payload, now)
+
+    async def outbox(self, limit: int = 100) -> list[OutboxRow]:
+        async with self.transaction(write=False) as tx:
+            return await tx.outbox(limit)
+
+    async def outbox_sent(self, message_id: int) -> None:
+        async with self.transaction() as tx:
+            await tx.outbox_sent(message_id)
+
+    async def outbox_failed(self, message_id: int) -> None:
+        async with self.transaction() as tx:
+            await tx.outbox_failed(message_id)
