@@ -2,11 +2,12 @@
 
 A stored move must always be announced. discord.py retries a 429 only when it came through Discord's proxy (a
 `Via` header) and a reset connection only for the error numbers of other systems than Linux, so every send of
-the bot goes through `retrying`: a 429 waits the `retry_after` Discord asks for (header or body), a 5xx or a
-reset connection backs off, and other refusals (a 400, a 404 for an expired interaction) fail at once so the
-caller can try the next way (a follow-up, then a plain channel message). A public message that none of the ways
-could post is kept in the outbox table and posted, in order per channel, when Discord is reachable again: after
-the next successful send, on a gateway resume, every OUTBOX_PERIOD seconds and after a restart.
+the bot goes through `retrying`: a 429 waits the `retry_after` Discord asks for (header or body) and a reset
+connection backs off. A 5xx (which discord.py itself retries for half a minute) and Discord's refusals of the
+message itself (a 400, a 404 for an expired interaction) fail at once, so the caller tries the next way: a
+follow-up, then a plain channel message. A public message that none of the ways could post is kept in the outbox
+table and posted, in order per channel, when Discord is reachable again: after the next successful send, on a
+gateway resume, every OUTBOX_PERIOD seconds and after a restart.
 """
 
 from __future__ import annotations
@@ -44,9 +45,8 @@ def _wait_for(error: BaseException, attempt: int) -> float | None:
         if error.status == 429:
             retry_after = _retry_after(error)
             return retry_after if retry_after is not None else BACKOFF * 2 ** attempt
-        if error.status >= 500:
-            return BACKOFF * 2 ** attempt
-        return None  # Discord refused the message itself (400, 403, 404): the same request fails again
+        # a 5xx discord.py has already tried five times over half a minute: the next way, or the outbox, takes over
+        return None  # and Discord refused the message itself (400, 403, 404): the same request fails again
     return BACKOFF * 2 ** attempt  # a reset or dropped connection, a timeout
 
 
