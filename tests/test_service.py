@@ -704,3 +704,63 @@ async def test_18al_name_chits_through_private_use(svc: Service) -> None:
     view = await do(svc, pres, "view corporations")
     assert "Robert E. Lee on 3-train 3-0" in view.full_text()
     assert "Pan American (on the charter" in view.full_text()
+
+
+async def test_ids_are_forgiving_and_unknown_ones_get_the_nearest_choices(svc: Service) -> None:
+    """Issue 16 item 7: hex ids, corporation and private symbols, tile numbers and train names in any case and
+    in the forms players type; an unknown id is refused with the nearest legal choices and nothing changes."""
+    await new_game(svc)
+    await finish_draft(svc)
+    _row, game = await state(svc)
+    first = USERS[game.acting_players()[0]]
+    n = len(game.actions)
+    r = await do(svc, first, "stock par", corporation="sa1", price=70)
+    assert not r.ok and "There is no corporation 'sa1'" in r.text and "SAL" in r.text and "Sorry" not in r.text
+    assert len((await state(svc))[1].actions) == n
+    r = await do(svc, first, "stock par", corporation="sal", price=70)  # any case
+    assert r.ok, r.text
+    # on to an operating corporation that may lay track and buy a train
+    rng = random.Random(5)
+    for _ in range(400):
+        row, game = await state(svc)
+        if getattr(game.round, "step", None) == "track":
+            break
+        legal = svc.legal(row.id, game)
+        a = choose(rng, [parse_action(x) for x in legal], game).model_dump(exclude_none=True)
+        assert (await act(svc, a)).ok
+    corp = game.current_entity
+    president = USERS[game.player_for(corp)]
+    r = await do(svc, president, "track lay", hex="zz99", tile="#9", rotation=0)
+    assert not r.ok and "There is no hex 'zz99'" in r.text and "Nearest legal choices" in r.text
+    r = await do(svc, president, "track lay", hex=list(game.board.hexes)[0].lower(), tile="#zz", rotation=0)
+    assert not r.ok and "There is no tile '#zz'" in r.text
+    lays = [h.lower() for h in game.board.hexes]
+    tried = 0
+    for h in lays:  # the first lay the engine takes, typed the way players type
+        for tile in ("#9", "tile 8", "7"):
+            for rot in range(6):
+                r = await do(svc, president, "track lay", hex=h, tile=tile, rotation=rot)
+                tried += 1
+                if r.ok:
+                    break
+            if r.ok:
+                break
+        if r.ok:
+            break
+    assert r.ok and "Sorry" not in r.text, tried
+    for _ in range(400):
+        row, game = await state(svc)
+        legal = svc.legal(row.id, game)
+        buys = [a for a in legal if a["type"] == "buy_train" and a.get("price")
+                and not any(t.id == a["train"] and t.owner for t in game.trains)]
+        if buys:
+            break
+        a = choose(rng, [parse_action(x) for x in legal if x["type"] != "buy_train"] or
+                   [parse_action(x) for x in legal], game).model_dump(exclude_none=True)
+        assert (await act(svc, a)).ok
+    name = next(t.name for t in game.trains if t.id == buys[0]["train"])
+    who = USERS[game.player_for(buys[0]["entity"])]
+    r = await do(svc, who, "train buy", train="zz train")
+    assert not r.ok and "There is no train 'zz train'" in r.text and f"{name} (" in r.text
+    r = await do(svc, who, "train buy", train=f"{name} Train")
+    assert r.ok, r.text

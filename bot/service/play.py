@@ -20,6 +20,7 @@ from engine.game import Game
 from .. import texts
 from ..commands import ANY_ENTITY, Command, decode_action, encode_action
 from ..storage import GameRow
+from .ids import normalise_ids
 from .replies import Picture, Refusal, Reply, merge
 from .table import Ctx, Table, drafting, game_result
 
@@ -68,11 +69,17 @@ class Play(Table):
             fields = cmd.build(opts) if cmd.build else {}
             action = {"type": cmd.action, **fields}
             action["entity"] = self._entity_for(game, seat.name, cmd.action, ctx.row)
-            legal = self.legal(ctx.row.id, game) if ctx.row else []
+            row = ctx.row
+            assert row is not None
+
+            def legal() -> list[dict[str, Any]]:
+                return self.legal(row.id, game)
+
+            normalise_ids(game, action, legal)
             if any(o.name not in opts and o.name in _FILLABLE for o in cmd.options):
-                _fill_from_legal(action, legal)
+                _fill_from_legal(action, legal())
             if cmd.action == "buy_company" and "price" not in action:
-                action["price"] = _listed_price(game, action, legal)
+                action["price"] = _listed_price(game, action, legal())
         return await self._apply(ctx, game, action)
 
     def _controlled(self, game: Game, name: str) -> set[str]:
