@@ -303,6 +303,9 @@ def validate(cmd: Command, opts: Mapping[str, Any]) -> dict[str, Any]:
         if isinstance(value, str) and opt.type in ("int", "float", "bool"):
             value = coerce(opt, value.strip())
         out[name] = _checked(opt, value)
+    missing = [o.name for o in cmd.options if o.required and o.name not in out]
+    if missing:
+        raise ValueError(f"/{cmd.path} needs {', '.join(missing)}")
     return out
 
 

@@ -206,13 +206,15 @@ async def clicks(svc: Service, rounds: int, seed: int) -> dict[str, int]:
         if cur is None:
             break
         row, game = cur
-        legal = [a for a in svc.legal(row.id, game) if a["type"] in ("pass", "buy_shares", "par")]
+        # any move but those that ask another player first (a sale between players at a price)
+        legal = [a for a in svc.legal(row.id, game)
+                 if a["type"] != "buy_company" and not (a["type"] == "buy_train" and a.get("price"))]
         if not legal:
             break
         action = rng.choice(legal)
         n = len(game.actions)
         player = USERS[game.player_for(action["entity"])]
-        cid = f"sm:{row.id}:{svc.state_token(game)}:a:{encode_action(action)}"
+        cid = f"sm:{row.id}:{svc.state_token(game)}:a:{encode_action(action)}"  # as the prompt's button
         clickers = [player] * 4 + [rng.choice([ALICE, BOB, CAROL, DAVE]) for _ in range(4)]
         replies = await asyncio.gather(*(svc.click(CH, GUILD, u, cid) for u in clickers))
         applied = sum(1 for r in replies if r.ok)
