@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 import aiohttp
 import discord
 
+from .periodic import Periodic
 from .storage import OutboxRow, Store
 
 log = logging.getLogger("stationmaster.delivery")
@@ -104,16 +105,17 @@ def kwargs_of(payload: dict[str, Any]) -> dict[str, Any]:
     return kw
 
 
-class Outbox:
-    """The messages Discord could not take, in the database, and their delivery."""
+class Outbox(Periodic):
+    """The messages Discord could not take, in the database, and their delivery (every `period` seconds too)."""
+
+    name = "stationmaster-outbox"
 
     def __init__(self, store: Store, client: discord.Client, period: float = OUTBOX_PERIOD,
                  now: Callable[[], float] = time.time) -> None:
+        super().__init__(period)
         self.store = store
         self.client = client
-        self.period = period
         self.now = now
-        self._task: asyncio.Task[None] | None = None
         self._flushing = asyncio.Lock()
         self.waiting = False  # something may be in the outbox (checked at start, set when a message is kept)
 
@@ -167,18 +169,5 @@ class Outbox:
         except Exception:
             log.exception("posting from the outbox failed")
 
-    async def run(self) -> None:
-        while True:
-            await self._quiet_flush()
-            await asyncio.sleep(self.period)
-
-    def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self.run(), name="stationmaster-outbox")
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+    async def tick(self) -> int:
+        return await self.flush()

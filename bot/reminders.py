@@ -8,12 +8,11 @@ one sent, so a bot that was down for days sends one reminder on restart, not a b
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from .periodic import Periodic
 from .service import Service
 
 log = logging.getLogger("stationmaster.reminders")
@@ -54,15 +53,16 @@ async def due_notices(service: Service, limit: int = 100) -> list[Notice]:
     return out
 
 
-class ReminderLoop:
+class ReminderLoop(Periodic):
     """Checks for due reminders every `period` seconds and hands them to `send`."""
+
+    name = "stationmaster-reminders"
 
     def __init__(self, service: Service, send: Callable[[Notice], Awaitable[None]],
                  period: float = DEFAULT_PERIOD) -> None:
+        super().__init__(period)
         self.service = service
         self.send = send
-        self.period = period
-        self._task: asyncio.Task[None] | None = None
 
     async def tick(self) -> int:
         sent = 0
@@ -73,22 +73,3 @@ class ReminderLoop:
             except Exception:
                 log.exception("could not deliver the reminder for game %s", notice.game_id)
         return sent
-
-    async def run(self) -> None:
-        while True:
-            try:
-                await self.tick()
-            except Exception:
-                log.exception("reminder check failed")
-            await asyncio.sleep(self.period)
-
-    def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self.run(), name="stationmaster-reminders")
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
