@@ -344,7 +344,7 @@ class StationmasterBot(discord.Client):
         if reply.ok and not reply.ephemeral and interaction.message is not None \
                 and not interaction.message.flags.ephemeral:
             # the buttons just used belong to the past now: take them off the old message
-            with contextlib.suppress(discord.HTTPException):
+            with contextlib.suppress(*DELIVERY_ERRORS):
                 await interaction.message.edit(view=None)
 
     # -- sending
