@@ -30,6 +30,7 @@ from .test_service import (
     button,
     finish_draft,
     new_game,
+    play_random,
     state,
 )
 
@@ -201,7 +202,9 @@ async def clicks(svc: Service, rounds: int, seed: int) -> dict[str, int]:
     await finish_draft(svc)
     rng = random.Random(seed)
     counts = {"rounds": 0, "clicks": 0, "applied": 0}
-    for _ in range(rounds):
+    for _ in range(rounds * 3):
+        if counts["rounds"] >= rounds:
+            break
         cur = await svc.current_game(CH)
         if cur is None:
             break
@@ -209,8 +212,9 @@ async def clicks(svc: Service, rounds: int, seed: int) -> dict[str, int]:
         # any move but those that ask another player first (a sale between players at a price)
         legal = [a for a in svc.legal(row.id, game)
                  if a["type"] != "buy_company" and not (a["type"] == "buy_train" and a.get("price"))]
-        if not legal:
-            break
+        if not legal:  # e.g. a track step, whose tile lays the prompt does not list as buttons: move on
+            await play_random(svc, 1, rng)
+            continue
         action = rng.choice(legal)
         n = len(game.actions)
         player = USERS[game.player_for(action["entity"])]
