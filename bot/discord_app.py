@@ -33,7 +33,7 @@ from .config import Config
 from .delivery import DELIVERY_ERRORS, Outbox, payload_of, retrying
 from .reminders import Notice, ReminderLoop
 from .service import MAX_UPLOAD_BYTES, Button, Reply, Select, Service, User
-from .texts import Embed, split_message
+from .texts import Embed, split_message, turn_over_text
 
 log = logging.getLogger("stationmaster.discord")
 
@@ -98,7 +98,10 @@ def make_command(spec: Command, run: CommandRunner, complete: Completer) -> app_
     cb: Any = callback
     if spec.options:
         cb = app_commands.describe(**{o.name: o.description for o in spec.options})(cb)
-    if spec.group is None:
+    if spec.kind == "member":
+        # about the member across their games: also in a DM with the bot
+        cb = app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)(cb)
+    elif spec.group is None:
         cb = app_commands.guild_only()(cb)
     cmd: app_commands.Command[Any, ..., None] = app_commands.Command(
         name=spec.name, description=spec.description, callback=cb)
@@ -366,11 +369,18 @@ class StationmasterBot(discord.Client):
                 kw = make()
                 if not (set(kw) & {"content", "embeds", "files", "view"}):
                     continue
-                if kept and not msg.ephemeral:
-                    kept.append(payload_of(kw))
-                elif not await self._send(interaction, make, first=first, deferred=deferred) and not msg.ephemeral:
+                ok, sent = False, None
+                if not (kept and not msg.ephemeral):  # behind a kept message, a public one waits too (order)
+                    ok, sent = await self._send(interaction, make, first=first, deferred=deferred)
+                if not ok and not msg.ephemeral:
                     kept.append(payload_of(kw))
                 first = False
+                if ok and msg.turn_of is not None and not msg.ephemeral and i == len(parts) - 1:
+                    if sent is None:
+                        with contextlib.suppress(*DELIVERY_ERRORS):
+                            sent = await interaction.original_response()
+                    if sent is not None:
+                        await self.turn_posted(msg.turn_of, sent)
             if late_pictures:
                 # the text went out at once; the pictures follow when drawn
                 await self.service.render(msg, deep=False)
@@ -388,13 +398,13 @@ class StationmasterBot(discord.Client):
             await self.outbox.nudge()
 
     async def _send(self, interaction: discord.Interaction, make: Callable[[], dict[str, Any]], *, first: bool,
-                    deferred: bool | None) -> bool:
+                    deferred: bool | None) -> tuple[bool, discord.Message | None]:
         """One message: as the interaction's answer, else a follow-up, else (public ones) a plain channel message.
-        Returns whether it was posted."""
+        Returns whether it was posted, and the message when Discord said which it is (not for the first answer)."""
         if first and not interaction.response.is_done():
             try:
                 await retrying(lambda: interaction.response.send_message(**make()), "answer")
-                return True
+                return True, None
             except DELIVERY_ERRORS as e:
                 log.warning("answer to interaction %s failed (%s); trying a follow-up", interaction.id, e)
         elif first and deferred is not None and make()["ephemeral"] and not deferred:
@@ -402,38 +412,53 @@ class StationmasterBot(discord.Client):
             with contextlib.suppress(*DELIVERY_ERRORS):
                 await interaction.delete_original_response()
         try:
-            await retrying(lambda: interaction.followup.send(**make(), wait=True), "follow-up")
-            return True
+            return True, await retrying(lambda: interaction.followup.send(**make(), wait=True), "follow-up")
         except DELIVERY_ERRORS as e:
             log.warning("follow-up to interaction %s failed (%s)", interaction.id, e)
         if make()["ephemeral"] or interaction.channel_id is None:
-            return False
+            return False, None
         channel = self.get_partial_messageable(interaction.channel_id)
         try:
             # buttons stay with the interaction's messages; a plain message still says whose turn it is
-            await retrying(lambda: channel.send(**{k: v for k, v in make().items() if k not in ("ephemeral", "view")}),
-                           "channel message")
-            return True
+            return True, await retrying(
+                lambda: channel.send(**{k: v for k, v in make().items() if k not in ("ephemeral", "view")}),
+                "channel message")
         except DELIVERY_ERRORS as e:
             log.warning("channel message for interaction %s failed (%s)", interaction.id, e)
-            return False
+            return False, None
+
+    async def turn_posted(self, game_id: int, message: discord.Message) -> None:
+        """A game's new call to act is out: the previous one is marked over (its buttons taken off), so the
+        channel does not keep old pings and old buttons of the same game."""
+        try:
+            previous = await self.service.turn_posted(game_id, message.channel.id, message.id)
+            if previous is None:
+                return
+            old = await message.channel.fetch_message(previous)
+            await old.edit(content=turn_over_text(old.content), view=None)
+        except DELIVERY_ERRORS as e:
+            log.info("game %s: could not mark the previous turn message over: %s", game_id, e)
 
     # -- reminders
     async def deliver(self, notice: Notice) -> None:
         mentions = discord.AllowedMentions(everyone=False, roles=False,
                                            users=[discord.Object(u) for u in notice.mentions])
+        view = to_view(list(notice.components))
+        extra: dict[str, Any] = {"view": view} if view is not None else {}
         if notice.dm_user_id is not None:
             try:
                 user = self.get_user(notice.dm_user_id) or await self.fetch_user(notice.dm_user_id)
-                await user.send(notice.text)
+                await user.send(notice.text, **extra)
                 return
             except discord.HTTPException:
                 log.info("DM to %s failed; reminding in the channel instead", notice.dm_user_id)
         channel = self.get_partial_messageable(notice.channel_id)
         parts = split_message(notice.text)
         for i, part in enumerate(parts):
+            last = extra if i == len(parts) - 1 else {}
             try:
-                await retrying(lambda part=part: channel.send(part, allowed_mentions=mentions), "reminder")
+                await retrying(lambda part=part, last=last: channel.send(part, allowed_mentions=mentions, **last),
+                               "reminder")
             except DELIVERY_ERRORS:
                 await self.outbox.keep(notice.channel_id, notice.game_id, [
                     {"content": p, "mentions": list(notice.mentions)} for p in parts[i:]])

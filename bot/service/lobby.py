@@ -156,15 +156,19 @@ class Lobby(Table):
         image_mode = opts.get("images")
         if image_mode is not None and image_mode not in IMAGE_MODES:
             raise Refusal(f"images must be one of {', '.join(IMAGE_MODES)}.")
+        stall_after = opts.get("stall_after")
+        if stall_after is not None and (not isinstance(stall_after, int) or not 0 <= stall_after <= 100):
+            raise Refusal("stall_after must be a whole number of reminders from 0 (never tell) to 100.")
         dm = bool(opts["dm"]) if "dm" in opts else None
         if dm is not None and ctx.seat() is None:
             raise Refusal("Only seated players have reminders, so only they choose how they get them (dm).")
-        if (interval is not None or image_mode is not None) and not ctx.is_admin():
+        game_wide = interval is not None or image_mode is not None or stall_after is not None
+        if game_wide and not ctx.is_admin():
             creator = next((p.name for p in ctx.players if p.user_id == row.creator_id), None)
             who = f"the game's creator ({creator})" if creator else "the game's creator"
             raise Refusal(f"{self._settings_text(row)} Only {who} or a member with the Manage Server permission can "
                           "change them; `dm:` (your own reminders) is yours to choose.")
-        if dm is None and interval is None and image_mode is None:
+        if dm is None and not game_wide:
             return Reply(text=self._settings_text(row), ephemeral=True)
         now = self.now()
         # load before the transaction: a cold load reads the store, which an open transaction would refuse
@@ -172,8 +176,9 @@ class Lobby(Table):
         async with self.store.transaction() as tx:
             if dm is not None:
                 await tx.set_dm_reminders(row.id, ctx.user.id, dm)
-            if interval is not None or image_mode is not None:
-                await tx.update_settings(row.id, now, reminder_interval=interval, image_mode=image_mode)
+            if game_wide:
+                await tx.update_settings(row.id, now, reminder_interval=interval, image_mode=image_mode,
+                                         stall_after=stall_after)
             ctx.row = await tx.game(row.id)
             ctx.players = await tx.players(row.id)
             if game is not None:
@@ -185,12 +190,15 @@ class Lobby(Table):
             changes.append(f"reminders {texts.hours_text(interval)}")
         if image_mode is not None:
             changes.append(f"pictures {_image_mode_text(image_mode)}")
+        if stall_after is not None:
+            changes.append("the creator is never told of a stalled game" if stall_after == 0 else
+                           f"the creator is told after {stall_after} reminders without a move")
         return Reply(text=f"⚙️ {ctx.user.name} changed the settings of game #{row.id}: " + "; ".join(changes) + ".")
 
     @staticmethod
     def _settings_text(row: GameRow) -> str:
         return (f"Game #{row.id} settings: reminders {texts.hours_text(row.reminder_interval)}, pictures "
-                f"{_image_mode_text(row.image_mode)}.")
+                f"{_image_mode_text(row.image_mode)}, stalled after {row.stall_after or 'never'} reminders.")
 
     async def _cmd_abandon(self, ctx: Ctx, opts: dict[str, Any]) -> Reply:
         row = ctx.row
