@@ -161,6 +161,25 @@ class CorpView:
     terminal: tuple[bool, ...]  # a walk may end here but not pass through
 
 
+def track_graph(board: Board, location: Callable[[str], str] | None = None) -> TrackGraph:
+    """The board's graph, built once per arrangement of tiles (legality checks and route runs ask for it at
+    almost every action; tokens are read from the board when a corporation's view is taken)."""
+    places = None
+    if location is not None:
+        places = tuple(location(h) for h in board.hexes)
+        if all(p == h for p, h in zip(places, board.hexes, strict=True)):
+            places = location = None  # the general rule: each hex its own location
+    tiles = tuple((st.tile, st.rotation) for st in board.hexes.values())
+    cache = board.graph_cache
+    hit = cache.get(places)
+    if hit is not None and hit[0] == tiles:
+        graph: TrackGraph = hit[1]
+        return graph
+    graph = TrackGraph(board, location)
+    cache[places] = (tiles, graph)
+    return graph
+
+
 def corp_view(graph: TrackGraph, corp: str) -> CorpView:
     board = graph.board
     stations: set[int] = set()
@@ -274,7 +293,7 @@ class Reach:
 
 
 def reach(board: Board, corp: str, *, location: Callable[[str], str] | None = None) -> Reach:
-    graph = TrackGraph(board, location)
+    graph = track_graph(board, location)
     view = corp_view(graph, corp)
     node_cost, seg_cost = _search(graph, view)
     cities = frozenset((graph.nodes[n].hex, graph.nodes[n].index) for n in node_cost if graph.nodes[n].kind == "city")
@@ -310,7 +329,7 @@ def token_distance(
     ``node`` (("city", i) or ("town", i)) measures to that stop of the hex rather than to any of its track.
     ``through_blocked`` lets the measure pass cities full of other corporations' tokens. None if not connected.
     """
-    graph = TrackGraph(board, location)
+    graph = track_graph(board, location)
     view = corp_view(graph, corp)
     node_cost, seg_cost = _search(graph, view, through_blocked)
     if node is not None:

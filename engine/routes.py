@@ -46,7 +46,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from .board import Board
-from .graph import CorpView, TrackGraph, city_blocked, corp_view
+from .graph import CorpView, city_blocked, corp_view, track_graph
 from .titledata import TitleData
 
 # -- public data ------------------------------------------------------------------------------------------------
@@ -222,7 +222,7 @@ class _Network:
 
     def __init__(self, board: Board, corp: str, rules: RouteHooks) -> None:
         self.board, self.corp, self.rules = board, corp, rules
-        self.graph = graph = TrackGraph(board, rules.location)
+        self.graph = graph = track_graph(board, rules.location)
         self.view: CorpView = corp_view(graph, corp)
         self.nodes: list[int] = [n for n in graph.stop_nodes() if graph.adj[n]]
         self.local: dict[int, int] = {n: i for i, n in enumerate(self.nodes)}

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any, Self
 from engine.actions import dump_action
 from engine.game import Game
 from engine.records.reader import PROFILE as SITE_PROFILE
-from engine.titles import new_game
 
+from .. import checkpoints
 from ..availability import is_away, local_text
 from ..storage import GameRow, PendingImportRow, PlayerRow, Store
 from .replies import Refusal, User
@@ -119,8 +119,7 @@ class Table:
         names = [p.name for p in ctx.players]
         try:
             # a long log takes seconds to replay: off the event loop, so the bot still answers Discord in time
-            actions = [a.action for a in stored]
-            game = await asyncio.to_thread(new_game, row.title, names, row.seed, row.options, actions)
+            game = await checkpoints.load_game(self.store, row, names, stored, self.now())
         except Exception:
             log.exception("game %s could not be replayed (%d actions)", row.id, len(stored))
             raise Refusal(f"Game #{row.id} cannot be loaded: the engine refuses its stored log. An administrator can "

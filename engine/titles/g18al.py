@@ -19,6 +19,7 @@ from .. import stock
 from ..actions import Action, Assign, BuyCompany, BuyTrain, LayTile, NameTrain, PlaceToken
 from ..errors import GameError
 from ..graph import reach
+from ..journal import Tracked
 from ..routes import GenericRules, Stop, TrainSpec
 from ..state import BANK, POOL, Certificate, Corporation, Train
 from .base import TitleRules
@@ -55,7 +56,7 @@ END_VALUE = 300
 
 
 @dataclass
-class ALState:
+class ALState(Tracked):
     """18AL's own state, kept on ``Game.title_state`` so that refused actions roll it back."""
 
     homes_placed: set[str] = field(default_factory=set)
