@@ -31,8 +31,9 @@ accept a walk that crosses that side twice.
 
 from __future__ import annotations
 
+import copy
 import itertools
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -106,6 +107,9 @@ class TrackGraph:
                 self.side_bit[nid] = 1 << (len(self.segs) + len(self.side_bit))
         loc = location or (lambda h: h)
         self.location: list[str | None] = [loc(n.hex) if n.is_stop else None for n in self.nodes]
+        # What other modules derive from the track alone (route links), kept with the graph that ``track_graph``
+        # hands out again while the track is unchanged; its copies share this dict.
+        self.memo: dict[str, object] = {}
 
     def _node(self, key: tuple, node: GraphNode) -> int:
         nid = self._node_ids.get(key)
@@ -152,6 +156,35 @@ class TrackGraph:
         return [g for g in by_loc.values() if len(g) > 1]
 
 
+_GRAPHS: OrderedDict[tuple, tuple[object, TrackGraph]] = OrderedDict()
+_GRAPHS_KEPT = 16
+
+
+def _shared_graph(board: Board, location: Callable[[str], str] | None, tiles: tuple,
+                  places: tuple | None) -> TrackGraph:
+    """A graph for this track from the graphs of the last few arrangements seen on any board.
+
+    Copies of a board (snapshots, an undo's replay, a record replayed again) hold the same track as the board they
+    came from: the graph built for one serves them all, bound to each board (whose tokens ``corp_view`` reads).
+    Its ``memo`` (route links) is shared with it. A pure memo: it returns what building anew would.
+    """
+    key = (id(board.title), tuple(board.hexes), tiles, places)
+    hit = _GRAPHS.get(key)
+    if hit is not None and hit[0] is board.title:
+        _GRAPHS.move_to_end(key)
+        graph = hit[1]
+    else:
+        graph = TrackGraph(board, location)
+        _GRAPHS[key] = (board.title, graph)
+        if len(_GRAPHS) > _GRAPHS_KEPT:
+            _GRAPHS.popitem(last=False)
+    if graph.board is board:
+        return graph
+    bound = copy.copy(graph)
+    bound.board = board
+    return bound
+
+
 @dataclass(frozen=True)
 class CorpView:
     """What one corporation's tokens make of the graph."""
@@ -175,7 +208,7 @@ def track_graph(board: Board, location: Callable[[str], str] | None = None) -> T
     if hit is not None and hit[0] == tiles:
         graph: TrackGraph = hit[1]
         return graph
-    graph = TrackGraph(board, location)
+    graph = _shared_graph(board, location, tiles, places)
     cache[places] = (tiles, graph)
     return graph
 

@@ -182,6 +182,10 @@ class Table:
         if hit is not None and hit[0] == token:
             return hit[1]
         best = game.round.best(game)
+        if not getattr(best, "proven", True):
+            # the engine answered within its search budget; the position becomes a test case from the game's log
+            log.warning("game %s: route search ran out of budget at action %d (%s); best found %s, not proven",
+                        game_id, len(game.actions), getattr(game.round, "corp", "?"), best.revenue)
         self._best[game_id] = (token, best)
         return best
 

@@ -148,7 +148,9 @@ def routes_text(game: Game, best: Any) -> str:
     for r in routes:
         variant, stops = _route_label(game, r)
         lines.append(f"· {variant}-train: {stops} {game.fmt(r.revenue)}")
-    return "Best routes:\n" + "\n".join(lines) + f"\nTotal {game.fmt(best.revenue)}."
+    head = "Best routes:" if getattr(best, "proven", True) else \
+        "Best routes found, not proven best (the search ran out of its time budget):"
+    return head + "\n" + "\n".join(lines) + f"\nTotal {game.fmt(best.revenue)}."
 
 
 def _route_label(game: Game, route: Any) -> tuple[str, str]:

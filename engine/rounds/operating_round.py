@@ -213,7 +213,9 @@ class OperatingRound(Tracked):
         if logged is not None:
             chosen = logged  # a stored log (or a record the reader has just checked) holds the routes it ran
         elif act.routes is None:
-            chosen = self.best(game)
+            # whether the search proved them best describes the answer, not the game: the state keeps the routes run
+            best = self.best(game)
+            chosen = RouteSet(best.routes, best.revenue)
         else:
             try:
                 chosen = check_routes(game.board, self.corp, game.rules.train_specs(game, self.corp),
