@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -301,8 +302,50 @@ def coerce(opt: Option, raw: str) -> Any:
         value = low in _TRUE
     else:
         value = raw
-    if opt.choices and value not in opt.choices:
-        raise ValueError(f"{opt.name} must be one of {', '.join(opt.choices)}, not {raw!r}")
+    return _checked(opt, value)
+
+
+MAX_TEXT = 200  # longer than any id, name or encoded action a player can type
+_INT64 = 2**63 - 1
+
+
+def validate(cmd: Command, opts: Mapping[str, Any]) -> dict[str, Any]:
+    """The options checked against the command table, before anything reads them: known names only, each of its
+    type and within its bounds (numbers in 64 bits, text of reasonable length). Typed words are coerced as the
+    simulator does. Raises ValueError with a message a player can act on."""
+    out: dict[str, Any] = {}
+    for name, value in opts.items():
+        opt = cmd.option(name)
+        if opt is None:
+            known = ", ".join(o.name for o in cmd.options) or "none"
+            raise ValueError(f"/{cmd.path} has no option {name!r} (options: {known})")
+        if isinstance(value, str) and opt.type in ("int", "float", "bool"):
+            value = coerce(opt, value.strip())
+        out[name] = _checked(opt, value)
+    missing = [o.name for o in cmd.options if o.required and o.name not in out]
+    if missing:
+        raise ValueError(f"/{cmd.path} needs {', '.join(missing)}")
+    return out
+
+
+def _checked(opt: Option, value: Any) -> Any:
+    if opt.type == "int":
+        if isinstance(value, bool) or not isinstance(value, int) or not -_INT64 <= value <= _INT64:
+            raise ValueError(f"{opt.name} must be a whole number, not {str(value)[:40]!r}")
+    elif opt.type == "float":
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) \
+                or abs(value) > 1e12:
+            raise ValueError(f"{opt.name} must be a number, not {str(value)[:40]!r}")
+    elif opt.type == "bool":
+        if not isinstance(value, bool):
+            raise ValueError(f"{opt.name} must be true or false, not {str(value)[:40]!r}")
+    elif opt.type == "str":
+        if not isinstance(value, str):
+            raise ValueError(f"{opt.name} must be text, not {str(value)[:40]!r}")
+        if len(value) > MAX_TEXT:
+            raise ValueError(f"{opt.name} is too long ({len(value)} characters; at most {MAX_TEXT})")
+        if opt.choices and value not in opt.choices:
+            raise ValueError(f"{opt.name} must be one of {', '.join(opt.choices)}, not {value[:40]!r}")
     if isinstance(value, int) and not isinstance(value, bool):
         if opt.min_value is not None and value < opt.min_value:
             raise ValueError(f"{opt.name} must be at least {opt.min_value}")
@@ -371,5 +414,7 @@ def parse_custom_id(text: str) -> CustomId | None:
     try:
         game_id = int(parts[1])
     except ValueError:
+        return None
+    if not 0 < game_id <= _INT64:
         return None
     return CustomId(game_id, parts[2], parts[3])

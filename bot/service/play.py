@@ -11,7 +11,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.actions import dump_action
+from pydantic import ValidationError
+
+from engine.actions import dump_action, parse_action
 from engine.errors import GameError
 from engine.game import Game
 
@@ -19,6 +21,7 @@ from .. import checkpoints, texts
 from .. import pictures as jobs
 from ..commands import ANY_ENTITY, Command, decode_action, encode_action
 from ..storage import GameRow
+from .ids import normalise_ids
 from .replies import Picture, Refusal, Reply, merge
 from .table import Ctx, Table, drafting, game_result
 
@@ -70,8 +73,17 @@ class Play(Table):
             fields = cmd.build(opts) if cmd.build else {}
             action = {"type": cmd.action, **fields}
             action["entity"] = self._entity_for(game, seat.name, cmd.action, ctx.row)
+            row = ctx.row
+            assert row is not None
+
+            def legal() -> list[dict[str, Any]]:
+                return self.legal(row.id, game)
+
+            normalise_ids(game, action, legal)
             if any(o.name not in opts and o.name in _FILLABLE for o in cmd.options):
-                _fill_from_legal(action, self.legal(ctx.row.id, game) if ctx.row else [])
+                _fill_from_legal(action, legal())
+            if cmd.action == "buy_company" and "price" not in action:
+                action["price"] = _listed_price(game, action, legal())
         return await self._apply(ctx, game, action)
 
     async def _rotation_choice(self, ctx: Ctx, game: Game, name: str, opts: Mapping[str, Any]) -> Reply:
@@ -162,6 +174,7 @@ class Play(Table):
                      admin: bool = False) -> Reply:
         row = ctx.row
         assert row is not None
+        _check_shape(action)
         if check_turn:
             self._authorize(ctx, game, action)
             proposal = self._needs_seller_consent(ctx, game, action)
@@ -353,3 +366,36 @@ def _fill_from_legal(action: dict[str, Any], legal: Sequence[Mapping[str, Any]])
             action[key] = matches[0][key]
         elif key == "source" and "ipo" in values:
             action[key] = "ipo"
+
+
+def _listed_price(game: Game, action: Mapping[str, Any], legal: Sequence[Mapping[str, Any]]) -> int:
+    """The price of a private the prompt shows, when the player names none: the one price the rules allow for it
+    (from the bank); between players, where a range is allowed, the player must name one."""
+    company = str(action.get("company"))
+    prices = sorted({int(a["price"]) for a in legal if a["type"] == "buy_company" and a["entity"] == action["entity"]
+                     and str(a.get("company")) == company and a.get("price") is not None})
+    if len(prices) == 1:
+        return prices[0]
+    if not prices:
+        raise Refusal(f"{company} cannot be bought by {action['entity']} now. {game.describe_turn()}")
+    raise Refusal(f"Name a price for {company}: from {game.fmt(prices[0])} to {game.fmt(prices[-1])} "
+                  "(`/private buy company:... price:...`).")
+
+
+def _check_shape(action: Mapping[str, Any]) -> None:
+    """Refuse an action with a missing field or a value of the wrong kind in the player's words: the engine's
+    models would say it in a library's words."""
+    try:
+        parse_action(dict(action))
+    except ValidationError as e:
+        problems = []
+        for err in e.errors()[:3]:
+            name = str(err["loc"][-1]) if err.get("loc") else ""
+            if not name or name == str(action.get("type")):
+                problems.append(f"there is no kind of move called {str(action.get('type'))[:30]!r}")
+            elif err.get("type") == "missing":
+                problems.append(f"{name} is missing")
+            else:
+                problems.append(f"{name} has the wrong kind of value ({str(action.get(name, ''))[:30]!r})")
+        raise Refusal("That move is incomplete: " + "; ".join(dict.fromkeys(problems)) + ". Nothing was changed.") \
+            from None

@@ -414,7 +414,7 @@ async def test_reminders_after_the_interval_in_the_channel_and_by_dm(inproc: InP
     # by direct message for a player who asked for it; in the channel when the member refuses DMs
     for user in (ALICE, DAVE):
         settings = await (await driver.slash(user, "game settings", dm=True)).reply()
-        assert "your reminders come by direct message" in settings.content
+        assert "reminders come by direct message" in settings.content
     turn = await draft_bids_only(driver, turn, {ALICE: 10, DAVE: 5, BOB: 0})
     assert turn.acting == [ALICE.id]
     clock.advance(3601)
