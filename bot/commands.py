@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -76,7 +77,7 @@ GROUPS: tuple[Group, ...] = (
     Group("token", "Place station tokens and hotels"),
     Group("train", "Run trains, buy and discard them"),
     Group("corp", "Operating corporation: dividends, conversion, bankruptcy"),
-    Group("view", "Look at the game: map, market, players, corporations, log"),
+    Group("view", "Look at the game: map, market, players, corporations, log, tiles, trains, holdings"),
 )
 
 
@@ -186,7 +187,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("track lay", "Lay or upgrade a tile", "action", (
         Option("hex", "str", "Hex (the list shows where you can build)", required=True, autocomplete=True),
         Option("tile", "str", "Tile number", required=True, autocomplete=True),
-        Option("rotation", "int", "Rotation 0-5 (the list shows the ones that fit)", required=True,
+        Option("rotation", "int", "Rotation 0-5, named by where the track goes; leave out to see them drawn",
                autocomplete=True, min_value=0, max_value=5),
     ), action="lay_tile", build=_fields(hex="hex", tile="tile", rotation="rotation")),
     Command("token place", "Place a station token", "action", (
@@ -229,13 +230,21 @@ COMMANDS: tuple[Command, ...] = (
     )),
     Command("redo", "Redo the last undone action, while nothing has happened since", "undo"),
     # -- views
-    Command("view map", "The map", "view", (_SHARE,), slow=True),
+    Command("view map", "The map (region: zoom in around a hex or place)", "view", (
+        Option("region", "str", "A hex or place to zoom in around, or 'all' for the whole map", autocomplete=True),
+        _SHARE), slow=True),
     Command("view market", "The stock market", "view", (_SHARE,), slow=True),
     Command("view players", "Players: cash, certificates, privates, net worth", "view", (_SHARE,)),
     Command("view corporations", "Corporations: treasury, trains, tokens, president", "view", (_SHARE,)),
     Command("view history", "The last lines of the game log", "view", (
         Option("lines", "int", "How many lines (default 20)", min_value=1, max_value=200), _SHARE)),
     Command("view standings", "Net worth now and a chart over the game", "view", (_SHARE,), slow=True),
+    Command("view tiles", "Tiles left and what each upgrades to", "view", (_SHARE,), slow=True),
+    Command("view trains", "Trains: prices, copies left, when each rusts", "view", (_SHARE,), slow=True),
+    Command("view holdings", "Everyone's certificates, IPO, pool, treasuries, trains, the bank", "view", (_SHARE,),
+            slow=True),
+    Command("view revenue", "A corporation's runs, round by round", "view", (
+        Option("corporation", "str", "Which corporation", required=True, autocomplete=True), _SHARE), slow=True),
     # -- you, across all your games (any channel, or a DM with the bot)
     Command("mygames", "Your games in every server: where it is your turn first, how long each has waited",
             "member"),
@@ -246,7 +255,7 @@ COMMANDS: tuple[Command, ...] = (
         Option("away", "str", "Away until a date (YYYY-MM-DD) or for a span (3d, 36h); off when back"),
     )),
     Command("help", "Commands, how a turn works and how to read the pictures", "help", (
-        Option("topic", "str", "commands, pictures, undo, options or a group name", autocomplete=True),
+        Option("topic", "str", "commands, pictures, track, undo, options or a group name", autocomplete=True),
     )),
 )
 
@@ -294,8 +303,50 @@ def coerce(opt: Option, raw: str) -> Any:
         value = low in _TRUE
     else:
         value = raw
-    if opt.choices and value not in opt.choices:
-        raise ValueError(f"{opt.name} must be one of {', '.join(opt.choices)}, not {raw!r}")
+    return _checked(opt, value)
+
+
+MAX_TEXT = 200  # longer than any id, name or encoded action a player can type
+_INT64 = 2**63 - 1
+
+
+def validate(cmd: Command, opts: Mapping[str, Any]) -> dict[str, Any]:
+    """The options checked against the command table, before anything reads them: known names only, each of its
+    type and within its bounds (numbers in 64 bits, text of reasonable length). Typed words are coerced as the
+    simulator does. Raises ValueError with a message a player can act on."""
+    out: dict[str, Any] = {}
+    for name, value in opts.items():
+        opt = cmd.option(name)
+        if opt is None:
+            known = ", ".join(o.name for o in cmd.options) or "none"
+            raise ValueError(f"/{cmd.path} has no option {name!r} (options: {known})")
+        if isinstance(value, str) and opt.type in ("int", "float", "bool"):
+            value = coerce(opt, value.strip())
+        out[name] = _checked(opt, value)
+    missing = [o.name for o in cmd.options if o.required and o.name not in out]
+    if missing:
+        raise ValueError(f"/{cmd.path} needs {', '.join(missing)}")
+    return out
+
+
+def _checked(opt: Option, value: Any) -> Any:
+    if opt.type == "int":
+        if isinstance(value, bool) or not isinstance(value, int) or not -_INT64 <= value <= _INT64:
+            raise ValueError(f"{opt.name} must be a whole number, not {str(value)[:40]!r}")
+    elif opt.type == "float":
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) \
+                or abs(value) > 1e12:
+            raise ValueError(f"{opt.name} must be a number, not {str(value)[:40]!r}")
+    elif opt.type == "bool":
+        if not isinstance(value, bool):
+            raise ValueError(f"{opt.name} must be true or false, not {str(value)[:40]!r}")
+    elif opt.type == "str":
+        if not isinstance(value, str):
+            raise ValueError(f"{opt.name} must be text, not {str(value)[:40]!r}")
+        if len(value) > MAX_TEXT:
+            raise ValueError(f"{opt.name} is too long ({len(value)} characters; at most {MAX_TEXT})")
+        if opt.choices and value not in opt.choices:
+            raise ValueError(f"{opt.name} must be one of {', '.join(opt.choices)}, not {value[:40]!r}")
     if isinstance(value, int) and not isinstance(value, bool):
         if opt.min_value is not None and value < opt.min_value:
             raise ValueError(f"{opt.name} must be at least {opt.min_value}")
@@ -364,5 +415,7 @@ def parse_custom_id(text: str) -> CustomId | None:
     try:
         game_id = int(parts[1])
     except ValueError:
+        return None
+    if not 0 < game_id <= _INT64:
         return None
     return CustomId(game_id, parts[2], parts[3])

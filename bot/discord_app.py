@@ -30,6 +30,7 @@ from discord import app_commands
 
 from .commands import COMMANDS, GROUPS, Command, Option, command_set_hash
 from .config import Config
+from .delivery import DELIVERY_ERRORS, Outbox, payload_of, retrying
 from .reminders import Notice, ReminderLoop
 from .service import MAX_UPLOAD_BYTES, Button, Reply, Select, Service, User
 from .texts import Embed, split_message, turn_over_text
@@ -181,6 +182,22 @@ def message_kwargs(text: str, reply: Reply, *, last: bool) -> dict[str, Any]:
     return kw
 
 
+UPLOAD_NOTE_END = "upload limit.)"
+
+
+def fit_files(reply: Reply, limit: int) -> None:
+    """Leave out the pictures larger than the server's upload limit (its boost tier: 10, 50 or 100 MiB; the
+    interaction says which), with a note, rather than have Discord refuse the whole message."""
+    kept = [(n, d) for n, d in reply.files if len(d) <= limit]
+    if len(kept) == len(reply.files):
+        return
+    dropped = ", ".join(n for n, d in reply.files if len(d) > limit)
+    reply.files = kept
+    note = (f"(The picture {dropped} is larger than this server's {limit / (1024 * 1024):.3g} MB "
+            f"{UPLOAD_NOTE_END}")
+    reply.text = (reply.text + "\n" if reply.text else "") + note
+
+
 def user_of(interaction: discord.Interaction) -> User:
     u = interaction.user
     perms = interaction.permissions
@@ -211,13 +228,19 @@ class StationmasterBot(discord.Client):
         self.tree = build_tree(self, self.run_command, self.complete)
         self.tree.on_error = self.on_tree_error  # type: ignore[method-assign]
         self.reminders = ReminderLoop(service, self.deliver)
+        self.outbox = Outbox(service.store, self, now=service.now)
 
     async def setup_hook(self) -> None:
         await self.sync_commands()
         self.reminders.start()
+        self.outbox.start()  # also posts what a previous run could not
+
+    async def on_resumed(self) -> None:
+        await self.outbox.flush()
 
     async def close(self) -> None:
         await self.reminders.stop()
+        await self.outbox.stop()
         await super().close()
 
     # -- command sync
@@ -250,16 +273,25 @@ class StationmasterBot(discord.Client):
         opts = _plain_options(kwargs)
         deferred: bool | None = None  # None: not deferred; else the ephemerality of the "thinking" message
         if spec.slow:
-            deferred = spec.kind == "view" and not opts.get("share")
-            await interaction.response.defer(thinking=True, ephemeral=deferred)
+            deferred = await self._defer(interaction, spec.kind == "view" and not opts.get("share"))
         work = asyncio.ensure_future(self._handle(interaction, spec, opts))
         if deferred is None:
             done, _ = await asyncio.wait({work}, timeout=DEFER_AFTER)
             if not done:
-                deferred = False
-                await interaction.response.defer(thinking=True)
+                deferred = await self._defer(interaction, False)
         reply = await work
+        interaction.extras["answered"] = True  # from here on, an error is in the posting, not in the move
         await self.send_reply(interaction, reply, deferred)
+
+    async def _defer(self, interaction: discord.Interaction, ephemeral: bool) -> bool | None:
+        """Defer (the "thinking…" message); None if Discord did not take it: the answer then finds another way."""
+        try:
+            await retrying(lambda: interaction.response.defer(thinking=True, ephemeral=ephemeral), "defer",
+                           attempts=2)
+        except DELIVERY_ERRORS as e:
+            log.warning("deferring interaction %s failed (%s)", interaction.id, e)
+            return None
+        return ephemeral
 
     async def _handle(self, interaction: discord.Interaction, spec: Command, opts: dict[str, Any]) -> Reply:
         """The service's reply; attached files are downloaded first (inside the deferral window), as bytes."""
@@ -285,7 +317,10 @@ class StationmasterBot(discord.Client):
 
     async def on_tree_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         log.error("command error in channel %s: %s", interaction.channel_id, error, exc_info=error)
-        text = "Sorry, something went wrong on my side; nothing was changed."
+        # "nothing was changed" only when the service had not answered yet: after that, a move may be stored
+        text = ("Sorry, something went wrong on my side while posting the answer. The error has been logged; "
+                "`/game status` shows the game as stored." if interaction.extras.get("answered")
+                else "Sorry, something went wrong on my side; nothing was changed.")
         with contextlib.suppress(discord.HTTPException):
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)
@@ -306,56 +341,91 @@ class StationmasterBot(discord.Client):
         done, _ = await asyncio.wait({work}, timeout=DEFER_AFTER)
         deferred: bool | None = None
         if not done:
-            await interaction.response.defer(thinking=True)
-            deferred = False
+            deferred = await self._defer(interaction, False)
         reply = await work
         await self.send_reply(interaction, reply, deferred)
         if reply.ok and not reply.ephemeral and interaction.message is not None \
                 and not interaction.message.flags.ephemeral:
             # the buttons just used belong to the past now: take them off the old message
-            with contextlib.suppress(discord.HTTPException):
+            with contextlib.suppress(*DELIVERY_ERRORS):
                 await interaction.message.edit(view=None)
 
     # -- sending
     async def send_reply(self, interaction: discord.Interaction, reply: Reply, deferred: bool | None) -> None:
+        """Every message of the reply, each by the first way that works (see bot.delivery); public messages that
+        no way could post go to the outbox, and so do the public ones after them, to keep their order."""
         first = True
+        kept: list[dict[str, Any]] = []
         for msg in reply.all():
             late_pictures = bool(msg.pictures) and first and deferred is None
             if msg.pictures and not late_pictures:
                 await self.service.render(msg, deep=False)
+                fit_files(msg, interaction.filesize_limit)
             parts = split_message(msg.text) or [""]
             for i, text in enumerate(parts):
-                kw = message_kwargs(text, msg, last=i == len(parts) - 1)
+                def make(text: str = text, msg: Reply = msg, last: bool = i == len(parts) - 1) -> dict[str, Any]:
+                    return message_kwargs(text, msg, last=last)  # afresh each try: a sent file is consumed
+
+                kw = make()
                 if not (set(kw) & {"content", "embeds", "files", "view"}):
                     continue
-                sent = await self._send(interaction, kw, first=first, deferred=deferred)
+                ok, sent = False, None
+                if not (kept and not msg.ephemeral):  # behind a kept message, a public one waits too (order)
+                    ok, sent = await self._send(interaction, make, first=first, deferred=deferred)
+                if not ok and not msg.ephemeral:
+                    kept.append(payload_of(kw))
                 first = False
-                if msg.turn_of is not None and not msg.ephemeral and i == len(parts) - 1:
+                if ok and msg.turn_of is not None and not msg.ephemeral and i == len(parts) - 1:
                     if sent is None:
-                        with contextlib.suppress(discord.HTTPException):
+                        with contextlib.suppress(*DELIVERY_ERRORS):
                             sent = await interaction.original_response()
                     if sent is not None:
                         await self.turn_posted(msg.turn_of, sent)
             if late_pictures:
                 # the text went out at once; the pictures follow when drawn
                 await self.service.render(msg, deep=False)
-                if msg.files:
-                    files = [discord.File(io.BytesIO(d), filename=n) for n, d in msg.files[:MAX_FILES]]
-                    await interaction.followup.send(files=files, ephemeral=msg.ephemeral)
-                elif msg.text and msg.text.endswith("could not be drawn.)"):
-                    await interaction.followup.send(msg.text.rsplit("\n", 1)[-1], ephemeral=True)
+                fit_files(msg, interaction.filesize_limit)
+                with contextlib.suppress(*DELIVERY_ERRORS):
+                    if msg.files:
+                        await retrying(lambda msg=msg: interaction.followup.send(
+                            files=[discord.File(io.BytesIO(d), filename=n) for n, d in msg.files[:MAX_FILES]],
+                            ephemeral=msg.ephemeral), "pictures")
+                    elif msg.text and msg.text.endswith(("could not be drawn.)", UPLOAD_NOTE_END)):
+                        await interaction.followup.send(msg.text.rsplit("\n", 1)[-1], ephemeral=True)
+        if kept:
+            await self.outbox.keep(interaction.channel_id or 0, None, kept)
+        else:
+            await self.outbox.nudge()
 
-    async def _send(self, interaction: discord.Interaction, kw: dict[str, Any], *, first: bool,
-                    deferred: bool | None) -> discord.Message | None:
-        """Send one message; returns it when Discord said which it is (not for the first response)."""
+    async def _send(self, interaction: discord.Interaction, make: Callable[[], dict[str, Any]], *, first: bool,
+                    deferred: bool | None) -> tuple[bool, discord.Message | None]:
+        """One message: as the interaction's answer, else a follow-up, else (public ones) a plain channel message.
+        Returns whether it was posted, and the message when Discord said which it is (not for the first answer)."""
         if first and not interaction.response.is_done():
-            await interaction.response.send_message(**kw)
-            return None
-        if first and deferred is not None and kw["ephemeral"] and not deferred:
+            try:
+                await retrying(lambda: interaction.response.send_message(**make()), "answer")
+                return True, None
+            except DELIVERY_ERRORS as e:
+                log.warning("answer to interaction %s failed (%s); trying a follow-up", interaction.id, e)
+        elif first and deferred is not None and make()["ephemeral"] and not deferred:
             # the "thinking…" placeholder is public but the answer is private: remove it, answer privately
-            with contextlib.suppress(discord.HTTPException):
+            with contextlib.suppress(*DELIVERY_ERRORS):
                 await interaction.delete_original_response()
-        return await interaction.followup.send(**kw, wait=True)
+        try:
+            return True, await retrying(lambda: interaction.followup.send(**make(), wait=True), "follow-up")
+        except DELIVERY_ERRORS as e:
+            log.warning("follow-up to interaction %s failed (%s)", interaction.id, e)
+        if make()["ephemeral"] or interaction.channel_id is None:
+            return False, None
+        channel = self.get_partial_messageable(interaction.channel_id)
+        try:
+            # buttons stay with the interaction's messages; a plain message still says whose turn it is
+            return True, await retrying(
+                lambda: channel.send(**{k: v for k, v in make().items() if k not in ("ephemeral", "view")}),
+                "channel message")
+        except DELIVERY_ERRORS as e:
+            log.warning("channel message for interaction %s failed (%s)", interaction.id, e)
+            return False, None
 
     async def turn_posted(self, game_id: int, message: discord.Message) -> None:
         """A game's new call to act is out: the previous one is marked over (its buttons taken off), so the
@@ -366,7 +436,7 @@ class StationmasterBot(discord.Client):
                 return
             old = await message.channel.fetch_message(previous)
             await old.edit(content=turn_over_text(old.content), view=None)
-        except discord.HTTPException as e:
+        except DELIVERY_ERRORS as e:
             log.info("game %s: could not mark the previous turn message over: %s", game_id, e)
 
     # -- reminders
@@ -382,11 +452,17 @@ class StationmasterBot(discord.Client):
                 return
             except discord.HTTPException:
                 log.info("DM to %s failed; reminding in the channel instead", notice.dm_user_id)
-        channel = self.get_channel(notice.channel_id) or await self.fetch_channel(notice.channel_id)
-        if isinstance(channel, discord.abc.Messageable):
-            parts = split_message(notice.text)
-            for i, part in enumerate(parts):
-                await channel.send(part, allowed_mentions=mentions, **(extra if i == len(parts) - 1 else {}))
+        channel = self.get_partial_messageable(notice.channel_id)
+        parts = split_message(notice.text)
+        for i, part in enumerate(parts):
+            last = extra if i == len(parts) - 1 else {}
+            try:
+                await retrying(lambda part=part, last=last: channel.send(part, allowed_mentions=mentions, **last),
+                               "reminder")
+            except DELIVERY_ERRORS:
+                await self.outbox.keep(notice.channel_id, notice.game_id, [
+                    {"content": p, "mentions": list(notice.mentions)} for p in parts[i:]])
+                return
 
 
 def run_bot(config: Config) -> int:

@@ -13,14 +13,13 @@ told once (until the next move), with the remedies.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from .availability import next_reminder_time
 from .commands import make_custom_id
+from .periodic import Periodic
 from .service import Button, Service
 
 log = logging.getLogger("stationmaster.reminders")
@@ -80,15 +79,16 @@ async def due_notices(service: Service, limit: int = 100) -> list[Notice]:
     return out
 
 
-class ReminderLoop:
+class ReminderLoop(Periodic):
     """Checks for due reminders every `period` seconds and hands them to `send`."""
+
+    name = "stationmaster-reminders"
 
     def __init__(self, service: Service, send: Callable[[Notice], Awaitable[None]],
                  period: float = DEFAULT_PERIOD) -> None:
+        super().__init__(period)
         self.service = service
         self.send = send
-        self.period = period
-        self._task: asyncio.Task[None] | None = None
 
     async def tick(self) -> int:
         sent = 0
@@ -99,22 +99,3 @@ class ReminderLoop:
             except Exception:
                 log.exception("could not deliver the reminder for game %s", notice.game_id)
         return sent
-
-    async def run(self) -> None:
-        while True:
-            try:
-                await self.tick()
-            except Exception:
-                log.exception("reminder check failed")
-            await asyncio.sleep(self.period)
-
-    def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self.run(), name="stationmaster-reminders")
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None

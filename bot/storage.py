@@ -166,6 +166,19 @@ MIGRATIONS: list[tuple[str, ...]] = [
             PRIMARY KEY (game_id, actions)
         )""",
     ),
+    # v6: the outbox. A public message about a stored move that Discord could not take (rate limited, connection
+    # reset, outage) waits here, in order per channel, and is posted when Discord is reachable again, also after a
+    # restart: a stored move is always announced.
+    (
+        """CREATE TABLE outbox (
+            id INTEGER PRIMARY KEY,
+            channel_id BIGINT NOT NULL,
+            game_id INTEGER,
+            payload TEXT NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            created_at DOUBLE PRECISION NOT NULL
+        )""",
+    ),
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -302,6 +315,16 @@ class SeatedGame:
     game: GameRow
     seat: PlayerRow
     reminder: ReminderRow | None
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxRow:
+    id: int
+    channel_id: int
+    game_id: int | None
+    payload: dict[str, Any]  # the message as the Discord adapter will post it (content, embeds, mentions)
+    attempts: int
+    created_at: float
 
 
 _GAME_COLS = (
@@ -634,7 +657,7 @@ class Transaction:
         """Give a seat to another user (an admin's substitution); the seat number stays.
 
         `new_name` None keeps the seat's name, which matters if the engine identifies players by name. The DM flag
-        is reset (the newcomer has not opted in) and a pending reminder for the old user moves to the new one."""
+        is reset (the newcomer has not opted in); a pending reminder and the seat's moves move to the new one."""
         if new_name is not None:
             new_name = new_name.strip()
             if not new_name:
@@ -658,6 +681,11 @@ class Transaction:
             await self._exec(
                 "UPDATE reminders SET user_id = ?, sent_count = 0 WHERE game_id = ? AND user_id = ?",
                 (new_user_id, game_id, old_user_id),
+            )
+            # moves belong to seats: the seat's earlier moves (undone ones too) are now answered for by its new
+            # holder, so an undo or redo of them asks the newcomer, never nobody
+            await self._exec(
+                "UPDATE actions SET user_id = ? WHERE game_id = ? AND user_id = ?", (new_user_id, game_id, old_user_id)
             )
         return PlayerRow(game_id=game_id, seat=old.seat, user_id=new_user_id, name=name, dm_reminders=dm)
 
@@ -958,6 +986,33 @@ class Transaction:
         )
 
 
+    # -- outbox ------------------------------------------------------------------------------------------------
+
+    async def queue_outbox(self, channel_id: int, game_id: int | None, payload: Mapping[str, Any], now: float) -> int:
+        """Keep a message that could not be posted; returns its id (messages of a channel go out in id order)."""
+        _check_int64(channel_id, "channel_id")
+        row = await self._one(
+            "INSERT INTO outbox (channel_id, game_id, payload, created_at) VALUES (?, ?, ?, ?) RETURNING id",
+            (channel_id, game_id, _to_json(payload, "payload"), now),
+        )
+        assert row is not None
+        return int(row[0])
+
+    async def outbox(self, limit: int = 100) -> list[OutboxRow]:
+        """Messages waiting to be posted, oldest first."""
+        rows = await self._all(
+            "SELECT id, channel_id, game_id, payload, attempts, created_at FROM outbox ORDER BY id LIMIT ?", (limit,)
+        )
+        return [OutboxRow(id=r[0], channel_id=r[1], game_id=r[2], payload=json.loads(r[3]), attempts=r[4],
+                          created_at=r[5]) for r in rows]
+
+    async def outbox_sent(self, message_id: int) -> None:
+        await self._exec("DELETE FROM outbox WHERE id = ?", (message_id,))
+
+    async def outbox_failed(self, message_id: int) -> None:
+        await self._exec("UPDATE outbox SET attempts = attempts + 1 WHERE id = ?", (message_id,))
+
+
 class Store:
     """The bot's database. Open with `await Store.open(path)`; every method is one committed transaction."""
 
@@ -1218,6 +1273,21 @@ class Store:
         async with self.transaction() as tx:
             return await tx.mark_reminded(game_id, now, next_due, seen=seen)
 
+    async def queue_outbox(self, channel_id: int, game_id: int | None, payload: Mapping[str, Any], now: float) -> int:
+        async with self.transaction() as tx:
+            return await tx.queue_outbox(channel_id, game_id, payload, now)
+
+    async def outbox(self, limit: int = 100) -> list[OutboxRow]:
+        async with self.transaction(write=False) as tx:
+            return await tx.outbox(limit)
+
+    async def outbox_sent(self, message_id: int) -> None:
+        async with self.transaction() as tx:
+            await tx.outbox_sent(message_id)
+
+    async def outbox_failed(self, message_id: int) -> None:
+        async with self.transaction() as tx:
+            await tx.outbox_failed(message_id)
     async def postpone_reminder(self, game_id: int, user_id: int, by: float) -> float | None:
         async with self.transaction() as tx:
             return await tx.postpone_reminder(game_id, user_id, by)

@@ -7,6 +7,7 @@ described with their amount (the engine's own log lines keep them secret until t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -182,7 +183,7 @@ def describe_action(game: Game, a: Mapping[str, Any], *, with_entity: bool = Fal
     elif t == "assign":
         text = f"Place the marker at {hex_name(game, a['target'])}"
     elif t == "name_train":
-        text = (f"Put the {a['chit']} on train {a['train']}" if a.get("train")
+        text = (f"Put the {a['chit']} on the {train_words(game, str(a['train']))}" if a.get("train")
                 else f"Take the {a['chit']} off its train")
     elif t == "run_routes":
         text = "Run the best routes"
@@ -195,7 +196,7 @@ def describe_action(game: Game, a: Mapping[str, Any], *, with_entity: bool = Fal
         seller = f" from {comp.owner}" if comp is not None and comp.owner else ""
         text = f"Buy {a['company']}{seller} for {fmt(int(a.get('price') or 0))}"
     elif t == "discard_train":
-        text = f"Discard train {a['train']}"
+        text = f"Discard a {train_words(game, str(a['train']))}"
     elif t == "convert":
         text = "Convert to 10 shares"
     elif t == "bankrupt":
@@ -209,6 +210,14 @@ def describe_action(game: Game, a: Mapping[str, Any], *, with_entity: bool = Fal
     return text
 
 
+def train_words(game: Game, train_id: str) -> str:
+    """A train as players call it ("3-train"), never by its id ("3-1")."""
+    try:
+        return f"{game.train(train_id).variant}-train"
+    except Exception:
+        return "train"
+
+
 def _train_label(game: Game, a: Mapping[str, Any]) -> str:
     try:
         t = game.train(str(a["train"]))
@@ -216,7 +225,7 @@ def _train_label(game: Game, a: Mapping[str, Any]) -> str:
         t = None
     variant = a.get("variant") or (t.variant if t else a["train"])
     if t is not None and t.owner not in (None, POOL):
-        return f"Buy {t.variant}-train {t.id} from {t.owner} (name a price)"
+        return f"Buy {t.owner}'s {t.variant}-train (name a price)"
     src = "pool" if t is not None and t.owner == POOL else "bank"
     price = a.get("price")
     trade = ""
@@ -349,8 +358,45 @@ def game_over_text(game: Game) -> str:
 # -- summaries -------------------------------------------------------------------------------------------------
 
 
+_BOUGHT = re.compile(r"^(.+) bought (\S+) \((ipo|pool)\)$")
+_SOLD = re.compile(r"^(.+) sold (\d+)× (\S+)$")
+_SOURCE = {"ipo": "the IPO", "pool": "the pool"}
+
+
+def merge_purchases(lines: Sequence[str]) -> list[str]:
+    """A stock round's lines with repeated buys and sales of one corporation by one player said once, at the
+    first of them: "bob bought 3 shares of L&N from the IPO"."""
+    counts: dict[tuple[str, ...], int] = {}
+    order: list[tuple[str, ...] | str] = []
+    for line in lines:
+        m = _BOUGHT.match(line)
+        key: tuple[str, ...] | None = ("buy", m[1], m[2], m[3]) if m else None
+        if key is None and (m2 := _SOLD.match(line)):
+            key, n = ("sell", m2[1], m2[3]), int(m2[2])
+        else:
+            n = 1
+        if key is None:
+            order.append(line)
+            continue
+        if key not in counts:
+            order.append(key)
+        counts[key] = counts.get(key, 0) + n
+    out = []
+    for item in order:
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        n = counts[item]
+        shares = "a share" if n == 1 else f"{n} shares"
+        if item[0] == "buy":
+            out.append(f"{item[1]} bought {shares} of {item[2]} from {_SOURCE[item[3]]}")
+        else:
+            out.append(f"{item[1]} sold {shares} of {item[2]}")
+    return out
+
+
 def stock_round_summary(game: Game, entry: Mapping[str, Any]) -> str:
-    lines = list(entry.get("summary") or [])
+    lines = merge_purchases(list(entry.get("summary") or []))
     prices = [f"{s} {game.fmt(game.price(s))}" for s in game.corps if s in game.market.positions]
     body = "\n".join(f"· {x}" for x in lines) if lines else "· Everyone passed."
     text = f"📋 **End of {entry['name']}**\n{body}"
@@ -374,7 +420,7 @@ def or_set_summary(game: Game, entries: Sequence[Mapping[str, Any]], since_messa
         if lines:
             parts.append(f"__{e['name']}__\n" + "\n".join(f"· {x}" for x in lines))
     events = [t for _i, t in game.messages[since_message:]
-              if t.startswith("Phase ") or "scrapped" in t or t.endswith(" closes.") or "hurricane" in t]
+              if t.startswith("Phase ") or " loses " in t or t.endswith(" closes.") or "hurricane" in t]
     if events:
         parts.append("__Events__\n" + "\n".join(f"· {t}" for t in events))
     return "\n".join(parts)
@@ -386,14 +432,32 @@ PICTURES_HELP = """**Reading the pictures**
 **Map** — each hex shows its id in a corner. White hexes are empty land; the number on them is the cost to build \
 there (water, swamp). Yellow, green, brown and gray are laid tiles, drawn from their track. White circles are \
 cities: one circle per token slot; a coloured disc with letters is a corporation's station. Small bars or dots \
-are towns; a coloured marker on a town is a hotel. Red areas at the edge are off-board destinations with their \
+are towns (in 18FL a coloured H beside a town is a hotel). Red areas at the edge are off-board destinations with their \
 value per phase (the value in use is highlighted). Thick dark lines between hexes cannot be crossed. Badges such \
-as ⚓+20 are special markers (the port).
+as ⚓+20 are special markers (the port). A ring with a corporation's name is its home circle, kept until it \
+first operates (every title draws it so). Track that stops in a short bar before a hex side ends there: the \
+neighbour's track does not continue it. On the map posted for a track step, the hexes where the operating \
+corporation can lay a tile are outlined in pink. `/view map region:F23` zooms in around a hex (or a place name); \
+`/view map` posts the part of the map where track has been laid when that is much smaller than the whole map.
 **Routes** — the map with each train's route in its own colour; the legend lists the train, its stops and its \
 revenue. Confirm with the button (or `/train run confirm:true`).
 **Market** — the share price track; each corporation's token sits on its price. Several tokens on one cell form \
-a stack: the top one operates first. Par cells (where a corporation may start) are marked.
-**Standings** — net worth per player now, and a line per player over the rounds played."""
+a stack: the top one operates first. Par cells (where a corporation may start) are marked. In 18EZ a railroad's \
+token waits in the Par Values box under the grid until the end of the round in which it floats.
+**Standings** — net worth per player now, and a line per player over the rounds played (the axis names the \
+rounds: SR 3 is the third stock round, OR 3.2 the second operating round after it). Each player keeps one colour \
+for the whole game.
+**Sheets** — `/view tiles` (tiles left and what each upgrades to), `/view trains` (prices, copies left, when \
+each rusts), `/view holdings` (everyone's certificates, IPO, pool, treasuries, trains, last runs, the bank), \
+`/view revenue corporation:` (its runs round by round)."""
+
+TRACK_HELP = """**Laying track**
+`/track lay hex: tile: rotation:` — the lists offered while typing hold only hexes the corporation can reach, \
+tiles that fit there and rotations that are legal. A rotation is named by where its track goes: \
+`r2: Jacksonville–Daytona` leads to those places; towards hexes without a name the sides are compass points \
+(`NE–S`; a pointy-topped map has no N or S side). Leave out `rotation:` and the bot shows you (only you) a small \
+picture of the hex with the tile in each legal rotation, numbered r0–r5, to pick from. A refused rotation says \
+that the rotation is wrong and which ones fit."""
 
 UNDO_HELP = """**Undo and redo**
 `/undo` takes back your own last action at once, if nobody has acted since. Otherwise the bot asks everyone \
@@ -408,12 +472,48 @@ and rotations that fit, cities with free slots and their cost). `/act` lists eve
 Refusals are shown only to you and change nothing."""
 
 
+EZ_HELP = """**18EZ (Level 2): the game from scratch**
+You are investors. Six railroads are for sale as shares; you become rich by owning shares of railroads that earn \
+well. Whoever has the most money plus share value at the end wins (the railroads' own money does not count).
+**Share dealing rounds** (`/stock …`). In turn, starting with the holder of the Priority Bid Card, each player \
+buys one certificate, sells, buys one then sells, sells then buys one, or passes. The first certificate of a \
+railroad is its President's certificate (20%): its buyer picks the par value ($50–$100) and pays twice that. Later \
+shares cost the par from the IPO, or the current value from the open market. A railroad floats when half its \
+shares are sold; it receives ten times its par at the end of that round. In the first round nobody may sell; later, \
+you may not sell shares bought in the same round, nor buy back what you sold. At most 60% of one railroad each. \
+The round ends when everyone passes in a row.
+**Operating rounds.** Each floated railroad, highest share value first, takes a turn run by its president: \
+1. lay or upgrade **one** tile (free) where its track reaches from its home (`/track lay`); its first tile goes on \
+its home city; 2. place its second station for $40 (`/token place`); 3. run its trains (`/train run`): the bot \
+finds the best routes, each counting the cities and towns it visits; 4. pay the income out to the shareholders \
+(the share value moves right) or retain it in the railroad (it moves left) with `/corp dividend`; 5. buy trains \
+(`/train buy`). A railroad with a route must own a train; if it cannot pay, its president must help and may have \
+to sell shares, and if he still cannot, he is bankrupt and the game ends at once.
+**The end.** When the bank runs out of money the current set of operating rounds is finished, then everyone's cash \
+and shares at their value are counted.
+Every prompt says what its step is for; `/act` lists every legal move. **Note:** the 18EZ board, train prices, \
+full share price index and other numbers the rulebook does not print are a reconstruction, not the published game."""
+
+
+def reconstruction_note(data: Any) -> str:
+    """A line saying that a title's board and unstated numbers are reconstructed (18EZ), or "" for others."""
+    prov = getattr(data, "provenance", None) or {}
+    if "RECONSTRUCTED" not in prov.get("status", ""):
+        return ""
+    return (f"⚠️ The {data.title} board and the numbers its rulebook does not print (train prices, the full share "
+            "price index, Metropolis' values, names and colours) are a reconstruction, not the published game.")
+
+
 def help_text(topic: str | None, title_options: Mapping[str, Mapping[str, str]] | None = None) -> str:
     topic = (topic or "").strip().lower().lstrip("/")
+    if topic in ("18ez", "ez"):
+        return EZ_HELP
     if topic in ("pictures", "picture", "map", "market"):
         return PICTURES_HELP
     if topic in ("undo", "redo"):
         return UNDO_HELP
+    if topic in ("track", "rotation", "rotations", "tile", "tiles"):
+        return TRACK_HELP
     if topic in ("options", "titles"):
         lines = ["**Titles and options** (`/game create title:18FL options:name1,name2`)"]
         for title, opts in (title_options or {}).items():
@@ -431,7 +531,9 @@ def help_text(topic: str | None, title_options: Mapping[str, Mapping[str, str]] 
         lines.append(f"`/{g.name}` {names} — {g.description}")
     lines.append("`/pass`, `/act`, `/undo`, `/redo`, `/help` — " + "pass; any legal action from a list; undo; redo; "
                  "this help")
-    lines.append("More: `/help topic:pictures`, `/help topic:undo`, `/help topic:options`, `/help topic:stock` …")
+    lines.append("More: `/help topic:pictures`, `/help topic:track`, `/help topic:undo`, `/help topic:options`, "
+                 "`/help topic:stock`, `/help topic:18ez` (a first game, from scratch; its board is a "
+                 "reconstruction) …")
     return "\n".join(lines)
 
 

@@ -215,10 +215,11 @@ def track_graph(board: Board, location: Callable[[str], str | None] | None = Non
     return graph
 
 
-def corp_view(graph: TrackGraph, corp: str) -> CorpView:
+def corp_view(graph: TrackGraph, corp: str, from_stations: Iterable[tuple[str, int]] | None = None) -> CorpView:
+    """``from_stations`` limits where walks start to those of the corporation's stations (18EZ: the home)."""
     board = graph.board
     stations: set[int] = set()
-    for hex_id, ci in board.stations(corp):
+    for hex_id, ci in board.stations(corp) if from_stations is None else from_stations:
         nid = graph.stop_node(hex_id, "city", ci)
         if nid is not None:
             stations.add(nid)
@@ -327,9 +328,10 @@ class Reach:
     paths: frozenset[tuple[str, int]]  # (hex, path index in board.layout(hex).paths) on the network
 
 
-def reach(board: Board, corp: str, *, location: Callable[[str], str | None] | None = None) -> Reach:
+def reach(board: Board, corp: str, *, location: Callable[[str], str | None] | None = None,
+          from_stations: Iterable[tuple[str, int]] | None = None) -> Reach:
     graph = track_graph(board, location)
-    view = corp_view(graph, corp)
+    view = corp_view(graph, corp, from_stations)
     node_cost, seg_cost = _search(graph, view)
     cities = frozenset((graph.nodes[n].hex, graph.nodes[n].index) for n in node_cost if graph.nodes[n].kind == "city")
     towns = frozenset((graph.nodes[n].hex, graph.nodes[n].index) for n in node_cost if graph.nodes[n].kind == "town")

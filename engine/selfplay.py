@@ -29,6 +29,8 @@ def choose(rng: random.Random, actions: list[Action], game: Game) -> Action:
         if a.type == "buy_train" and a.price is not None and a.train.split("-")[0] not in ("",) \
                 and a.entity in game.corps and any(t.id == a.train for s in game.corps for t in game.trains_of(s)):
             w = 0.3  # trains from other corporations: rarely
+        if a.type == "buy_company" and game.has_player(a.entity) and a.price < game.companies[a.company].value:
+            w = 0.02  # a private from another player below its value: rarely, or trades keep a stock round going
         weights.append(w)
     return rng.choices(actions, weights=weights, k=1)[0]
 

@@ -90,6 +90,20 @@ def sell(game: Game, player: str, corp_sym: str, count: int, *, keep_presidency_
     return amount
 
 
+def sell_all(game: Game, player: str, *, keep_presidency_of: str | None = None) -> int:
+    """Sell, corporation by corporation, the most shares the sale rules allow (a bankrupt president's last
+    sales); returns the proceeds. What cannot be sold stays with the player."""
+    total = 0
+    for sym, corp in game.corps.items():
+        if not corp.started:
+            continue
+        for n in range(game.shares_held(player, sym), 0, -1):
+            if sell_problem(game, player, sym, n, keep_presidency_of=keep_presidency_of) is None:
+                total += sell(game, player, sym, n, keep_presidency_of=keep_presidency_of)
+                break
+    return total
+
+
 def _best_challenger(game: Game, seller: str, corp_sym: str) -> str:
     best, best_n = None, 1
     for name in game._holders_after(seller, corp_sym):
@@ -152,9 +166,7 @@ def check_float(game: Game, corp_sym: str) -> None:
         return
     if game.sold_shares(corp_sym) >= game.rules.float_shares(game, corp_sym):
         corp.floated = True
-        capital = game.rules.capital(game, corp_sym)
-        game.pay(BANK, corp_sym, capital)
-        game.say(f"{corp_sym} floats and receives {game.fmt(capital)}.")
+        game.rules.on_float(game, corp_sym)
 
 
 def ipo_cert(game: Game, corp_sym: str) -> Certificate | None:

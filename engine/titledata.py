@@ -90,6 +90,7 @@ class TileDef(_Model):
     number: str | None = None
     count: int = 0
     unlimited: bool = False
+    provenance: str | None = None  # GIVEN / SOURCED / INFERRED / ASSUMPTION, for reconstructed titles (18EZ)
 
 
 class HexDef(_Model):
@@ -104,6 +105,11 @@ class HexDef(_Model):
     offboard: OffboardDef | None = None
     paths: tuple[tuple[Endpoint, Endpoint], ...] = ()
     borders: tuple[Border, ...] = ()
+    # the rulebook's hex type where tiles must match it (18EZ: large_city, small_city, open, metropolis, gray,
+    # offboard); informative: the tile checks read the hex's cities, towns and label
+    hex_type: str | None = None
+    home_of: str | None = None
+    provenance: str | None = None
 
     @property
     def buildable(self) -> bool:
@@ -136,6 +142,7 @@ class CorporationDef(_Model):
     text_color: str = "#ffffff"
     objective: str | None = None
     objective_bonus: int = 0
+    provenance: str | None = None
 
     @property
     def record_sym(self) -> str:
@@ -166,6 +173,7 @@ class TrainDef(_Model):
     trade_in: dict[str, int] = Field(default_factory=dict)
     # on sale beside the current type once a train of this name has been bought (1830 Diesel: after the first 6)
     available_on: str | None = None
+    provenance: str | None = None
 
     def kind(self, name: str) -> TrainVariant:
         """The card as the named side: itself or one of its variants."""
@@ -184,6 +192,7 @@ class PhaseDef(_Model):
     operating_rounds: int
     corporation_sizes: tuple[int, ...] = ()
     offboard_and_hotel_values: str = "top"
+    provenance: str | None = None
 
     @property
     def triggers(self) -> tuple[str, ...]:
@@ -202,6 +211,7 @@ class MarketDef(_Model):
     rows: tuple[tuple[str, ...], ...]
     legend: dict[str, str] = Field(default_factory=dict)
     end_game_value: int | None = None  # a price reaching this ends the game (18AL $300)
+    provenance: str | None = None
 
 
 class OptionalRule(_Model):
@@ -230,6 +240,8 @@ class TitleData(_Model):
     hexes: tuple[HexDef, ...]
     optional_rules: tuple[OptionalRule, ...] = ()
     assumptions: tuple[str, ...] = Field(default=())
+    # where the data comes from, for a partly reconstructed title (18EZ): status, given, sourced, reconstructed
+    provenance: dict[str, str] | None = None
 
     @property
     def min_players(self) -> int:

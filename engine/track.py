@@ -10,7 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .describe import compass, track_words
 from .graph import Reach
+from .graph import reach as graph_reach
 from .tiles import COLOR_ORDER, Layout, distinct_rotations, keeps_track, tile_layout
 
 if TYPE_CHECKING:
@@ -41,14 +43,15 @@ def exit_problem(game: Game, hex_id: str, new: Layout) -> str | None:
     board = game.board
     for e in sorted(new.exits):
         other = board.neighbour(hex_id, e)
+        side = compass(board.layout_kind, e)
         if other is None:
-            return f"track on side {e} would run off the map or into the sea"
+            return f"track on its {side} side would run off the map or into the sea"
         if not board.edge_open(hex_id, e) or any(b.edge == (e + 3) % 6 for b in game.data.hex(other).borders):
-            return f"side {e} of {hex_id} is impassable"
+            return f"the {side} side of {hex_id} is impassable"
         odef = game.data.hex(other)
         olayout = board.layout(other)
         if odef.color in ("red", "gray") and (e + 3) % 6 not in olayout.exits:
-            return f"track on side {e} would run into the blank side of {odef.name or other}"
+            return f"track on its {side} side would run into the blank side of {odef.name or other}"
     return None
 
 
@@ -89,11 +92,18 @@ def tile_problem(
     if bool(old.cities) != bool(new.cities):
         return f"{hex_id} needs a tile with a city." if old.cities else f"#{tile_id} has a city; {hex_id} has none."
     if not keeps_track(old, new):
-        return f"#{tile_id} at rotation {rotation} does not keep all the existing track on {hex_id}."
+        return f"Rotation {rotation} of #{tile_id} is wrong here: it does not keep all the existing track on {hex_id}."
     bad = exit_problem(game, hex_id, new)
     if bad:
-        return f"#{tile_id} at rotation {rotation}: {bad}."
-    if not _connected(game, corp, hex_id, old, new, reach):
+        return f"Rotation {rotation} of #{tile_id} is wrong here: {bad}."
+    if not _connected(game, corp, hex_id, old, new, reach, tile_id, rotation):
+        if old.color != "white" and game.rules.new_track_must_connect and not new.cities:
+            return (f"Rotation {rotation} of #{tile_id} adds no track connected to {corp}'s stations; an upgrade "
+                    "without a city must add connected track.")
+        if reach.hex_edges.get(hex_id) or any(h == hex_id for h, _ in game.board.stations(corp)):
+            # the hex is on the network: only this rotation misses it
+            return (f"Rotation {rotation} of #{tile_id} is wrong here: its track "
+                    f"({track_words(game.board, hex_id, new)}) does not meet {corp}'s track at {hex_id}.")
         return f"{corp} cannot reach {hex_id}: new track must extend one of its routes."
     cost = game.rules.lay_cost(game, hex_id)
     if game.corps[corp].cash < cost:
@@ -101,7 +111,8 @@ def tile_problem(
     return game.rules.tile_lay_problem(game, corp, hex_id, tile_id, rotation)
 
 
-def _connected(game: Game, corp: str, hex_id: str, old: Layout, new: Layout, reach: Reach) -> bool:
+def _connected(game: Game, corp: str, hex_id: str, old: Layout, new: Layout, reach: Reach, tile_id: str = "",
+               rotation: int = 0) -> bool:
     if game.rules.lay_connects(game, corp, hex_id):
         return True
     touched = reach.hex_edges.get(hex_id, frozenset())
@@ -110,7 +121,43 @@ def _connected(game: Game, corp: str, hex_id: str, old: Layout, new: Layout, rea
         return bool(new.exits & touched) or any(h == hex_id for h, _ in game.board.stations(corp))
     # an upgrade must extend the network or improve a city on it
     on_net = bool(touched) or any(h == hex_id for h, _ in reach.cities) or any(h == hex_id for h, _ in reach.towns)
+    if on_net and game.rules.new_track_must_connect and not new.cities:
+        return _added_track_connected(game, corp, hex_id, old, new, tile_id, rotation, reach)
     return on_net
+
+
+def _added_track_connected(game: Game, corp: str, hex_id: str, old: Layout, new: Layout, tile_id: str,
+                           rotation: int, reach: Reach) -> bool:
+    """Some track the new tile adds can be reached by a walk from one of the corporation's stations (traced like
+    a train: no backtracking at a fork, not through a red area or a blocked city), with the tile in place."""
+    board = game.board
+    kept = {frozenset(p) for p in old.paths}
+    added = [pi for pi, p in enumerate(new.paths) if frozenset(p) not in kept]
+    # quick refusal: an added path can only be reached at a side whose neighbour's track is on the network, or at
+    # a town or junction of this hex on a reached path
+    sides = set()
+    for e in range(6):
+        other = board.neighbour(hex_id, e)
+        if other is None or not board.edge_open(hex_id, e):
+            continue
+        back = (e + 3) % 6
+        if any((other, pi) in reach.paths and ("edge", back) in p for pi, p in enumerate(board.layout(other).paths)):
+            sides.add(e)
+    inner = {n for pi, p in enumerate(old.paths) if (hex_id, pi) in reach.paths for n in p if n[0] != "edge"}
+    if not any((n[0] == "edge" and n[1] in sides) or (n[0] != "edge" and n in inner)
+               for pi in added for n in new.paths[pi]):
+        return False
+    st = board.hexes[hex_id]
+    saved = (st.tile, st.rotation)
+    current_graph = board.graph_cache.get(None)  # kept: the trial tile would evict the real board's graph
+    st.tile, st.rotation = tile_id, rotation
+    try:
+        after = graph_reach(board, corp)
+    finally:
+        st.tile, st.rotation = saved
+        if current_graph is not None:
+            board.graph_cache[None] = current_graph
+    return any((hex_id, pi) in after.paths for pi in added)
 
 
 def city_map(game: Game, hex_id: str, tile_id: str, rotation: int) -> list[int]:

@@ -52,8 +52,12 @@ def _token(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, sym: str, col
 
 
 def render_market(title: TitleData, market: Market, corp_colors: dict[str, tuple[str, str]],
-                  caption: str = "") -> bytes:
-    """The market as PNG bytes: every cell, par cells marked, token stacks in order."""
+                  caption: str = "", *, floated: set[str] | None = None) -> bytes:
+    """The market as PNG bytes: every cell, par cells marked, token stacks in order.
+
+    The operating order lists the ``floated`` corporations only (default: every corporation on the market):
+    one that has a price but has not floated does not operate.
+    """
     grid = market.grid
     one_row = len(grid) == 1
     if one_row:
@@ -79,8 +83,10 @@ def render_market(title: TitleData, market: Market, corp_colors: dict[str, tuple
 
     legend_kinds = sorted({k for row in grid for c in row if c is not None for k in c.kinds if k in TAGS or
                            k in ZONE_FILL})
-    order = market.operating_order(sorted(market.positions))
-    footer = 34 + (38 if order else 0)
+    order = market.operating_order(sorted(s for s in market.positions if floated is None or s in floated))
+    # tokens not yet on the grid (18EZ: started railroads wait in the Par Values box until they float)
+    waiting = sorted(getattr(market, "parked", {}))
+    footer = 34 + (38 if order else 0) + (38 if waiting else 0)
     height = math.ceil(HEADER + n_rows * ch + (n_rows - 1) * gap + footer + MARGIN)
 
     im = Image.new("RGB", (WIDTH * SS, height * SS), PAGE)
@@ -160,6 +166,19 @@ def render_market(title: TitleData, market: Market, corp_colors: dict[str, tuple
             label = f"{title.fmt(market.price(sym))}" + ("" if i == len(order) - 1 else "  ›")
             d.text((x, yc), label, font=f_small, fill=INK, anchor="lm")
             x += text_size(f_small, label)[0] + 14 * SS
+        y += 38
+    if waiting:
+        x = MARGIN * SS
+        yc = (y + 16) * SS
+        label = "Par Values box (enters the index at the end of the round it floats in):"
+        d.text((x, yc), label, font=f_small_b, fill=INK, anchor="lm")
+        x += text_size(f_small_b, label)[0] + 12 * SS
+        for sym in waiting:
+            _token(d, x + 15 * SS, yc, 15 * SS, sym, corp_colors.get(sym, ("#808080", "#ffffff")))
+            x += 34 * SS
+            par = f"{title.fmt(market.price(sym))}"
+            d.text((x, yc), par, font=f_small, fill=INK, anchor="lm")
+            x += text_size(f_small, par)[0] + 18 * SS
         y += 38
     x = MARGIN * SS
     for k in legend_kinds:

@@ -45,7 +45,7 @@ def test_the_reference_record_replays_to_its_result_with_no_repair_and_exports_b
 
 def test_the_site_profile_lists_its_deviations() -> None:
     site = rules_for("1830", "18xx.games")
-    assert site.lowest_bidder_acts and not rules_for("1830").lowest_bidder_acts
+    assert site.auction_lowest_bidder_next and not rules_for("1830").auction_lowest_bidder_next
     assert [d[0] for d in DEVIATIONS][:3] == ["S1", "S2", "S3"]
 
 

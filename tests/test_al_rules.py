@@ -346,7 +346,10 @@ def test_every_player_payment_leaves_money_set_aside_for_bids_alone() -> None:
         act(g, type="par", entity="Ann", corporation="WRA", price=60)
     with pytest.raises(GameError, match="to spend"):
         act(g, type="buy_company", entity="Ann", company="BLC", price=20)
-    assert {a.type for a in g.legal_actions()} <= {"pass", "sell_shares"}
+    legal = g.legal_actions()
+    assert {a.type for a in legal} <= {"pass", "sell_shares", "buy_company"}
+    # a private from another player for any agreed price from $1: only what the free $10 covers is offered
+    assert all(a.price <= 10 for a in legal if a.type == "buy_company")
     g.private_bids.clear()
     act(g, type="buy_shares", entity="Ann", corporation="TAG")
 
@@ -414,7 +417,7 @@ def test_300_ends_the_game_after_the_current_operating_round_and_scores_privates
 
 def _tied_bank_end(options: dict[str, bool] | None, places: tuple[int, int] = (0, 1)) -> Game:
     """The bank breaks in OR 5.1; just before its last action (TAG passes its train step, which moves no money) the
-    players in ``places`` of the ranking are made equal by a payment from the bank, then TAG passes."""
+    players in ``places`` of the ranking are made equal by a payment from the bank, then TAG passes (no money moves)."""
     g = phase3_game(options)
     plan = Plan()
     play(g, plan, in_turn("ABC", "dividend"))
@@ -424,7 +427,8 @@ def _tied_bank_end(options: dict[str, bool] | None, places: tuple[int, int] = (0
     ranking = sorted(g.result().items(), key=lambda kv: -kv[1])
     (_, high), (low_name, low) = ranking[places[0]], ranking[places[1]]
     g.pay(BANK, low_name, high - low)
-    act(g, type="pass", entity="TAG")
+    while g.current_entity == "TAG":  # the train step, then the private purchase step (4.2(h)) if it applies
+        act(g, type="pass", entity="TAG")
     return g
 
 
@@ -482,7 +486,7 @@ def test_name_chits_are_the_presidents_choice_and_pay_only_on_their_train() -> N
         act(g, type="name_train", entity="M&C", chit="Dixie Flyer", train="2-0")
     act(g, type="run_routes", entity="ABC", routes=[{"train": "3-0", "nodes": LINE}])
     assert g.round.revenue == 90
-    assert "Robert E. Lee on 3-train 3-0" in g.rules.charter_notes(g, "ABC")[0]
+    assert "Robert E. Lee on the 3-train" in g.rules.charter_notes(g, "ABC")[0]
 
     # not in another corporation's turn; and a named train sold away leaves its chit on the charter
     play(g, plan, in_turn("TAG", "buy_train"))
@@ -520,3 +524,69 @@ def test_name_chits_move_with_the_best_runs_under_the_18xx_games_profile() -> No
     assert not any(a.type == "name_train" for a in g.legal_actions())
     act(g, type="run_routes", entity="ABC")
     assert g.round.revenue == 90 and g.rules.placed_chits(g)  # the engine placed them for the best run
+
+
+# -- rulings of issue 15 (each failed before its fix) ------------------------------------------------------------
+
+
+def test_rule_3_2_a_certificates_of_one_corporation_may_be_sold_one_at_a_time() -> None:
+    g = new_game("18AL", P3)
+    to_first_or(g)
+    while g.round.kind != "stock":
+        act(g, type="pass", entity=g.current_entity)
+    act(g, type="pass", entity="Bob")
+    act(g, type="pass", entity="Cy")
+    assert g.current_entity == "Ann" and g.shares_held("Ann", "ABC") == 2 and g.price("ABC") == 80
+    cash = g.player("Ann").cash
+    act(g, type="sell_shares", entity="Ann", corporation="ABC", count=1)
+    assert g.price("ABC") == 75 and g.current_entity == "Ann"
+    assert any(a.type == "sell_shares" and a.corporation == "ABC" for a in g.legal_actions())
+    act(g, type="sell_shares", entity="Ann", corporation="ABC", count=1)  # the price dropped after the first
+    assert g.player("Ann").cash == cash + 80 + 75 and g.price("ABC") == 70
+    with pytest.raises(GameError, match="You sold ABC earlier in this stock round|sold"):
+        act(g, type="buy_shares", entity="Ann", corporation="ABC")
+
+
+def test_rule_4_2_5_2_bankruptcy_only_after_every_legal_sale() -> None:
+    g = _abc_without_trains()
+    for c in g.certs:  # scaffolding: Ann keeps only her ABC, the treasury and her purse are empty
+        if c.owner == "Ann" and c.corp == "TAG":
+            c.owner = "Bob"
+    g.pay("ABC", BANK, g.corps["ABC"].cash)
+    g.pay("Ann", BANK, g.player("Ann").cash)
+    # one ABC share ($80) cannot pay the $100 train, but it can be sold: bankruptcy must wait for it
+    assert g.round.raisable(g, "Ann") == 80 and g.round.cheapest_price(g) == 100
+    assert not any(a.type == "bankrupt" for a in g.legal_actions())
+    with pytest.raises(GameError, match="must first sell every share he may \\(now: 1 ABC\\)"):
+        act(g, type="bankrupt", entity="ABC")
+    act(g, type="sell_shares", entity="Ann", corporation="ABC", count=1)
+    assert g.player("Ann").cash == 80 and not g.round.emergency_sales(g, "Ann")
+    act(g, type="bankrupt", entity="ABC")
+    assert g.finished and g.end_reason == "bankrupt" and g.player("Ann").cash == 0
+    # she scores only the stock she could not sell (the President's certificate, at the dropped price) and privates
+    assert g.net_worth("Ann") == score(g, "Ann") == 2 * g.price("ABC") + sum(
+        c.value for c in g.companies.values() if c.owner == "Ann" and not c.closed)
+
+
+RECORD_3P = "/work/shared/reference/records/18AL-3p-bankrupt.json"
+
+
+@pytest.mark.skipif(not __import__("os").path.exists(RECORD_3P), reason="reference records not available")
+def test_rule_4_2_1_j_an_upgrade_without_a_city_must_add_connected_track() -> None:
+    import json
+
+    from engine import track
+    from engine.graph import reach
+    from engine.records import read_record
+
+    with open(RECORD_3P) as f:
+        g = read_record(json.load(f), before=126, routes=False).game
+    assert g.current_entity == "ABC" and g.round.step == "track" and g.board.hexes["F7"].tile == "8"
+    r = reach(g.board, "ABC")
+    assert any(h == "F7" for h in r.hex_edges)  # ABC's network runs over the #8 in F7
+    options = {(o.tile, o.rotation) for o in track.legal_tiles(g, "ABC", "F7", r)}
+    assert ("29", 1) in options  # #29 adds a curve joined to ABC's track
+    assert ("16", 0) not in options  # #16's added curve touches nothing ABC reaches
+    with pytest.raises(GameError, match="adds no track connected to ABC's stations"):
+        act(g, type="lay_tile", entity="ABC", hex="F7", tile="16", rotation=0)
+    act(g, type="lay_tile", entity="ABC", hex="F7", tile="29", rotation=1)

@@ -80,6 +80,7 @@ def test_route_revenue_dividend_and_price_moves() -> None:
     act(g, "lay_tile", "SAL", hex="D25", tile="4", rotation=2)
     act(g, "pass", "SAL")
     act(g, "hex_token", "SAL", hex="C24")
+    act(g, "pass", "SAL")  # the step stays open for the unused bonus tokens (rules 3.3: they come after)
     act(g, "buy_train", "SAL", train="2")
     pass_all(g)
     assert g.current_entity == "SAL" and g.round.step == "track"

@@ -49,7 +49,7 @@ def test_president_pays_the_difference_for_a_required_train() -> None:
         act(g, "sell_shares", "alice", corporation="SAL", count=1)
     g.pay("SAL", "bank", g.corps["SAL"].cash - 30)  # as if spent on track earlier
     alice = g.player("alice").cash
-    with pytest.raises(GameError, match="has not operated"):
+    with pytest.raises(GameError, match="only to raise missing cash"):  # alice's $85 covers the $70 (8.4.1)
         act(g, "sell_shares", "alice", corporation="SAL", count=1)
     act(g, "buy_train", "SAL", train="2")
     assert g.corps["SAL"].cash == 0
@@ -86,3 +86,97 @@ def test_bankruptcy_is_refused_while_money_can_still_be_raised() -> None:
     g.pay("SAL", "bank", g.corps["SAL"].cash - 50)
     with pytest.raises(GameError, match="can still raise|not in an emergency"):
         act(g, "bankrupt", "SAL")
+
+
+def _sal_without_a_train(sal_cash: int, alice_cash: int):  # type: ignore[no-untyped-def]
+    """OR 2: SAL at its train step with no train (its 2-train passed to ACL as scaffolding), the treasury and
+    alice's cash set as given; alice holds a share of SR, which has operated."""
+    from engine.state import BANK
+    from tests.fl_helpers import drive, two_corps
+
+    g = two_corps()
+    drive(g, lambda g: g.round_no >= 2 and g.round.kind == "operating" and g.current_entity == "SAL"
+          and g.round.step == "buy_train")
+    g.train("2-0").owner = "ACL"
+    g.pay("SAL", BANK, g.corps["SAL"].cash - sal_cash)
+    alice = g.player("alice").cash
+    if alice > alice_cash:
+        g.pay("alice", BANK, alice - alice_cash)
+    else:
+        g.pay(BANK, "alice", alice_cash - alice)
+    assert g.round.must_raise(g) and g.shares_held("alice", "SR") == 1
+    return g
+
+
+def test_rule_8_4_1_stock_is_sold_only_to_raise_missing_cash() -> None:
+    g = _sal_without_a_train(sal_cash=0, alice_cash=1045)  # the 2-train costs $100: alice covers it
+    assert not any(a.type == "sell_shares" for a in g.legal_actions())
+    with pytest.raises(GameError, match="only to raise missing cash"):
+        act(g, "sell_shares", "alice", corporation="SR", count=1)
+    g = _sal_without_a_train(sal_cash=30, alice_cash=20)  # $50 short: the sale is allowed
+    assert any(a.type == "sell_shares" and a.corporation == "SR" for a in g.legal_actions())
+    act(g, "sell_shares", "alice", corporation="SR", count=1)
+    act(g, "buy_train", "SAL", train="2")
+    assert g.corps["SAL"].cash == 0 and g.trains_of("SAL")
+    assert not violations(g)
+
+
+def test_rule_8_4_2_the_president_contributes_only_cash_on_hand_toward_another_corporations_train() -> None:
+    g = _sal_without_a_train(sal_cash=0, alice_cash=0)
+    act(g, "sell_shares", "alice", corporation="SR", count=1)  # legal: raising money for a bank train
+    assert g.player("alice").cash > 0
+    assert not any(a.type == "buy_train" and a.train == "2-1" for a in g.legal_actions())
+    with pytest.raises(GameError, match="may contribute only \\$0"):
+        act(g, "buy_train", "SAL", train="2-1", price=50)
+    # with cash he had before any sale, he may pay toward it (up to its face value)
+    g = _sal_without_a_train(sal_cash=0, alice_cash=60)
+    act(g, "buy_train", "SAL", train="2-1", price=60)
+    assert g.train("2-1").owner == "SAL" and g.player("alice").cash == 0
+    assert not violations(g)
+
+
+def test_rule_3_3_the_tallahassee_tile_comes_after_the_lays_whoever_owns_it() -> None:
+    from tests.fl_helpers import drafted, pass_all
+
+    g = drafted(picks=["POSC", "TR", "TC"])
+    assert g.companies["TR"].owner == "bob" and g.current_entity == "bob"  # TR brings the Priority Deal
+    act(g, "pass", "bob")
+    act(g, "pass", "carol")
+    act(g, "par", "alice", corporation="SAL", price=100)
+    act(g, "buy_shares", "bob", corporation="SAL")
+    pass_all(g)
+    assert g.current_entity == "SAL" and g.corps["SAL"].president == "alice"
+    act(g, "lay_tile", "SAL", hex="C24", tile="4", rotation=2)
+    act(g, "lay_tile", "SAL", hex="C22", tile="9", rotation=0)
+    assert g.round.step == "track"  # the bonus comes after the corporation's own lays
+    assert any(a.entity == "TR" for a in g.legal_actions())
+    act(g, "lay_tile", "TR", hex="D25", tile="4", rotation=2)
+    assert g.companies["TR"].closed and g.round.step == "token"
+    # the same for a bonus token: carol's Terminal Company may follow SAL's own hotel
+    act(g, "hex_token", "SAL", hex="C24")
+    assert g.round.step == "token"
+    act(g, "place_token", "TC", hex="K28", city=0)
+    assert g.companies["TC"].closed and ("K28", 0) in g.board.stations("SAL")
+    assert not violations(g)
+
+
+def test_a_lay_off_the_map_and_a_pick_with_a_price_are_refused_by_name() -> None:
+    g = new_fl_draft()
+    chooser = g.round.order[0]
+    with pytest.raises(GameError, match="face value, \\$20, not \\$-50"):
+        act(g, "bid", chooser, price=-50, company="TR")
+    assert g.companies["TR"].owner is None and len(g.actions) == 3
+    g = sal_operating()
+    for hex_id in ("Z99", "A1"):
+        with pytest.raises(GameError, match=f"no hex {hex_id} on this map"):
+            act(g, "lay_tile", "SAL", hex=hex_id, tile="9", rotation=0)
+    assert g.round.step == "track" and not g.round.lays
+
+
+def new_fl_draft():  # type: ignore[no-untyped-def]
+    from engine import new_game
+
+    g = new_game("18FL", ["alice", "bob", "carol"], seed=1)
+    for p in ("alice", "bob", "carol"):
+        act(g, "bid", p, price=0)
+    return g

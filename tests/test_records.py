@@ -12,7 +12,7 @@ import pytest
 
 from engine import Game, new_game
 from engine.__main__ import main
-from engine.actions import Assign, BuyCompany, BuyTrain, Dividend, Pass
+from engine.actions import Assign, Bid, BuyCompany, BuyTrain, Dividend, Pass
 from engine.errors import GameError
 from engine.record import to_record
 from engine.records import RecordError, ids, read_record, write_record
@@ -55,7 +55,7 @@ def fingerprint(game: Game) -> dict[str, Any]:
 # -- the reference records -------------------------------------------------------------------------------------
 
 
-ALL_RECORDS = ["18FL-2p-short.json", "18FL-4p-bankrupt.json", "18AL-4p-bank.json"]
+ALL_RECORDS = ["18FL-2p-short.json", "18FL-4p-bankrupt.json", "18AL-4p-bank.json", "18AL-3p-bankrupt.json"]
 
 
 @needs_records
@@ -455,12 +455,13 @@ def test_d17_and_the_track_step_tr_lays_only_for_its_owners_corporation() -> Non
         act(g, "lay_tile", "SR", hex="B19", tile="58", rotation=4)
         games.append(g)
     site, book = games
-    assert book.round.step == "token"  # the rulebook: TR is alice's, so the step is done
-    assert site.round.step == "track"  # the site: open while TR is unused, whoever owns it
+    # both keep the step open while TR is unused, whoever owns it (rules 3.3: the bonus comes after the lays)
+    assert book.round.step == site.round.step == "track"
     with pytest.raises(GameError, match="D17"):
         act(site, "lay_tile", "TR", hex="C18", tile="8", rotation=3)
+    act(book, "lay_tile", "TR", hex="C18", tile="8", rotation=3)  # the rulebook: for the corporation operating
     act(site, "pass", "SR")
-    assert site.round.step == "token"
+    assert site.round.step == book.round.step == "token"
 
 
 # -- command line -----------------------------------------------------------------------------------------------
@@ -562,20 +563,31 @@ def _al_at(before: int) -> Game:
     return read_record(record("18AL-4p-bank.json"), before=before, routes=False).game
 
 
+def _al_rulebook_at(before: int) -> Game:
+    """The 4-player record's position, replayed under the rulebook (no site deviation matters this early)."""
+    g = _al_at(before)
+    return Game(rules_for("18AL"), [p.name for p in g.players], g.seed, {**g.options, "rules_profile": "rulebook"},
+                g.action_log())
+
+
 @needs_records
-def test_18al_site_keeps_the_track_step_open_while_the_lumber_company_can_be_bought() -> None:
-    g = _al_at(116)  # ABC has upgraded Birmingham; Player 3 still owns BLC, ABC has $950
+def test_rule_4_2_h_the_lumber_company_bought_after_the_lay_still_lays_its_terminal() -> None:
+    g = _al_rulebook_at(116)  # ABC has upgraded Birmingham; Player 3 still owns BLC, ABC has $950
+    assert type(g.rules) is type(rules_for("18AL"))
     assert (g.round.corp, g.round.step, g.round.lays) == ("ABC", "track", ["upgrade"])
-    assert Pass(entity="ABC") in g.legal_actions()
-    assert BuyCompany(entity="ABC", company="BLC", price=35) in g.legal_actions()
-    assert rules_for("18AL").more_lays_possible(g, g.round) is False  # the rulebook: one tile, the step is over
+    assert Pass(entity="ABC") in g.legal_actions()  # the step stays open while the B&SLC could be bought
+    g.process(BuyCompany(entity="ABC", company="BLC", price=35))
+    assert g.round.step == "track"
+    terminal = next(a for a in g.legal_actions() if a.entity == "BLC")
+    g.process(terminal)
+    assert g.board.hexes[terminal.hex].tile == "445" and g.round.step != "track"
     g = _al_at(144)  # L&N has laid its tile with $20, less than BLC's lowest price: the step closed
     assert (g.round.corp, g.round.step, g.corps["L&N"].cash) == ("L&N", "routes", 20)
 
 
 @needs_records
-def test_18al_site_ends_a_turn_with_a_private_purchase_step() -> None:
-    g = _al_at(102)  # L&N has bought its train in phase 3; the players still own privates
+def test_rule_4_2_h_a_turn_ends_with_a_private_purchase_step() -> None:
+    g = _al_rulebook_at(102)  # L&N has bought its train in phase 3; the players still own privates
     assert (g.round.corp, g.round.step) == ("L&N", "company")
     legal = g.legal_actions()
     assert Pass(entity="L&N") in legal and any(isinstance(a, BuyCompany) for a in legal)
@@ -584,6 +596,11 @@ def test_18al_site_ends_a_turn_with_a_private_purchase_step() -> None:
     g = _al_at(102)
     with pytest.raises(GameError, match="buy a private company from a player, or pass"):
         g.process(Dividend(entity="L&N", kind="payout"))
+    # a purchase that leaves nothing more to afford ends the step, as the site does (3-player record, action 158)
+    g = read_record(record("18AL-3p-bankrupt.json"), before=158, routes=False).game
+    assert (g.round.corp, g.round.step) == ("M&O", "company")
+    g.process(BuyCompany(entity="M&O", company="M&C", price=118))
+    assert g.current_entity == "ABC"
 
 
 @needs_records
@@ -650,3 +667,103 @@ def test_s9_unlimited_4d_means_eight_and_s12_the_bank_breaks_below_zero() -> Non
         g.pay(BANK, "a", g.bank)  # the bank is now empty
         assert g.bank == 0 and g.bank_broken is broken
 
+
+
+def test_end_game_only_from_the_administrators_path() -> None:
+    g = drafted()
+    for who in ("alice", "Mallory", "SAL"):
+        with pytest.raises(GameError, match="Only an administrator may end a game"):
+            g.process({"type": "end_game", "entity": who})
+        with pytest.raises(GameError, match="Only an administrator"):
+            g.check({"type": "end_game", "entity": who})
+    assert not g.finished and not any(a.type == "end_game" for a in g.legal_actions())
+    g.process({"type": "end_game", "entity": "alice"}, admin=True)  # the bot's /game end
+    assert g.finished and g.end_reason == "manually_ended"
+    # the stored log replays it, and a record exports and imports it (the site's manual end)
+    again = g.replayed()
+    assert again.finished and again.end_reason == "manually_ended"
+    back = read_record(write_record(g))
+    assert back.game.finished and back.game.end_reason == "manually_ended"
+
+
+# -- the site's private auction (18AL S1, S2) and private sales between players (S13) ----------------------------
+
+
+def test_s1_passes_lower_the_cheapest_private_and_then_pay_income_without_ending_the_round() -> None:
+    g = new_game("18AL", ["Ann", "Bob", "Cy"], options=SITE)
+    for price in (15, 10, 5):
+        for who in ("Ann", "Bob", "Cy"):
+            g.process(Pass(entity=who))
+        assert g.round.kind == "stock" and g.round_no == 1 and g.rules.private_price(g, "TR") == price
+    for who in ("Ann", "Bob", "Cy"):
+        g.process(Pass(entity=who))
+    # at $0 the player due to act receives it, and the sale goes on after him
+    assert g.companies["TR"].owner == "Ann" and g.player("Ann").cash == 600 and g.current_entity == "Bob"
+    g.process(BuyCompany(entity="Bob", company="SNAR", price=40))
+    cash = g.player("Ann").cash
+    for who in ("Cy", "Ann", "Bob"):
+        g.process(Pass(entity=who))
+    assert g.round.kind == "stock" and g.round_no == 1  # TR and SNAR paid their income, the sale goes on
+    assert g.player("Ann").cash == cash + g.companies["TR"].revenue
+    # the rulebook: a full round of passes ends the stock round (an operating round, then $5 off in the next)
+    book = new_game("18AL", ["Ann", "Bob", "Cy"])
+    for who in ("Ann", "Bob", "Cy"):
+        book.process(Pass(entity=who))
+    assert book.round_no == 2 and book.rules.private_price(book, "TR") == 15
+
+
+def test_s2_the_lowest_bidder_acts_next_and_a_pass_drops_out() -> None:
+    games = []
+    for options in (SITE, None):
+        g = new_game("18AL", ["Ann", "Bob", "Cy"], options=options)
+        for who, price in (("Ann", 45), ("Bob", 50), ("Cy", 55)):
+            g.process(Bid(entity=who, company="SNAR", price=price))
+        g.process(BuyCompany(entity="Ann", company="TR", price=20))  # SNAR is next, with three bidders
+        assert g.current_entity == "Ann"
+        g.process(Pass(entity="Ann"))
+        assert g.current_entity == "Bob"
+        g.process(Bid(entity="Bob", company="SNAR", price=60))
+        assert g.current_entity == "Cy"
+        g.process(Pass(entity="Cy"))
+        games.append(g)
+    site, book = games
+    # the site: Ann and Cy dropped out when they passed, so Bob, the last bidder, buys at once
+    assert site.companies["SNAR"].owner == "Bob" and site.player("Bob").cash == 600 - 60
+    # the rulebook: a player who passed may bid again when his turn comes round
+    assert book.companies["SNAR"].owner is None and book.current_entity == "Ann"
+    book.process(Bid(entity="Ann", company="SNAR", price=65))
+    assert book.round.auction is not None and book.round.auction.high == "Ann"
+
+
+def test_s13_a_private_changes_hands_only_on_the_buyers_turn() -> None:
+    games = []
+    for options in (SITE, None):
+        g = new_game("18AL", ["Ann", "Bob", "Cy"], options=options)
+        while any(c.owner is None for c in g.companies.values()):
+            who = g.current_entity
+            cheapest = g.round.unsold(g)[0]
+            g.process(BuyCompany(entity=who, company=cheapest, price=g.rules.private_price(g, cheapest)))
+        games.append(g)
+    site, book = games
+    seller = site.current_entity
+    mine = next(c.sym for c in site.companies.values() if c.owner == seller)
+    buyer = next(p.name for p in site.players if p.name != seller)
+    with pytest.raises(GameError, match="only on the buyer's turn"):
+        site.process(BuyCompany(entity=buyer, company=mine, price=5))
+    book.process(BuyCompany(entity=buyer, company=mine, price=5))  # the rulebook: free for him on the seller's turn
+    assert book.companies[mine].owner == buyer and book.current_entity == seller
+
+
+@needs_records
+def test_s6_the_chits_go_only_when_a_stock_turn_ends_under_another_president() -> None:
+    from engine.titles.g18al import state as al_state
+
+    g = read_record(record("18AL-3p-bankrupt.json"), before=177, routes=False).game
+    st = al_state(g)
+    assert g.round.kind == "stock" and st.chit_corp == "M&O" and st.chit_president_at_sr_start == "Player 2"
+    # scaffolding: Player 3 (two singles of M&O) takes the presidency in the middle of a turn
+    g._swap_president("M&O", "Player 2", "Player 3")
+    g.corps["M&O"].president = "Player 3"
+    assert st.chit_corp == "M&O"  # the site does not look now (the rulebook removes them at once)
+    g.process(Pass(entity=g.current_entity))
+    assert st.chit_corp is None and st.chits == {}

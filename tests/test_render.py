@@ -353,3 +353,44 @@ def test_variant_title_with_the_same_name_is_planned_afresh(title: TitleData) ->
     assert renamed.title == title.title
     a, b = render_map(Board(title)), render_map(Board(renamed))
     assert a != b
+
+
+# -- 18EZ: the hexagonal reconstructed board, Metropolis and the SPI ---------------------------------------------
+def test_18ez_board_is_hexagonal_with_metropolis_in_the_centre() -> None:
+    ez = load_title("18EZ")
+    board = Board(ez)
+    im = _img(render_map(board, title_text="18EZ"))
+    assert 1500 <= max(im.size) <= 1700
+    g, _ = map_geometry(board)
+    centres = {h.id: g.centre(h.id) for h in ez.hexes if h.color not in ("red",)}
+    mx, my = centres["F12"]
+    xs = [x for x, _ in centres.values()]
+    assert abs(mx - (min(xs) + max(xs)) / 2) < 1  # Metropolis in the middle of the widest row
+    assert _count_near(im, HEX_FILL["yellow"], _hex_box(board, "F12")) > 0  # preprinted yellow
+    for corner in ("A7", "A17", "F2", "F22", "K7", "K17"):
+        assert _count_near(im, HEX_FILL["red"], _hex_box(board, corner)) > 0
+
+
+def test_18ez_four_slot_metropolis_is_one_shape() -> None:
+    ez = load_title("18EZ")
+    board = Board(ez)
+    board.place_tile("F12", "716", 0, [0])
+    board.place_tile("F12", "717", 0, [0])
+    im = _img(render_map(board))
+    g, _ = map_geometry(board)
+    cx, cy = g.centre("F12")
+    # the middle of a 2 x 2 city is inside its white shape (a bow tie left it dark)
+    assert min(im.getpixel((round(cx), round(cy)))) > 200
+
+
+def test_18ez_market_shows_the_par_values_box() -> None:
+    from engine import new_game
+
+    g = new_game("18EZ", ["A", "B"])
+    g.process({"type": "par", "entity": "A", "corporation": "PS&W", "price": 70})
+    colors = {c.sym: (c.color, c.text_color) for c in g.data.corporations}
+    with_box = _img(render_market(g.data, g.market, colors))
+    plain = _img(render_market(g.data, Market.from_def(g.data.market), colors))
+    assert with_box.size[1] > plain.size[1]
+    assert _count_near(with_box, _rgb(g.data.corporation("PS&W").color), (0, plain.size[1] - 80,
+                                                                           with_box.size[0], with_box.size[1])) > 50

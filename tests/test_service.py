@@ -295,7 +295,7 @@ async def test_restart_resumes_exactly(tmp_path: Path, clock: Clock) -> None:
         row2, game2 = await second.current_game(CH) or (None, None)
         assert row2 is not None and game2 is not None
         assert (len(game2.actions), game2.describe_turn(), second.legal(row2.id, game2), game2.result()) == before
-        assert (await do(second, BOB, "game settings", reminder_hours=3)).ok  # a cold load inside a settings change
+        assert (await do(second, ALICE, "game settings", reminder_hours=3)).ok  # a cold load inside a settings change
         await play_random(second, 10, random.Random(12))  # and play goes on
     finally:
         await second.close()
@@ -340,12 +340,99 @@ async def test_admin_abandon_needs_confirmation(svc: Service) -> None:
     assert (await do(svc, BOB, "game create", title="18FL")).ok  # the channel is free
 
 
-async def test_unknown_error_gives_apology_and_changes_nothing(svc: Service, caplog: Any) -> None:
+async def test_unknown_error_gives_apology_and_changes_nothing(svc: Service, caplog: Any,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     await new_game(svc)
-    r = await do(svc, ALICE, "view history", lines="many")
+
+    async def broken(*_args: Any) -> Reply:
+        raise RuntimeError("injected fault")
+
+    monkeypatch.setattr(svc, "_view", broken)
+    r = await do(svc, ALICE, "view history")
     assert not r.ok and r.ephemeral and "Sorry" in r.text and "Traceback" not in r.text
     assert any("game 1" in rec.getMessage() for rec in caplog.records)
+    monkeypatch.undo()
     assert (await do(svc, ALICE, "private bid", price=5)).ok
+
+
+async def test_bad_values_are_refused_at_the_command_table(svc: Service, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 16 items 5 and 6: wrong types and sizes are refusals, not internal errors, and no error in one channel
+    evicts another channel's game; an undo of zero or fewer actions is refused and keeps the reminder timer."""
+    await new_game(svc)
+    _row, game = await state(svc)
+    reminder = await svc.store.reminder(1)
+    bad = [("view history", {"lines": "x"}), ("undo", {"count": "x"}), ("undo", {"count": 0}),
+           ("undo", {"count": -3}), ("token place", {"hex": "F21", "city": 2**70}), ("private bid", {"price": True}),
+           ("view history", {"lines": 10**30}), ("game create", {"title": "18FL" * 100}),
+           ("pass", {"bogus": 1}), ("game settings", {"reminder_hours": float("nan")})]
+    for path, opts in bad:
+        r = await do(svc, ALICE, path, **opts)
+        assert not r.ok and r.ephemeral and "Sorry" not in r.text and "Nothing was changed" in r.text, (path, r.text)
+        assert (await state(svc))[1] is game  # still the cached game: nothing evicted
+    assert await svc.store.reminder(1) == reminder
+    # a click naming another channel's game (or a game id beyond 64 bits) leaves that game's cache alone
+    other = await svc.handle(CH + 1, GUILD, DAVE, "game create", {"title": "18FL"})
+    assert other.ok
+    for gid in (2, 2**70):
+        r = await svc.click(CH, GUILD, ALICE, f"sm:{gid}:1x0000:a:pass|alice")
+        assert not r.ok and "Sorry" not in r.text
+    assert (await state(svc))[1] is game
+
+    async def broken(*_args: Any) -> Reply:
+        raise RuntimeError("injected fault")
+
+    monkeypatch.setattr(svc, "_action_click", broken)
+    r = await svc.click(CH + 1, GUILD, DAVE, "sm:1:1x0000:a:pass|alice")  # an error in another channel
+    assert not r.ok
+    assert (await state(svc))[1] is game
+
+
+async def test_settings_are_all_or_nothing_for_the_creator_and_announced(svc: Service) -> None:
+    """Issue 16 items 3 and 9: a refused settings change writes nothing; only the creator or an administrator
+    changes the game's settings (others are told the settings and who can); every change is public."""
+    await new_game(svc)
+    before = await svc.store.game(1)
+    seats = await svc.store.players(1)
+    for opts in ({"dm": True, "reminder_hours": 5000}, {"dm": True, "images": "always"}):
+        r = await do(svc, ALICE, "game settings", **opts)
+        assert not r.ok and "Sorry" not in r.text
+        assert await svc.store.game(1) == before and await svc.store.players(1) == seats
+    r = await do(svc, BOB, "game settings", reminder_hours=3, dm=True)
+    assert not r.ok and "Only the game's creator (alice)" in r.text and "reminders 12 h" in r.text.replace("hours", "h")
+    assert await svc.store.players(1) == seats
+    r = await do(svc, BOB, "game settings", dm=True)  # a player's own reminders are theirs
+    assert r.ok and not r.ephemeral and "bob's reminders come by direct message" in r.text
+    for who in (ALICE, MOD):
+        r = await do(svc, who, "game settings", reminder_hours=3, images="round")
+        assert r.ok and not r.ephemeral and "reminders" in r.text and "pictures" in r.text and who.name in r.text
+    row = await svc.store.game(1)
+    assert row is not None and row.reminder_interval == 3 * 3600 and row.image_mode == "round"
+
+
+async def test_replaced_seat_keeps_its_moves(svc: Service) -> None:
+    """Issue 16 item 4: after /game replace the seat's earlier moves are the newcomer's to agree to undo."""
+    await new_game(svc)
+    _row, game = await state(svc)
+    first = game.acting_players()[0]
+    assert (await do(svc, USERS[first], "private bid", price=0)).ok
+    _row, game = await state(svc)
+    second = next(n for n in game.acting_players() if n != first)
+    assert (await do(svc, USERS[second], "private bid", price=0)).ok
+    assert (await do(svc, MOD, "game replace", player=first, user=DAVE)).ok
+    ask = await do(svc, USERS[second], "undo", count=2)  # takes back the replaced seat's move too
+    assert ask.ok and DAVE.id in ask.mentions and "Do you agree" in ask.text
+    assert len((await state(svc))[1].actions) == 2
+    r = await svc.click(CH, GUILD, DAVE, button(ask, "Agree").custom_id)
+    assert r.ok and len((await state(svc))[1].actions) == 0
+
+
+async def test_private_buy_defaults_to_the_listed_price_and_never_shows_library_text(svc: Service) -> None:
+    """Issue 16 item 8."""
+    await new_game(svc)
+    r = await do(svc, ALICE, "act", action="buy_company|alice|company=X")
+    assert not r.ok and "price is missing" in r.text and "Field required" not in r.text and "pydantic" not in r.text
+    r = await do(svc, ALICE, "act", action="frobnicate|alice")
+    assert not r.ok and "no kind of move called 'frobnicate'" in r.text
 
 
 async def test_unloadable_log_is_refused_not_crashed(svc: Service, clock: Clock) -> None:
@@ -391,7 +478,7 @@ async def test_reminders_due_repeated_and_not_repeated_after_restart(tmp_path: P
     assert await due_notices(svc) == []
     clock.t += 6 * HOUR
     assert len(await due_notices(svc)) == 1
-    assert (await do(svc, BOB, "game settings", reminder_hours=0)).ok
+    assert (await do(svc, ALICE, "game settings", reminder_hours=0)).ok
     clock.t += 48 * HOUR
     assert await due_notices(svc) == []
     await svc.close()
@@ -478,7 +565,12 @@ async def test_admin_end_posts_standings_and_keeps_the_game(svc: Service) -> Non
     await new_game(svc)
     await finish_draft(svc)
     assert not (await do(svc, BOB, "game end")).ok
-    r = await do(svc, MOD, "game end")
+    ask = await do(svc, MOD, "game end")
+    assert ask.ephemeral and "cannot be undone" in ask.text and (await svc.current_game(CH)) is not None
+    assert (await svc.click(CH, GUILD, MOD, button(ask, "Keep").custom_id)).text == "Nothing changed."
+    assert not (await svc.click(CH, GUILD, BOB, button(ask, "End").custom_id)).ok  # the right person only
+    assert (await svc.current_game(CH)) is not None
+    r = await svc.click(CH, GUILD, MOD, button(ask, "End").custom_id)
     assert r.ok and "Game over" in r.text and "Final standings" in r.text
     assert any(p.name.endswith("-standings.png") for p in r.pictures)
     await svc.render(r)
@@ -577,8 +669,8 @@ async def test_18al_private_sale_through_the_same_commands(svc: Service) -> None
     first = USERS[game.current_entity]
     choices = await svc.autocomplete(CH, first, "private buy", "company")
     assert [c.value for c in choices] == ["TR"]
-    r = await do(svc, first, "private buy", company="TR", price=20)
-    assert r.ok, r.text
+    r = await do(svc, first, "private buy", company="TR")  # the price the prompt shows (issue 16 item 8)
+    assert r.ok and "$20" in r.text, r.text
     _row, game = await state(svc)
     assert game.companies["TR"].owner == first.name
     r = await do(svc, first, "view corporations")
@@ -606,9 +698,9 @@ async def test_18al_name_chits_through_private_use(svc: Service) -> None:
     other = next(u for u in (ALICE, BOB, CAROL) if u != pres)
     choices = await svc.autocomplete(CH, pres, "private use", "ability")
     labels = {c.name: c.value for c in choices}
-    assert "M&C: Put the Robert E. Lee on train 3-0" in labels, labels
+    assert "M&C: Put the Robert E. Lee on the 3-train" in labels, labels
     assert await svc.autocomplete(CH, other, "private use", "ability") == []
-    pick = labels["M&C: Put the Robert E. Lee on train 3-0"]
+    pick = labels["M&C: Put the Robert E. Lee on the 3-train"]
     refused = await do(svc, other, "private use", ability=pick)
     assert not refused.ok
     r = await do(svc, pres, "private use", ability=pick)
@@ -616,7 +708,7 @@ async def test_18al_name_chits_through_private_use(svc: Service) -> None:
     _row, game = await state(svc)
     assert game.rules.placed_chits(game) == {"Robert E. Lee": "3-0"} and game.current_entity == "ABC"
     view = await do(svc, pres, "view corporations")
-    assert "Robert E. Lee on 3-train 3-0" in view.full_text()
+    assert "Robert E. Lee on the 3-train" in view.full_text()
     assert "Pan American (on the charter" in view.full_text()
 
 
@@ -632,3 +724,63 @@ async def test_routes_not_proven_best_are_marked_and_logged(svc: Service, monkey
         shown = await do(svc, USERS[game.player_for(corp)], "train run")
     assert shown.ok and "not proven best" in shown.text and button(shown, "Run trains")
     assert any("not proven" in r.getMessage() and f"game {row.id}" in r.getMessage() for r in caplog.records)
+
+
+async def test_ids_are_forgiving_and_unknown_ones_get_the_nearest_choices(svc: Service) -> None:
+    """Issue 16 item 7: hex ids, corporation and private symbols, tile numbers and train names in any case and
+    in the forms players type; an unknown id is refused with the nearest legal choices and nothing changes."""
+    await new_game(svc)
+    await finish_draft(svc)
+    _row, game = await state(svc)
+    first = USERS[game.acting_players()[0]]
+    n = len(game.actions)
+    r = await do(svc, first, "stock par", corporation="sa1", price=70)
+    assert not r.ok and "There is no corporation 'sa1'" in r.text and "SAL" in r.text and "Sorry" not in r.text
+    assert len((await state(svc))[1].actions) == n
+    r = await do(svc, first, "stock par", corporation="sal", price=70)  # any case
+    assert r.ok, r.text
+    # on to an operating corporation that may lay track and buy a train
+    rng = random.Random(5)
+    for _ in range(400):
+        row, game = await state(svc)
+        if getattr(game.round, "step", None) == "track":
+            break
+        legal = svc.legal(row.id, game)
+        a = choose(rng, [parse_action(x) for x in legal], game).model_dump(exclude_none=True)
+        assert (await act(svc, a)).ok
+    corp = game.current_entity
+    president = USERS[game.player_for(corp)]
+    r = await do(svc, president, "track lay", hex="zz99", tile="#9", rotation=0)
+    assert not r.ok and "There is no hex 'zz99'" in r.text and "Nearest legal choices" in r.text
+    r = await do(svc, president, "track lay", hex=list(game.board.hexes)[0].lower(), tile="#zz", rotation=0)
+    assert not r.ok and "There is no tile '#zz'" in r.text
+    lays = [h.lower() for h in game.board.hexes]
+    tried = 0
+    for h in lays:  # the first lay the engine takes, typed the way players type
+        for tile in ("#9", "tile 8", "7"):
+            for rot in range(6):
+                r = await do(svc, president, "track lay", hex=h, tile=tile, rotation=rot)
+                tried += 1
+                if r.ok:
+                    break
+            if r.ok:
+                break
+        if r.ok:
+            break
+    assert r.ok and "Sorry" not in r.text, tried
+    for _ in range(400):
+        row, game = await state(svc)
+        legal = svc.legal(row.id, game)
+        buys = [a for a in legal if a["type"] == "buy_train" and a.get("price")
+                and not any(t.id == a["train"] and t.owner for t in game.trains)]
+        if buys:
+            break
+        a = choose(rng, [parse_action(x) for x in legal if x["type"] != "buy_train"] or
+                   [parse_action(x) for x in legal], game).model_dump(exclude_none=True)
+        assert (await act(svc, a)).ok
+    name = next(t.name for t in game.trains if t.id == buys[0]["train"])
+    who = USERS[game.player_for(buys[0]["entity"])]
+    r = await do(svc, who, "train buy", train="zz train")
+    assert not r.ok and "There is no train 'zz train'" in r.text and f"{name} (" in r.text
+    r = await do(svc, who, "train buy", train=f"{name} Train")
+    assert r.ok, r.text

@@ -876,3 +876,38 @@ async def test_closed_store_refuses_work(db_path: Path) -> None:
     with pytest.raises(StorageError, match="closed"):
         await store.active_game(CHANNEL)
     await store.close()  # harmless twice
+
+
+async def test_v3_file_gains_an_outbox_that_survives_a_restart(db_path: Path) -> None:
+    """The outbox migration on a file of the schema before it: old data kept, messages queued in order, kept across
+    a reopen until marked sent."""
+    make_v2_file(db_path)
+    raw = sqlite3.connect(db_path)
+    try:
+        for statement in MIGRATIONS[2]:
+            raw.execute(statement)
+        raw.execute("UPDATE schema_version SET version = 3")
+        raw.commit()
+    finally:
+        raw.close()
+    store = await Store.open(db_path)
+    try:
+        assert await store.schema_version() == SCHEMA_VERSION
+        assert [r.action for r in await store.actions(5)] == [{"type": "par", "price": 100}]
+        first = await store.queue_outbox(CHANNEL, 5, {"content": "Alice pars", "mentions": [BOB]}, T0)
+        second = await store.queue_outbox(CHANNEL, 5, {"content": "Bob's turn"}, T0 + 1)
+        with pytest.raises(ValueError):
+            await store.queue_outbox(2**64, 5, {"content": "x"}, T0)
+        await store.outbox_failed(first)
+    finally:
+        await store.close()
+    store = await Store.open(db_path)
+    try:
+        waiting = await store.outbox()
+        assert [(m.id, m.payload["content"], m.attempts) for m in waiting] == [(first, "Alice pars", 1),
+                                                                              (second, "Bob's turn", 0)]
+        assert waiting[0].payload["mentions"] == [BOB] and waiting[0].channel_id == CHANNEL
+        await store.outbox_sent(first)
+        assert [m.id for m in await store.outbox()] == [second]
+    finally:
+        await store.close()

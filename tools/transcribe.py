@@ -57,6 +57,8 @@ def transcribe_title(name: str, extra: dict) -> set[str]:
         else:
             body = _tile_body(entry)
             body["count"] = entry["count"]
+            if entry.get("provenance"):
+                body["provenance"] = entry["provenance"]
             if entry.get("rules_number"):
                 body["number"] = entry["rules_number"]
             tiles[tid] = body

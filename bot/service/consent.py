@@ -140,7 +140,7 @@ class Consent(Table):
             owner = next((t.owner for t in game.trains if t.id == action.get("train")), None)
             if owner not in game.corps:
                 return None
-            what = f"{owner}'s train {action['train']}"
+            what = f"{owner}'s {texts.train_words(game, str(action['train']))}"
         elif action.get("type") == "buy_company":
             comp = game.companies.get(str(action.get("company")))
             owner = comp.owner if comp is not None else None
@@ -290,7 +290,8 @@ class Consent(Table):
             who = next((p.name for p in ctx.players if p.user_id == owner), "another player")
             raise Refusal(f"The next action to redo was {who}'s; only they (or an administrator) can redo it.")
         before = self._before(game)
-        await asyncio.to_thread(game.process, nxt.action)
+        # a game ended by hand is ended again only by an administrator
+        await asyncio.to_thread(game.process, nxt.action, admin=ctx.is_admin())
         now = self.now()
         try:
             async with self.store.transaction() as tx:

@@ -54,7 +54,8 @@ class Lobby(Table):
             f"🚂 **{name}** created a game of **{title}** (game #{gid}) for {td.min_players}–{td.max_players} "
             f"players. Join with `/game join`, then start it with `/game start` when everyone is seated.\n"
             f"Options: {opt_text} · reminders: {texts.hours_text(row.reminder_interval)} · "
-            f"pictures: {_image_mode_text(row.image_mode)}"))
+            f"pictures: {_image_mode_text(row.image_mode)}"
+            + (f"\n{note}" if (note := texts.reconstruction_note(td)) else "")))
 
     async def _cmd_join(self, ctx: Ctx, opts: dict[str, Any]) -> Reply:
         row = self._need_lobby(ctx, "join")
@@ -151,49 +152,54 @@ class Lobby(Table):
         row = ctx.row
         if row is None:
             raise Refusal("There is no game in this channel.")
-        changes = []
-        if "dm" in opts:
-            seat = ctx.seat()
-            if seat is None:
-                raise Refusal("Only seated players have reminders.")
-            await self.store.set_dm_reminders(row.id, ctx.user.id, bool(opts["dm"]))
-            changes.append("your reminders come by direct message" if opts["dm"] else
-                           "your reminders come in this channel")
-        interval: int | None = None
-        if "reminder_hours" in opts:
-            interval = _hours_to_seconds(opts["reminder_hours"])
+        # every option is checked before any is written, and all are written in one transaction
+        interval = _hours_to_seconds(opts["reminder_hours"]) if "reminder_hours" in opts else None
         image_mode = opts.get("images")
         if image_mode is not None and image_mode not in IMAGE_MODES:
             raise Refusal(f"images must be one of {', '.join(IMAGE_MODES)}.")
         stall_after = opts.get("stall_after")
         if stall_after is not None and (not isinstance(stall_after, int) or not 0 <= stall_after <= 100):
             raise Refusal("stall_after must be a whole number of reminders from 0 (never tell) to 100.")
-        if interval is not None or image_mode is not None or stall_after is not None:
-            if ctx.seat() is None and not ctx.is_admin():
-                raise Refusal("Only the players or an administrator can change the game's settings.")
-            now = self.now()
-            # load before the transaction: a cold load reads the store, which a open transaction would refuse
-            game = await self._game(ctx) if interval is not None and row.status == "active" else None
-            async with self.store.transaction() as tx:
+        dm = bool(opts["dm"]) if "dm" in opts else None
+        if dm is not None and ctx.seat() is None:
+            raise Refusal("Only seated players have reminders, so only they choose how they get them (dm).")
+        game_wide = interval is not None or image_mode is not None or stall_after is not None
+        if game_wide and not ctx.is_admin():
+            creator = next((p.name for p in ctx.players if p.user_id == row.creator_id), None)
+            who = f"the game's creator ({creator})" if creator else "the game's creator"
+            raise Refusal(f"{self._settings_text(row)} Only {who} or a member with the Manage Server permission can "
+                          "change them; `dm:` (your own reminders) is yours to choose.")
+        if dm is None and not game_wide:
+            return Reply(text=self._settings_text(row), ephemeral=True)
+        now = self.now()
+        # load before the transaction: a cold load reads the store, which an open transaction would refuse
+        game = await self._game(ctx) if interval is not None and row.status == "active" else None
+        async with self.store.transaction() as tx:
+            if dm is not None:
+                await tx.set_dm_reminders(row.id, ctx.user.id, dm)
+            if game_wide:
                 await tx.update_settings(row.id, now, reminder_interval=interval, image_mode=image_mode,
                                          stall_after=stall_after)
-                ctx.row = await tx.game(row.id)
-                if game is not None:
-                    await self._set_reminder(tx, ctx, game, now)
-            if interval is not None:
-                changes.append(f"reminders {texts.hours_text(interval)}")
-            if image_mode is not None:
-                changes.append(f"pictures {_image_mode_text(image_mode)}")
-            if stall_after is not None:
-                changes.append("the creator is never told of a stalled game" if stall_after == 0 else
-                               f"the creator is told after {stall_after} reminders without a move")
-        if not changes:
-            r = ctx.row
-            assert r is not None
-            return Reply(text=f"Game #{r.id} settings: reminders {texts.hours_text(r.reminder_interval)}, pictures "
-                              f"{_image_mode_text(r.image_mode)}, stalled after {r.stall_after or 'never'} "
-                              "reminders.", ephemeral=True)
-        return Reply(text=f"⚙️ {ctx.user.name}: " + "; ".join(changes) + ".")
+            ctx.row = await tx.game(row.id)
+            ctx.players = await tx.players(row.id)
+            if game is not None:
+                await self._set_reminder(tx, ctx, game, now)
+        changes = []
+        if dm is not None:
+            changes.append(f"{ctx.user.name}'s reminders come " + ("by direct message" if dm else "in this channel"))
+        if interval is not None:
+            changes.append(f"reminders {texts.hours_text(interval)}")
+        if image_mode is not None:
+            changes.append(f"pictures {_image_mode_text(image_mode)}")
+        if stall_after is not None:
+            changes.append("the creator is never told of a stalled game" if stall_after == 0 else
+                           f"the creator is told after {stall_after} reminders without a move")
+        return Reply(text=f"⚙️ {ctx.user.name} changed the settings of game #{row.id}: " + "; ".join(changes) + ".")
+
+    @staticmethod
+    def _settings_text(row: GameRow) -> str:
+        return (f"Game #{row.id} settings: reminders {texts.hours_text(row.reminder_interval)}, pictures "
+                f"{_image_mode_text(row.image_mode)}, stalled after {row.stall_after or 'never'} reminders.")
 
     async def _cmd_abandon(self, ctx: Ctx, opts: dict[str, Any]) -> Reply:
         row = ctx.row
@@ -254,9 +260,27 @@ class Lobby(Table):
     async def _cmd_end(self, ctx: Ctx, opts: dict[str, Any]) -> Reply:
         self._need_admin(ctx)
         game = await self._game(ctx)
+        row = ctx.row
+        assert row is not None
+        # the confirmation is for this very state: a move made meanwhile makes the button stale
+        yes = make_custom_id(row.id, self.state_token(game), "end")
+        no = make_custom_id(row.id, "any", "cancel")
+        assert yes and no
+        return Reply(text=f"End game #{row.id} ({row.title}) now and score it as it stands? This cannot be undone.",
+                     components=[[Button("End and score the game", yes, "danger"), Button("Keep playing", no)]],
+                     ephemeral=True)
+
+    async def _end(self, ctx: Ctx, state: str) -> Reply:
+        """The confirmation button of `/game end`."""
+        self._need_admin(ctx)
+        game = await self._game(ctx)
+        if state != self.state_token(game):
+            raise Refusal("The game has moved on since you asked to end it; run `/game end` again if you still want "
+                          "to. Nothing was changed.")
         seat = ctx.seat()
         entity = seat.name if seat else ctx.user.name
-        return await self._apply(ctx, game, {"type": "end_game", "entity": entity}, check_turn=False)
+        # the engine ends a game by hand only on the administrator's path
+        return await self._apply(ctx, game, {"type": "end_game", "entity": entity}, check_turn=False, admin=True)
 
     def _need_lobby(self, ctx: Ctx, doing: str, hint: str = "") -> GameRow:
         row = ctx.row

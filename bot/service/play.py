@@ -11,18 +11,23 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.actions import dump_action
+from pydantic import ValidationError
+
+from engine.actions import dump_action, parse_action
 from engine.errors import GameError
 from engine.game import Game
 
 from .. import checkpoints, texts
+from .. import pictures as jobs
 from ..commands import ANY_ENTITY, Command, decode_action, encode_action
 from ..storage import GameRow
+from .ids import normalise_ids
 from .replies import Picture, Refusal, Reply, merge
 from .table import Ctx, Table, drafting, game_result
 
 log = logging.getLogger("stationmaster.service")
 
+MAX_FORCED_PASSES = 12  # steps that may finish by themselves after one action (a guard, not a rule)
 _ROUND_START = re.compile(r"^(Stock|Operating) round .*begins")
 
 
@@ -63,12 +68,51 @@ class Play(Table):
                 raise Refusal("That is not a private company's ability; use `/act` for other actions.")
         else:
             assert cmd.action is not None
+            if cmd.path == "track lay" and opts.get("rotation") in (None, ""):
+                return await self._rotation_choice(ctx, game, seat.name, opts)
             fields = cmd.build(opts) if cmd.build else {}
             action = {"type": cmd.action, **fields}
             action["entity"] = self._entity_for(game, seat.name, cmd.action, ctx.row)
+            row = ctx.row
+            assert row is not None
+
+            def legal() -> list[dict[str, Any]]:
+                return self.legal(row.id, game)
+
+            normalise_ids(game, action, legal)
             if any(o.name not in opts and o.name in _FILLABLE for o in cmd.options):
-                _fill_from_legal(action, self.legal(ctx.row.id, game) if ctx.row else [])
+                _fill_from_legal(action, legal())
+            if cmd.action == "buy_company" and "price" not in action:
+                action["price"] = _listed_price(game, action, legal())
         return await self._apply(ctx, game, action)
+
+    async def _rotation_choice(self, ctx: Ctx, game: Game, name: str, opts: Mapping[str, Any]) -> Reply:
+        """`/track lay` without a rotation: the legal rotations as a picture and a list, to the player only."""
+        assert ctx.row is not None
+        hex_id, tile = str(opts.get("hex") or "").upper(), str(opts.get("tile") or "").lstrip("#")
+        mine = self._controlled(game, name)
+        lays = [a for a in self.legal(ctx.row.id, game) if a["type"] == "lay_tile" and a["entity"] in mine
+                and str(a["hex"]) == hex_id and str(a["tile"]) == tile]
+        rotations = sorted({int(a["rotation"]) for a in lays})
+        if not rotations:
+            # no legal rotation at all: the engine says why (not reachable, wrong tile, ...)
+            entity = self._entity_for(game, name, "lay_tile", ctx.row)
+            try:
+                game.check({"type": "lay_tile", "entity": entity, "hex": hex_id, "tile": tile, "rotation": 0})
+            except GameError as e:
+                raise Refusal(str(e).split(" Legal here:")[0]) from None
+            raise Refusal(f"#{tile} cannot be laid on {hex_id} now.")
+        if len(rotations) == 1:
+            entity = next(a["entity"] for a in lays)
+            return await self._apply(ctx, game, {"type": "lay_tile", "entity": entity, "hex": hex_id, "tile": tile,
+                                                 "rotation": rotations[0]})
+        where = texts.hex_name(game, hex_id)
+        job = jobs.rotation_job(game, hex_id, tile, rotations, f"#{tile} on {where}: which rotation?")
+        text = (f"#{tile} fits {where} in {len(rotations)} ways:\n"
+                + "\n".join(f"· {ln}" for ln in jobs.rotation_lines(game, hex_id, tile, rotations))
+                + f"\nChoose with `/track lay hex:{hex_id} tile:{tile} rotation:N`.")
+        return Reply(text=text, ephemeral=True,
+                     pictures=[Picture(f"game{ctx.row.id}-{len(game.actions):05d}-rotations-{hex_id}.png", job)])
 
     def _controlled(self, game: Game, name: str) -> set[str]:
         out = {name}
@@ -126,9 +170,11 @@ class Play(Table):
             entity=game.current_entity,
         )
 
-    async def _apply(self, ctx: Ctx, game: Game, action: dict[str, Any], *, check_turn: bool = True) -> Reply:
+    async def _apply(self, ctx: Ctx, game: Game, action: dict[str, Any], *, check_turn: bool = True,
+                     admin: bool = False) -> Reply:
         row = ctx.row
         assert row is not None
+        _check_shape(action)
         if check_turn:
             self._authorize(ctx, game, action)
             proposal = self._needs_seller_consent(ctx, game, action)
@@ -136,7 +182,8 @@ class Play(Table):
                 return proposal
         before = self._before(game)
         try:
-            await asyncio.to_thread(game.process, action)  # a run may search routes for seconds: off the loop
+            # a run may search routes for seconds: off the loop
+            await asyncio.to_thread(game.process, action, admin=admin)
         except GameError:
             raise
         except Exception:
@@ -160,11 +207,43 @@ class Play(Table):
             self._evict(row.id)
         else:
             await self._prepare(row.id, game)
+            await self._forced_passes(ctx, game)
         try:
             return self._after_action(ctx, game, action, before)
         except Exception:
             log.exception("game %s: action %s applied and stored, but the reply failed", row.id, stored)
             return Reply(text="\n".join(t for _i, t in game.messages[before.n_messages:]) or "Done.")
+
+    async def _forced_passes(self, ctx: Ctx, game: Game) -> None:
+        """A step with nothing legal left but passing finishes by itself: the pass is made and stored for the seat
+        that had to make it (so its player may undo it like their own); the engine's log line says who passed."""
+        row = ctx.row
+        assert row is not None
+        for _ in range(MAX_FORCED_PASSES):
+            if game.finished or drafting(game) or getattr(game.round, "kind", "") not in ("operating", "stock"):
+                return
+            legal = self.legal(row.id, game)
+            if len(legal) != 1 or legal[0]["type"] != "pass":
+                return
+            entity = str(legal[0]["entity"])
+            player = game.player_for(entity) or entity
+            await asyncio.to_thread(game.process, dict(legal[0]))
+            uid = ctx.uid(player)
+            now = self.now()
+            try:
+                async with self.store.transaction() as tx:
+                    seq = await tx.append_action(row.id, dump_action(game.actions[-1]), uid, now)
+                    await self._set_reminder(tx, ctx, game, now)
+                    if game.finished:  # the pass may close the last round of the game
+                        await tx.set_status(row.id, "finished", now, game_result(game))
+            except BaseException:
+                self._evict(row.id)
+                raise
+            await checkpoints.save_if_due(self.store, row.id, game, seq, now)
+            if game.finished:
+                self._evict(row.id)
+                return
+            await self._prepare(row.id, game)
 
     def _after_action(self, ctx: Ctx, game: Game, action: Mapping[str, Any], before: _Before,
                       headline: str = "") -> Reply:
@@ -191,13 +270,15 @@ class Play(Table):
             id(game.round) != before.round_id or getattr(game.round, "corp", None) != before.corp)
         prices_moved = dict(game.market.positions) != before.prices
         if game.finished:
-            parts.append(texts.game_over_text(game))
+            parts.append(ctx.names_as_members(texts.game_over_text(game)))
             pictures.append(self._standings_picture(row, game))
             pictures.append(self._map_picture(row, game))
         elif mode == "turn":
             # after a turn that showed its routes the map is already in the channel (under the routes)
             if turn_over and self._routes_pictured.get(row.id) != (before.round_id, before.corp):
-                pictures.append(self._map_picture(row, game))
+                turn_map = self._track_step_map(row, game)
+                if turn_map is not None:
+                    pictures.append(turn_map)
             if prices_moved:
                 pictures.append(self._market_picture(row, game))
         elif mode == "round" and new_rounds:
@@ -285,3 +366,36 @@ def _fill_from_legal(action: dict[str, Any], legal: Sequence[Mapping[str, Any]])
             action[key] = matches[0][key]
         elif key == "source" and "ipo" in values:
             action[key] = "ipo"
+
+
+def _listed_price(game: Game, action: Mapping[str, Any], legal: Sequence[Mapping[str, Any]]) -> int:
+    """The price of a private the prompt shows, when the player names none: the one price the rules allow for it
+    (from the bank); between players, where a range is allowed, the player must name one."""
+    company = str(action.get("company"))
+    prices = sorted({int(a["price"]) for a in legal if a["type"] == "buy_company" and a["entity"] == action["entity"]
+                     and str(a.get("company")) == company and a.get("price") is not None})
+    if len(prices) == 1:
+        return prices[0]
+    if not prices:
+        raise Refusal(f"{company} cannot be bought by {action['entity']} now. {game.describe_turn()}")
+    raise Refusal(f"Name a price for {company}: from {game.fmt(prices[0])} to {game.fmt(prices[-1])} "
+                  "(`/private buy company:... price:...`).")
+
+
+def _check_shape(action: Mapping[str, Any]) -> None:
+    """Refuse an action with a missing field or a value of the wrong kind in the player's words: the engine's
+    models would say it in a library's words."""
+    try:
+        parse_action(dict(action))
+    except ValidationError as e:
+        problems = []
+        for err in e.errors()[:3]:
+            name = str(err["loc"][-1]) if err.get("loc") else ""
+            if not name or name == str(action.get("type")):
+                problems.append(f"there is no kind of move called {str(action.get('type'))[:30]!r}")
+            elif err.get("type") == "missing":
+                problems.append(f"{name} is missing")
+            else:
+                problems.append(f"{name} has the wrong kind of value ({str(action.get(name, ''))[:30]!r})")
+        raise Refusal("That move is incomplete: " + "; ".join(dict.fromkeys(problems)) + ". Nothing was changed.") \
+            from None

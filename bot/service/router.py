@@ -28,7 +28,7 @@ from engine.game import Game
 from engine.titles import TITLES, rules_for
 
 from .. import texts
-from ..commands import Command, command, parse_custom_id
+from ..commands import Command, command, parse_custom_id, validate
 from ..storage import ConflictError, GameRow, NotFoundError, StorageError
 from .choices import Choices, filter_choices
 from .consent import VOTE_KEYS, Consent
@@ -63,7 +63,10 @@ class Service(Lobby, Records, Members, Play, Prompt, Consent, Views, Choices, Re
             cmd = command(path)
         except KeyError:
             return refusal(f"There is no command /{path}. Try /help.")
-        opts = {k: v for k, v in (options or {}).items() if v is not None}
+        try:
+            opts = validate(cmd, {k: v for k, v in (options or {}).items() if v is not None})
+        except ValueError as e:
+            return refusal(f"{e}. Nothing was changed.")
         ctx = Ctx(channel_id, guild_id, user)
         # a member's own commands read games in many channels, each under that channel's lock: not this one's
         async with self.lock(channel_id) if cmd.kind != "member" else contextlib.nullcontext():
@@ -121,7 +124,8 @@ class Service(Lobby, Records, Members, Play, Prompt, Consent, Views, Choices, Re
             except Exception:
                 log.exception("error on click %s, channel %s, game %s, user %s, values %s", custom_id, channel_id,
                               cid.game_id, user.id, values)
-                self._evict(cid.game_id)
+                if ctx.row is not None and ctx.row.id == cid.game_id:
+                    self._evict(ctx.row.id)  # only this channel's game: a button may name any other
                 return refusal(APOLOGY)
 
     async def autocomplete(
@@ -196,6 +200,8 @@ class Service(Lobby, Records, Members, Play, Prompt, Consent, Views, Choices, Re
             return Reply(text="Nothing changed.", ephemeral=True)
         if key == "abandon":
             return await self._abandon(ctx)
+        if key == "end":
+            return await self._end(ctx, state)
         if key == "claim":
             return await self._claim(ctx, values)
         if key.startswith("stall-"):

@@ -24,8 +24,8 @@ from ..actions import (
     SellShares,
     parse_action,
 )
+from ..describe import rotation_words
 from ..errors import GameError
-from ..graph import reach
 from ..journal import Tracked
 from ..routes import Route, RouteError, RouteSet, Stop, best_routes, check_routes
 from ..state import BANK, POOL, Train
@@ -40,6 +40,7 @@ class OperatingRound(Tracked):
     def __init__(self, game: Game, number: int, total: int) -> None:
         self.number = number
         self.total = total
+        self.set_no = game.round_no  # the stock round this set follows: "OR 4.2" is the second OR after SR 4
         self.operated: list[str] = []
         self.corp: str | None = None
         self.step = ""
@@ -51,6 +52,7 @@ class OperatingRound(Tracked):
         self.token_placed = False
         self.bank_types_bought: list[str] = []
         self.emergency_sold: list[str] = []
+        self.emergency_raised = 0  # what the president's emergency sales brought in this turn
         self.summary: list[str] = []
         self.done = False
         self.order: list[str] | None = None  # fixed at the start where the title says so (1830)
@@ -62,7 +64,7 @@ class OperatingRound(Tracked):
 
     @property
     def name(self) -> str:
-        return f"OR {self.number}/{self.total}"
+        return f"OR {self.set_no}.{self.number}"
 
     # ------------------------------------------------------------------ sequencing
     def _next_corp(self, game: Game) -> None:
@@ -75,7 +77,7 @@ class OperatingRound(Tracked):
         fixed = [s for s in self.order or () if s in waiting]
         self.corp = fixed[0] if fixed else game.market.operating_order(waiting)[0]
         self.lays, self.company_uses, self.token_placed = [], [], False
-        self.bank_types_bought, self.emergency_sold = [], []
+        self.bank_types_bought, self.emergency_sold, self.emergency_raised = [], [], 0
         self.revenue, self.routes = 0, None
         corp = game.corps[self.corp]
         game.say(f"{self.corp} operates (president {corp.president}, treasury {game.fmt(corp.cash)}).")
@@ -113,6 +115,12 @@ class OperatingRound(Tracked):
             return self._can_buy_any(game) or not game.trains_of(sym)
         return game.rules.step_applies(game, self, self.step)
 
+    def recheck_step(self, game: Game) -> None:
+        """A purchase in the middle of a step (a private bought with the turn's cash) may leave the step with
+        nothing to offer: it is skipped, as it would have been on entry. Routes and dividend never change so."""
+        if self.corp is not None and self.step not in ("routes", "dividend") and not self._step_applies(game):
+            self.advance(game)
+
     def _no_revenue(self, game: Game) -> None:
         assert self.corp is not None
         before = game.price(self.corp)
@@ -120,6 +128,7 @@ class OperatingRound(Tracked):
         after = game.price(self.corp)
         game.say(f"{self.corp} earns nothing; {price_move(game, before, after)}.")
         self.summary.append(f"{self.corp} earned nothing ({game.fmt(before)} → {game.fmt(after)})")
+        game.revenues.append((self.name, self.corp, 0, "withhold"))
         game.remove_obsolete(self.corp)
 
     def _end_turn(self, game: Game) -> None:
@@ -160,6 +169,7 @@ class OperatingRound(Tracked):
 
             corporation_buys_company(game, sym, act)
             self.summary.append(f"{sym} bought {act.company}")
+            self.recheck_step(game)
             return
         handler = getattr(self, f"_{self.step}_{act.type}", None)
         if handler is None:
@@ -174,21 +184,41 @@ class OperatingRound(Tracked):
                 "dividend": "dividend", "buy_train": "buy trains",
                 "company": "buy a private company"}.get(self.step, self.step)
 
+    def track_text(self, game: Game) -> str:
+        """What the track step still waits for: a first tile, a second yellow one, or only a private's bonus tile."""
+        yellow = game.rules.lay_allowance_problem(game, self, "yellow") is None
+        upgrade = game.rules.lay_allowance_problem(game, self, "upgrade") is None and len(game.phase.tiles) > 1
+        bonus = sorted({a.entity for a in game.rules.or_legal_actions(game, self)
+                        if a.type == "lay_tile" and a.entity in game.companies})
+        with_bonus = (f" (or the bonus tile of {', '.join(bonus)})" if bonus else "")
+        if not self.lays:
+            return ("lay a yellow tile or upgrade one" if upgrade else "lay a yellow tile") + with_bonus + ", or pass"
+        if yellow or upgrade:
+            return ("lay a second yellow tile" if yellow and not upgrade else "lay another tile") + with_bonus + \
+                ", or pass"
+        if bonus:
+            return f"lay the bonus tile of {', '.join(bonus)}, or pass"
+        return "pass"
+
     def allowed_text(self, game: Game) -> str:
+        if self.step == "track":
+            return self.track_text(game)
         return {
             "convert": "convert to 10 shares, or pass",
-            "track": "lay or upgrade a tile, or pass",
-            "token": "place a station token or hotel, or pass",
+            "token": f"{game.rules.token_step_words}, or pass",
             "routes": "run trains (the engine shows the best routes)",
             "dividend": "pay out or withhold",
-            "buy_train": "buy a train" + ("" if not self.corp or game.trains_of(self.corp) else " (it must own one)")
-            + ", or pass",
+            "buy_train": ("buy a train (it must own one: passing is not allowed)"
+                          if self.corp and self.step == "buy_train" and self.train_required(game)
+                          else "buy a train, or pass"),
             "company": "buy a private company from a player, or pass",
         }.get(self.step, "act")
 
     # -- track
     def _track_lay_tile(self, game: Game, act: LayTile) -> None:
         assert self.corp is not None
+        if not game.data.has_hex(act.hex):
+            raise GameError(f"There is no hex {act.hex} on this map.")
         kind = "upgrade" if track.is_upgrade(game, act.hex) else "yellow"
         problem = game.rules.lay_allowance_problem(game, self, kind)
         if problem:
@@ -199,6 +229,9 @@ class OperatingRound(Tracked):
             self.advance(game)
 
     def _track_pass(self, game: Game, act: Pass) -> None:
+        problem = game.rules.track_pass_problem(game, self)
+        if problem:
+            raise GameError(problem)
         self.advance(game)
 
     # -- token
@@ -281,14 +314,16 @@ class OperatingRound(Tracked):
                 n = game.shares_held(p.name, sym)
                 if n:
                     game.pay(BANK, p.name, game.rules.dividend_for(game, sym, revenue, n))
-            pool = game.shares_held(POOL, sym)
-            if pool:
-                game.pay(BANK, sym, game.rules.dividend_for(game, sym, revenue, pool))
+            for holder in game.rules.treasury_dividend_holders:
+                unsold = game.shares_held(holder, sym)
+                if unsold:
+                    game.pay(BANK, sym, game.rules.dividend_for(game, sym, revenue, unsold))
             text = f"{sym} pays {game.fmt(per_share)} per share"
         game.rules.move_price_after_run(game, sym, revenue, act.kind)
         after = game.price(sym)
         game.say(f"{text}; {price_move(game, before, after)}.")
         self.summary.append(f"{sym} earned {game.fmt(revenue)}, {act.kind} ({game.fmt(before)} → {game.fmt(after)})")
+        game.revenues.append((self.name, sym, revenue, act.kind))
         game.remove_obsolete(sym)
         self.advance(game)
 
@@ -318,13 +353,13 @@ class OperatingRound(Tracked):
         if act.entity != pres:
             raise GameError(f"Only {self.corp}'s president {pres} may sell shares for its train.")
         corp_sym = game.corp(act.corporation).sym
-        if corp_sym in self.emergency_sold:
+        if corp_sym in self.emergency_sold and not game.rules.repeated_sales:
             raise GameError(f"You already sold {corp_sym} for this purchase; all sales of one corporation are one "
                             "sale.")
         problem = game.rules.emergency_sale_problem(game, self, pres, corp_sym, act.count)
         if problem:
             raise GameError(problem)
-        stock.sell(game, pres, corp_sym, act.count, keep_presidency_of=self.corp)
+        self.emergency_raised += stock.sell(game, pres, corp_sym, act.count, keep_presidency_of=self.corp)
         self.emergency_sold.append(corp_sym)
 
     def _buy_train_bankrupt(self, game: Game, act: Bankrupt) -> None:
@@ -336,6 +371,10 @@ class OperatingRound(Tracked):
         assert pres is not None
         if self.raisable(game, pres) >= self.cheapest_price(game) - game.corps[self.corp].cash:
             raise GameError(f"{pres} can still raise enough by selling shares; bankruptcy is not allowed.")
+        sales = self.emergency_sales(game, pres)
+        if game.rules.bankrupt_after_all_sales and sales:
+            listing = ", ".join(f"{n} {c}" for c, n in _largest(sales))
+            raise GameError(f"{pres} must first sell every share he may (now: {listing}); only then is he bankrupt.")
         game.rules.bankrupt(game, self, pres)
 
     # -- helpers for the train step
@@ -377,12 +416,33 @@ class OperatingRound(Tracked):
         return not game.trains_of(self.corp) and bool(self.available_trains(game)) and \
             game.rules.must_own_train(game, self)
 
+    def emergency_sales(self, game: Game, pres: str) -> list[tuple[str, int]]:
+        """(corporation, count) of every emergency sale the president may make now."""
+        assert self.corp is not None
+        out = []
+        for csym in game.corps:
+            if csym in self.emergency_sold and not game.rules.repeated_sales:
+                continue
+            for n in range(1, game.shares_held(pres, csym) + 1):
+                if stock.sell_problem(game, pres, csym, n, keep_presidency_of=self.corp) is None and \
+                        game.rules.emergency_sale_problem(game, self, pres, csym, n) is None:
+                    out.append((csym, n))
+        return out
+
+    def president_contribution_limit(self, game: Game, pres: str) -> int:
+        """What the president may pay toward a train bought from another corporation: his cash, less the
+        proceeds of this turn's emergency sales where the title says he may contribute only cash on hand."""
+        cash = game.available_cash(pres)
+        if game.rules.corporation_train_cash_on_hand_only:
+            cash = max(0, cash - self.emergency_raised)
+        return cash
+
     def raisable(self, game: Game, pres: str) -> int:
         """Cash plus what the president could still raise by legal emergency sales."""
         assert self.corp is not None
         total = game.available_cash(pres)
         for sym in game.corps:
-            if sym in self.emergency_sold:
+            if sym in self.emergency_sold and not game.rules.repeated_sales:
                 continue
             for n in range(game.shares_held(pres, sym), 0, -1):
                 if stock.sell_problem(game, pres, sym, n, keep_presidency_of=self.corp) is None:
@@ -398,8 +458,9 @@ class OperatingRound(Tracked):
         out: list[Action] = []
         pres = game.corps[sym].president
         if self.step == "track":
-            out.append(Pass(entity=sym))
-            r = reach(game.board, sym)
+            if game.rules.track_pass_problem(game, self) is None:
+                out.append(Pass(entity=sym))
+            r = game.rules.reach(game, sym)
             kinds_ok = {k for k in ("yellow", "upgrade") if game.rules.lay_allowance_problem(game, self, k) is None}
             for h in track.candidate_hexes(game, r):
                 for opt in track.legal_tiles(game, sym, h, r):
@@ -422,6 +483,7 @@ class OperatingRound(Tracked):
                                            and cheapest in (None, t.price)):
                         out.append(BuyTrain(entity=sym, train=t.id, price=t.price, variant=t.variant))
                 funded = game.rules.president_funds_corporation_train(game, self)
+                on_hand = self.president_contribution_limit(game, pres) if pres else 0
                 for other in game.corps:
                     if other == sym:
                         continue
@@ -430,17 +492,14 @@ class OperatingRound(Tracked):
                             continue
                         if cash >= 1:
                             out.append(BuyTrain(entity=sym, train=t.id, price=min(cash, t.price)))
-                        if funded and min(cash + pres_cash, t.price) > min(cash, t.price):
-                            out.append(BuyTrain(entity=sym, train=t.id, price=min(cash + pres_cash, t.price)))
+                        limit = game.rules.funded_train_price_limit(game, self, t)[0] if funded else 0
+                        if funded and min(cash + on_hand, limit) > min(cash, t.price):
+                            out.append(BuyTrain(entity=sym, train=t.id, price=min(cash + on_hand, limit)))
                 if emergency and pres:
-                    for csym in game.corps:
-                        if csym in self.emergency_sold:
-                            continue
-                        for n in range(1, game.shares_held(pres, csym) + 1):
-                            if stock.sell_problem(game, pres, csym, n, keep_presidency_of=sym) is None and \
-                                    game.rules.emergency_sale_problem(game, self, pres, csym, n) is None:
-                                out.append(SellShares(entity=pres, corporation=csym, count=n))
-                    if pres and self.raisable(game, pres) < self.cheapest_price(game) - cash:
+                    sales = self.emergency_sales(game, pres)
+                    out += [SellShares(entity=pres, corporation=c, count=n) for c, n in sales]
+                    if self.raisable(game, pres) < self.cheapest_price(game) - cash and \
+                            not (game.rules.bankrupt_after_all_sales and sales):
                         out.append(Bankrupt(entity=sym))
         out += game.rules.or_legal_actions(game, self)
         return out
@@ -454,7 +513,17 @@ class OperatingRound(Tracked):
         if self.step == "buy_train" and self.must_raise(game):
             extra = (f" {sym} has {game.fmt(game.corps[sym].cash)} and must buy a train: {pres} pays the rest,"
                      " selling shares if needed.")
-        return f"{pres}, for {sym} ({self.name}): {self.allowed_text(game)}.{extra}"
+        purpose = game.rules.step_purpose(game, self.step)
+        text = f"{pres}, for {sym} ({self.name}): {self.allowed_text(game)}.{extra}"
+        return f"{text} {purpose}" if purpose else text
+
+
+def _largest(sales: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """The largest legal sale of each corporation, for messages."""
+    most: dict[str, int] = {}
+    for c, n in sales:
+        most[c] = max(n, most.get(c, 0))
+    return list(most.items())
 
 
 def logged_routes(game: Game, specs: list[RouteSpec]) -> RouteSet | None:
@@ -488,7 +557,7 @@ def price_move(game: Game, before: int, after: int) -> str:
 def lay_tile(game: Game, corp: str, hex_id: str, tile_id: str, rotation: int, *, yellow_only: bool = False,
              by: str | None = None) -> None:
     # a stored log was checked when it was played: replaying it does not ask again where the track may go
-    r = None if game.trusted else reach(game.board, corp)
+    r = None if game.trusted else game.rules.reach(game, corp)
     problem = None if r is None else track.tile_problem(game, corp, hex_id, tile_id, rotation, r,
                                                          yellow_only=yellow_only)
     if problem:
@@ -496,7 +565,8 @@ def lay_tile(game: Game, corp: str, hex_id: str, tile_id: str, rotation: int, *,
         opts = track.legal_tiles(game, corp, hex_id, r, yellow_only=yellow_only)
         hint = ""
         if opts:
-            hint = " Legal here: " + ", ".join(f"#{o.tile} r{o.rotation}" for o in opts[:12]) + "."
+            hint = " Legal here: " + ", ".join(f"#{o.tile} {rotation_words(game.board, hex_id, o.tile, o.rotation)}"
+                                               for o in opts[:12]) + "."
         raise GameError(problem + hint)
     cost = game.rules.lay_cost(game, hex_id)
     if cost:
@@ -561,11 +631,12 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
         options = ", ".join(f"{t.variant} ({src}, {game.fmt(t.price)})" for t, src in available) or "none"
         raise GameError(f"There is no train {act.train} to buy. Available at face value: {options}.") from None
     if t.owner in (None, POOL):
-        raise GameError(f"Train {t.id} is not for sale now (bank trains are sold in order, one type per turn).")
+        raise GameError(f"That {t.variant}-train is not for sale now (bank trains are sold in order, one type per "
+                        "turn).")
     if t.owner == sym:
-        raise GameError(f"{sym} already owns {t.id}.")
+        raise GameError(f"{sym} already owns that {t.variant}-train.")
     if t.obsolete:
-        raise GameError(f"Train {t.id} is obsolete; nobody may buy it.")
+        raise GameError(f"That {t.variant}-train is obsolete; nobody may buy it.")
     if act.price is None or act.price < 1:
         raise GameError("Name a price of at least $1 to buy a train from another corporation.")
     seller = t.owner
@@ -575,23 +646,28 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
     if act.price > corp.cash:
         if not game.rules.president_funds_corporation_train(game, rnd):
             if corp.cash > 0 or game.trains_of(sym):
-                raise GameError(f"{sym} has {game.fmt(corp.cash)}; it can pay at most that for {t.id}.")
+                raise GameError(f"{sym} has {game.fmt(corp.cash)}; it can pay at most that for {seller}'s "
+                                f"{t.variant}-train.")
             raise GameError(f"{pres} may not pay toward a train from another corporation; with the president "
                             "paying, only the cheapest bank or pool train may be bought.")
-        if act.price > t.price:
-            raise GameError(f"With {pres} paying toward it, {sym} may pay at most the face value "
-                            f"{game.fmt(t.price)} for {t.id}.")
+        limit, why = game.rules.funded_train_price_limit(game, rnd, t)
+        if act.price > limit:
+            raise GameError(f"With {pres} paying toward {seller}'s {t.variant}-train, {sym} may pay at most {why}.")
         need = act.price - corp.cash
-        if game.available_cash(pres) < need:
-            raise GameError(f"{sym} has {game.fmt(corp.cash)} and {pres} has only "
-                            f"{game.fmt(game.available_cash(pres))} to spend.")
+        on_hand = rnd.president_contribution_limit(game, pres)
+        if on_hand < need:
+            raised = game.available_cash(pres) - on_hand
+            why = (f" ({game.fmt(raised)} of his cash comes from this turn's share sales, which may not go toward a "
+                   "train from another corporation)") if raised else ""
+            raise GameError(f"{sym} has {game.fmt(corp.cash)} and {pres} may contribute only "
+                            f"{game.fmt(on_hand)}{why}.")
         game.pay(pres, seller, need)
         if corp.cash:
             game.pay(sym, seller, corp.cash)
     else:
         game.pay(sym, seller, act.price)
     t.owner = sym
-    game.say(f"{sym} buys {t.variant}-train {t.id} from {seller} for {game.fmt(act.price)}.")
+    game.say(f"{sym} buys {seller}'s {t.variant}-train for {game.fmt(act.price)}.")
     rnd.summary.append(f"{sym} bought a {t.variant}-train from {seller}")
     game.rules.on_corp_bought_train(game, sym, t)
 

@@ -43,8 +43,7 @@ class Auction(Tracked):
     turn: int = 0  # index into bidders of the player to act
     passes: int = 0  # consecutive passes since the last bid
     log: list[str] = field(default_factory=list)
-    # each bidder's standing bid, in bid order, where the lowest bidder acts (``TitleRules.lowest_bidder_acts``)
-    standing: dict[str, int] = field(default_factory=dict)
+    bids: dict[str, int] = field(default_factory=dict)  # each bidder's current bid (lowest-bidder-next auctions)
 
 
 class PrivateSaleStockRound(StockRound):
@@ -126,11 +125,6 @@ class PrivateSaleStockRound(StockRound):
         elif isinstance(act, Pass):
             if game.rules.must_take_first_private(game):
                 raise GameError(f"{self.unsold(game)[0]} costs nothing now: you must take it.")
-            if self.pass_run + 1 >= len(game.active_players()) and game.rules.all_passed_in_sale(game, self):
-                game.say(f"{player} passes.")
-                self._end_turn(game)
-                self.pass_run, self.pass_start = 0, None
-                return
             self._pass(game, player)
         else:
             cheapest = self.unsold(game)[0]
@@ -216,10 +210,9 @@ class PrivateSaleStockRound(StockRound):
             start = seats.index(high[0])
             order = [seats[(start + k) % len(seats)] for k in range(1, len(seats) + 1)]
             self.auction = Auction(company, [p for p in order if p in bidders], high[0], high[1])
-            if game.rules.lowest_bidder_acts:
-                for p, amount in bids:
-                    self.auction.standing[p] = max(amount, self.auction.standing.get(p, 0))
-                self._lowest_turn()
+            if game.rules.auction_lowest_bidder_next:
+                self.auction.bids = {p: max(a for q, a in bids if q == p) for p in bidders}
+                self._lowest_next(self.auction)
             game.say(f"{company} is auctioned among {', '.join(sorted(bidders))}; high bid {game.fmt(high[1])} "
                      f"by {high[0]}.")
             return
@@ -231,74 +224,60 @@ class PrivateSaleStockRound(StockRound):
             self.resume_turn = None
             self._skip_bankrupt(game)
 
+    @staticmethod
+    def _lowest_next(a: Auction) -> None:
+        a.turn = min(range(len(a.bidders)), key=lambda i: a.bids[a.bidders[i]])
+
     def _auction_act(self, game: Game, act: Action) -> None:
         a = self.auction
         assert a is not None
         who = a.bidders[a.turn]
         if act.entity != who:
             raise GameError(f"{a.company} is being auctioned; it is {who}'s turn to raise or pass.")
-        if a.standing:
-            self._lowest_act(game, who, act)
-            return
-        if isinstance(act, Pass):
+        # the rulebook goes round and a passed player may bid again; 18xx.games: the lowest bidder acts, a pass drops
+        lowest_next = game.rules.auction_lowest_bidder_next
+        if isinstance(act, Pass) and lowest_next:
+            a.bidders.remove(who)
+            del a.bids[who]
+            game.say(f"{who} drops out of the auction of {a.company}.")
+        elif isinstance(act, Pass):
             a.passes += 1
             game.say(f"{who} passes on {a.company}.")
         elif isinstance(act, Bid) and act.company in (None, a.company):
-            self._check_raise(game, who, act.price)
-            a.high, a.amount, a.passes = who, act.price, 0
+            if act.price < a.amount + BID_STEP:
+                raise GameError(f"Raise to at least {game.fmt(a.amount + BID_STEP)}, or pass.")
+            free = game.available_cash(who, a.company)
+            if act.price > free:
+                raise GameError(f"You can bid at most {game.fmt(free)} (cash less your bids on other privates).")
+            a.high, a.amount, a.passes, a.bids[who] = who, act.price, 0, act.price
             game.say(f"{who} bids {game.fmt(act.price)} on {a.company}.")
         else:
             raise GameError(f"{a.company} is being auctioned: bid at least {game.fmt(a.amount + BID_STEP)} or pass.")
-        if a.passes >= len(a.bidders) - 1:
+        if len(a.bidders) == 1 or a.passes >= len(a.bidders) - 1:
+            # the high bidder is the one left (he never acts while another bids lower)
             self.auction = None
             self._sell_private(game, a.high, a.company, a.amount)
             self._waterfall(game)
+            return
+        if lowest_next:
+            self._lowest_next(a)
             return
         a.turn = (a.turn + 1) % len(a.bidders)
         if a.bidders[a.turn] == a.high:  # never the high bidder's turn: the others have all passed
             a.turn = (a.turn + 1) % len(a.bidders)
 
-    def _check_raise(self, game: Game, who: str, price: int) -> None:
-        a = self.auction
-        assert a is not None
-        if price < a.amount + BID_STEP:
-            raise GameError(f"Raise to at least {game.fmt(a.amount + BID_STEP)}, or pass.")
-        free = game.available_cash(who, a.company)
-        if price > free:
-            raise GameError(f"You can bid at most {game.fmt(free)} (cash less your bids on other privates).")
+    def _pass(self, game: Game, player: str) -> None:
+        selling = self.selling_privates(game)
+        super()._pass(game, player)
+        if selling and self.done and game.rules.private_sale_all_passed(game, self):
+            self.done = False  # the title goes on with the sale instead of ending the round
+            self.pass_run, self.pass_start = 0, None
 
-    def _lowest_turn(self) -> None:
-        """The bidder with the lowest standing bid acts (the earlier bid first among equal ones)."""
-        a = self.auction
-        assert a is not None
-        low = min(a.standing, key=lambda p: (a.standing[p], list(a.standing).index(p)))
-        a.turn = a.bidders.index(low)
-
-    def _lowest_act(self, game: Game, who: str, act: Action) -> None:
-        """18xx.games' auction: the lowest bidder raises above the highest bid or drops out (his money is freed);
-        the last one left buys at his bid."""
-        a = self.auction
-        assert a is not None
-        if isinstance(act, Pass):
-            del a.standing[who]
-            game.private_bids[a.company] = [(p, x) for p, x in game.private_bids[a.company] if p != who]
-            game.say(f"{who} drops out of the auction for {a.company}.")
-        elif isinstance(act, Bid) and act.company in (None, a.company):
-            self._check_raise(game, who, act.price)
-            del a.standing[who]
-            a.standing[who] = act.price
-            a.high, a.amount = who, act.price
-            game.private_bids[a.company].append((who, act.price))
-            game.say(f"{who} bids {game.fmt(act.price)} on {a.company}.")
-        else:
-            raise GameError(f"{a.company} is being auctioned: bid at least {game.fmt(a.amount + BID_STEP)} or pass.")
-        if len(a.standing) == 1:
-            winner, amount = next(iter(a.standing.items()))
-            self.auction = None
-            self._sell_private(game, winner, a.company, amount)
-            self._waterfall(game)
-            return
-        self._lowest_turn()
+    def give_private(self, game: Game, player: str, company: str) -> None:
+        """``player`` receives the private for nothing (its price fell to $0); the sale goes on after him."""
+        self._sell_private(game, player, company, 0)
+        self._acted(game)
+        self._after_purchase(game, player)
 
     def _trade(self, game: Game, player: str, act: BuyCompany) -> None:
         """A private between players in an ordinary turn: the buyer's purchase on his turn, free on the seller's."""
@@ -313,6 +292,8 @@ class PrivateSaleStockRound(StockRound):
             self.summary.append(f"{player} bought {act.company} from {seller}")
             self._bought(game)
         elif seller == player:
+            if not game.rules.private_sales_on_sellers_turn:
+                raise GameError(f"A private changes hands only on the buyer's turn; it is {player}'s turn.")
             problem = player_sale_problem(game, act.entity, act.company, act.price)
             if problem:
                 raise GameError(problem)
@@ -342,10 +323,13 @@ class PrivateSaleStockRound(StockRound):
             out = super().legal_actions(game) + game.rules.stock_company_actions(game, self, player)
             if not self.bought_this_turn and game.rules.stock_turn_end_problem(game, self, player) is None \
                     and game.rules.player_trade_problem(game, self) is None:
+                # any agreed price from $1 (3.2): the least and the face value are offered
                 for c in game.companies.values():
-                    if c.owner is not None and game.has_player(c.owner) and c.owner != player and not c.closed \
-                            and player_sale_problem(game, player, c.sym, c.value) is None:
-                        out.append(BuyCompany(entity=player, company=c.sym, price=c.value))
+                    if c.owner is None or not game.has_player(c.owner) or c.owner == player or c.closed:
+                        continue
+                    for price in sorted({1, c.value}):
+                        if player_sale_problem(game, player, c.sym, price) is None:
+                            out.append(BuyCompany(entity=player, company=c.sym, price=price))
             return out
         out = [] if game.rules.must_take_first_private(game) else [Pass(entity=player)]
         unsold = self.unsold(game)

@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
 class StockRound(Tracked):
     kind = "stock"
+    # what the title calls the round and the priority (18EZ: share dealing round, the Priority Bid Card)
+    label, short, priority_name = "Stock round", "SR", "the Priority Deal"
 
     def __init__(self, game: Game) -> None:
         game.round_no += 1
@@ -35,11 +37,11 @@ class StockRound(Tracked):
         self.multi: tuple[str, str] | None = None  # (corp, source) the turn's purchase may add to (brown zone)
         self.done = False
         self.summary: list[str] = []
-        game.say(f"Stock round {self.number} begins; {self.player(game)} has the Priority Deal.")
+        game.say(f"{self.label} {self.number} begins; {self.player(game)} has {self.priority_name}.")
 
     @property
     def name(self) -> str:
-        return f"SR {self.number}"
+        return f"{self.short} {self.number}"
 
     def player(self, game: Game) -> str:
         return game.players[self.turn].name
@@ -83,14 +85,22 @@ class StockRound(Tracked):
                             "You sold and then bought this turn; no more sales (never sell-buy-sell).")
         if not game.rules.sales_allowed(game, self):
             raise GameError("No shares may be sold in this stock round.")
-        if corp in self.sold_this_turn and game.rules.one_sale_per_corporation:
+        if corp in self.sold_this_turn and not game.rules.repeated_sales:
             raise GameError(f"You already sold {corp} this turn; all sales of one corporation form one sale.")
+        problem = self.sell_problem(game, player, corp, act.count)
+        if problem:
+            raise GameError(problem)
         stock.sell(game, player, corp, act.count)
         self.multi = None  # a sale after the purchase ends it
         self.sold_this_turn.add(corp)
         self.sold_in_round[player].add(corp)
         self.summary.append(f"{player} sold {act.count}× {corp}")
         self._acted(game)
+
+    def sell_problem(self, game: Game, player: str, corp: str, count: int) -> str | None:
+        """Why the player may not sell these shares in this round (the shared checks; a title's round adds its
+        own, such as 18EZ's shares bought in this round)."""
+        return stock.sell_problem(game, player, corp, count)
 
     def may_sell_after_purchase(self, game: Game) -> bool:
         """Sales may follow this turn's purchase where the title allows it and none came before it."""
@@ -110,7 +120,7 @@ class StockRound(Tracked):
             raise GameError(f"{sym} has already started at {game.fmt(corp.par_price or 0)}; buy its shares instead.")
         cells = [c for c in game.rules.par_cells(game) if c.price == act.price]
         if not cells:
-            allowed = ", ".join(game.fmt(c.price) for c in game.rules.par_cells(game))
+            allowed = ", ".join(game.fmt(p) for p in sorted({c.price for c in game.rules.par_cells(game)}))
             raise GameError(f"{game.fmt(act.price)} is not a starting value. Choose one of {allowed}.")
         size = game.rules.par_size(game, sym, act.size)
         pres = game.certs_of(sym)[0]
@@ -122,7 +132,7 @@ class StockRound(Tracked):
         if game.cert_count(player) + 1 > game.cert_limit():
             raise GameError(f"You hold {game.cert_count(player)} certificates; the limit is {game.cert_limit()}.")
         cell = cells[0]
-        game.market.place(sym, cell.row, cell.col)
+        game.rules.place_par_token(game, sym, cell)
         corp.par_price = act.price
         game.rules.set_size(game, sym, size)
         pct = game.percent_of(sym, game.shares_held(player, sym) + pres.shares)
@@ -174,8 +184,8 @@ class StockRound(Tracked):
     def _may_sell_any(self, game: Game) -> bool:
         player = self.player(game)
         return game.rules.sales_allowed(game, self) and any(
-            stock.sell_problem(game, player, s, 1) is None for s in game.corps
-            if s not in self.sold_this_turn or not game.rules.one_sale_per_corporation)
+            self.sell_problem(game, player, s, 1) is None for s in game.corps
+            if s not in self.sold_this_turn or game.rules.repeated_sales)
 
     def _acted(self, game: Game) -> None:
         self.pass_run = 0
@@ -199,9 +209,10 @@ class StockRound(Tracked):
             self.done = True
             assert self.pass_start is not None
             game.priority = self.pass_start
-            self.summary.append(f"{game.players[self.pass_start].name} holds the Priority Deal")
+            self.summary.append(f"{game.players[self.pass_start].name} holds {self.priority_name}")
 
     def _end_turn(self, game: Game) -> None:
+        game.rules.on_stock_turn_end(game, self)
         self.sold_this_turn = set()
         self.bought_this_turn = False
         self.sold_before_purchase = False
@@ -217,10 +228,10 @@ class StockRound(Tracked):
             out.append(parse_action({"type": "pass", "entity": player}))
         if (not self.bought_this_turn or self.may_sell_after_purchase(game)) and game.rules.sales_allowed(game, self):
             for sym in game.corps:
-                if sym in self.sold_this_turn and game.rules.one_sale_per_corporation:
+                if sym in self.sold_this_turn and not game.rules.repeated_sales:
                     continue
                 for n in range(1, game.shares_held(player, sym) + 1):
-                    if stock.sell_problem(game, player, sym, n) is None:
+                    if self.sell_problem(game, player, sym, n) is None:
                         out.append(SellShares(entity=player, corporation=sym, count=n))
         if self.bought_this_turn:
             if self.multi is not None:
@@ -250,10 +261,23 @@ class StockRound(Tracked):
         return out
 
     def describe(self, game: Game) -> str:
+        """The actions really left in this turn, from the legal ones (after a par or a buy only sales may be)."""
         player = self.player(game)
-        if self.sold_this_turn:
-            return f"{player} may sell more, buy one certificate, or pass to end the turn ({self.name})."
-        return f"{player} may sell shares, then buy one certificate or start a corporation, or pass ({self.name})."
+        kinds = {a.type for a in self.legal_actions(game) if a.entity == player}
+        parts = []
+        if "sell_shares" in kinds:
+            parts.append("sell more shares" if self.sold_this_turn else "sell shares")
+        buys = [w for k, w in (("buy_shares", "buy one certificate"), ("par", "start a corporation")) if k in kinds]
+        if buys:
+            parts.append(("then " if parts and not self.sold_this_turn else "") + " or ".join(buys))
+        done = self.bought_this_turn or self.sold_this_turn
+        end = "pass to end the turn" if done else "pass"
+        if not parts:
+            text = f"{player} has nothing left to do this turn but {end} ({self.name})."
+        else:
+            text = f"{player} may {', '.join(parts)}, or {end} ({self.name})."
+        purpose = game.rules.step_purpose(game, "stock")
+        return f"{text} {purpose}" if purpose else text
 
 
 __all__ = ["StockRound", "POOL"]

@@ -17,7 +17,7 @@ from ..errors import GameError
 from ..game import Game
 from .base import TitleRules
 
-TITLES = ("18FL", "18AL", "1830")
+TITLES = ("18FL", "18AL", "1830", "18EZ")
 PROFILES = ("rulebook", "18xx.games")
 
 
@@ -51,6 +51,11 @@ def rules_for(title: str, profile: str = "rulebook") -> TitleRules:
         from .g1830 import Rules1830
 
         return Rules1830()
+    if title == "18EZ":
+        # no 18xx.games implementation of 18EZ exists: both profiles play the rulebook
+        from .g18ez import Rules18EZ
+
+        return Rules18EZ()
     raise AssertionError(title)
 
 

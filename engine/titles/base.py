@@ -7,10 +7,11 @@ from typing import TYPE_CHECKING, Any
 from ..actions import Action
 from ..errors import GameError
 from ..market import Cell
-from ..state import IPO, POOL, Certificate, Corporation
+from ..state import BANK, IPO, POOL, Certificate, Corporation
 
 if TYPE_CHECKING:
     from ..game import Game
+    from ..graph import Reach
     from ..rounds.operating_round import OperatingRound
     from ..routes import Stop, TrainSpec
 
@@ -28,22 +29,37 @@ class TitleRules:
     sales_after_purchase = False
     # sales may come before and after the turn's one purchase (1830: sell-buy-sell)
     sell_buy_sell = False
-    one_sale_per_corporation = True  # all of a turn's sales of one corporation are one sale (18FL, 18AL)
     # the operating order is fixed when the round starts (1830); otherwise each next corporation is chosen then
     fixed_operating_order = False
     # when the president pays toward a forced train: only the cheapest bank/pool train, none from a corporation
     emergency_cheapest_only = False
-    # a player above the certificate limit may not end his stock turn while a sale is possible (18AL, 1830)
-    sell_down_to_cert_limit = False
     privates_count_for_cert_limit = False  # open privates count as certificates (18AL, 1830)
     ipo_at_par = False  # IPO certificates cost the par value, pool ones the market value (18AL, 1830)
-    # the president's emergency sales for a train stop as soon as they cover it (18AL, 1830)
-    emergency_sales_only_needed = False
+    # a turn may sell one corporation's certificates again, one at a time (18AL 3.2(a)); else one sale per turn
+    repeated_sales = False
+    # bankruptcy only once every legal emergency sale is made (18AL 4.2.5.2); else when they cannot raise enough
+    bankrupt_after_all_sales = False
+    # the president may put toward a train from another corporation only the cash he had before this turn's
+    # emergency sales (18FL 8.4.2)
+    corporation_train_cash_on_hand_only = False
+    # an upgrade without a city must add track joined to the corporation's network (18AL 4.2.1(j) and its Q&A)
+    new_track_must_connect = False
     bankrupt_keeps_holdings = False  # 18AL: a bankrupt player's unsold stock and privates still score
     bank_broken_text = "The bank has broken: the game ends after the current set of operating rounds."
     bank_breaks_below = 1  # the bank is broken once it holds less than this: $0 or less
+    # what a token step offers, in the title's words (18FL adds hotels)
+    token_step_words = "place a station token"
+    # holders whose shares' part of a dividend goes to the corporation's treasury (18EZ: the IPO, not the pool)
+    treasury_dividend_holders: tuple[str, ...] = (POOL,)
+    # a player over the certificate limit must sell down before ending his stock turn, when a sale is possible
+    sell_down_to_cert_limit = False
+    # a president raising money for a train sells only what the train needs (18AL, 18EZ)
+    sell_only_what_is_needed = False
+    # a corporation with no legal route need not own a train (18AL 4.2.5, 18EZ 2.8)
+    train_needed_only_with_route = False
 
     # -- setup and round order
+
     def check_options(self, game: Game, options: dict[str, Any]) -> None:
         unknown = set(options) - set(self.options) - {"rules_profile"}
         if unknown:
@@ -65,19 +81,23 @@ class TitleRules:
             game.record_history()
             if game.bank_broken:
                 return game.end_after_round(finished, "bank")
-            return self.stock_round(game)
+            return self.new_stock_round(game)
         # after a stock round (or an opening round) comes a set of operating rounds
         if isinstance(finished, StockRound):
+            self.end_of_stock_round(game)
             game.record_history()
         total = game.phase.operating_rounds
         game.or_set = (1, total)
         return OperatingRound(game, 1, total)
 
-    def stock_round(self, game: Game) -> Any:
-        """A new stock round (1830: one that also takes private trades and the M&H exchange)."""
+    def new_stock_round(self, game: Game) -> Any:
         from ..rounds.stock_round import StockRound
 
         return StockRound(game)
+
+    def end_of_stock_round(self, game: Game) -> None:
+        """What happens as a stock round ends, before the operating rounds (18EZ: capital and SPI tokens)."""
+        return None
 
     def corp_alias(self, sym: str) -> str | None:
         return self.aliases.get(sym)
@@ -100,17 +120,16 @@ class TitleRules:
         return sum(1 for c in game.companies.values() if c.owner == player and not c.closed)
 
     def stock_turn_end_problem(self, game: Game, rnd: Any, player: str) -> str | None:
-        """Why the player may not end his stock turn yet (still above the certificate limit)."""
-        from .. import stock
-
+        """Why the player may not end his stock turn yet (e.g. still above the certificate limit)."""
+        if not self.sell_down_to_cert_limit:
+            return None
         count, limit = game.cert_count(player), game.cert_limit()
-        if not self.sell_down_to_cert_limit or count <= limit or not self.sales_allowed(game, rnd):
+        if count <= limit or not self.sales_allowed(game, rnd):
             return None
         if getattr(rnd, "bought_this_turn", False) and not rnd.may_sell_after_purchase(game):
             return None  # no further sale is possible this turn
-        sold = getattr(rnd, "sold_this_turn", set())
-        if not any(stock.sell_problem(game, player, s, 1) is None for s in game.corps
-                   if s not in sold or not self.one_sale_per_corporation):
+        sold = set() if self.repeated_sales else getattr(rnd, "sold_this_turn", set())
+        if not any(rnd.sell_problem(game, player, s, 1) is None for s in game.corps if s not in sold):
             return None
         return (f"You hold {count} certificates, over the limit of {limit}: sell enough to comply before ending "
                 "your turn.")
@@ -143,12 +162,17 @@ class TitleRules:
     def on_private_sold(self, game: Game, rnd: Any, company: str) -> None:
         return None
 
-    # in an auction among a private's bidders the lowest bidder acts: raise or drop out (18xx.games 1830)
-    lowest_bidder_acts = False
+    # in an auction of a private the lowest current bidder acts next and a pass drops him out (18xx.games 18AL S2,
+    # 18xx.games 1830); else turns go round from the player after the high bidder and a player who passed may bid
+    # again
+    auction_lowest_bidder_next = False
+    # a private may change hands on the seller's stock turn too, costing the buyer nothing (18AL rules 3.2)
+    private_sales_on_sellers_turn = True
 
-    def all_passed_in_sale(self, game: Game, rnd: Any) -> bool:
-        """Every player passed in a row while privates are unsold: True when the round goes on (1830: the first
-        private gets cheaper, or the privates pay), False when it ends (18AL)."""
+    def private_sale_all_passed(self, game: Game, rnd: Any) -> bool:
+        """Every player passed in a row while privates are unsold: True if the title goes on with the sale in
+        the same round (18xx.games 18AL S1; 1830: the first private gets cheaper, or the privates pay), False to end
+        the stock round (the rulebook)."""
         return False
 
     def must_take_first_private(self, game: Game) -> bool:
@@ -195,6 +219,16 @@ class TitleRules:
 
     def set_size(self, game: Game, corp: str, size: int) -> None:
         game.corps[corp].size = size
+
+    def place_par_token(self, game: Game, corp: str, cell: Cell) -> None:
+        """Put a newly started corporation's price token on the market (18EZ: in the par box until it floats)."""
+        game.market.place(corp, cell.row, cell.col)
+
+    def on_float(self, game: Game, corp: str) -> None:
+        """The corporation has just floated: by default the bank pays its capital at once."""
+        capital = self.capital(game, corp)
+        game.pay(BANK, corp, capital)
+        game.say(f"{corp} floats and receives {game.fmt(capital)}.")
 
     def ipo_price(self, game: Game, corp: str) -> int:
         """Price per share of a certificate from the IPO: the market value (18FL) or the par value."""
@@ -245,6 +279,15 @@ class TitleRules:
     def lay_cost(self, game: Game, hex_id: str) -> int:
         """What laying a tile on the hex costs now: its terrain cost on the first (yellow) tile."""
         return game.data.hex(hex_id).cost if game.board.layout(hex_id).color == "white" else 0
+    def track_pass_problem(self, game: Game, rnd: OperatingRound) -> str | None:
+        """Why the corporation may not skip the track step now (18EZ: its home tile is compulsory)."""
+        return None
+
+    def reach(self, game: Game, corp: str) -> Reach:
+        """Where the corporation may lay track from: by default all its stations."""
+        from ..graph import reach
+
+        return reach(game.board, corp)
 
     def company_action(self, game: Game, rnd: OperatingRound, act: Action) -> None:
         raise GameError(f"{act.entity} has no ability usable now.")
@@ -308,14 +351,31 @@ class TitleRules:
         raise GameError(f"{game.data.title} has no train trade-ins.")
 
     def must_own_train(self, game: Game, rnd: OperatingRound) -> bool:
-        """Whether the operating corporation must end its turn owning a train (the rulebook: always)."""
-        return True
+        """Whether the operating corporation must end its turn owning a train: always, or (with
+        ``train_needed_only_with_route``) only when a 2-train could run from one of its stations."""
+        if not self.train_needed_only_with_route:
+            return True
+        from ..routes import TrainSpec, _Network
+
+        key = (len(game.actions), rnd.corp)
+        cached = getattr(rnd, "_must_own", None)
+        if cached is not None and cached[0] == key:
+            return bool(cached[1])
+        net = _Network(game.board, rnd.corp or "", self.route_rules(game))
+        must = bool(net.walks([TrainSpec("", "2", 2)]))
+        rnd._must_own = (key, must)  # type: ignore[attr-defined]
+        return must
 
     def president_funds_corporation_train(self, game: Game, rnd: OperatingRound) -> bool:
         """May the president pay toward a train bought from another corporation (up to its face value)?
         18FL: only for a corporation with no train and an empty treasury."""
         corp = game.corps[rnd.corp or ""]
         return not self.emergency_cheapest_only and corp.cash == 0 and not game.trains_of(corp.sym)
+
+    def funded_train_price_limit(self, game: Game, rnd: OperatingRound, train: Any) -> tuple[int, str]:
+        """The most a corporation may pay, with its president's help, for another corporation's train, and that
+        limit in words."""
+        return train.price, f"the face value {game.fmt(train.price)}"
 
     def on_corp_bought_train(self, game: Game, corp: str, train: Any) -> None:
         return None
@@ -329,7 +389,7 @@ class TitleRules:
         for t in trains:
             if t.owner != POOL:
                 t.obsolete = True
-                game.say(f"{t.variant}-train {t.id} of {t.owner} is obsolete: it runs once more.")
+                game.say(f"{t.owner}'s {t.variant}-train is obsolete: it runs once more.")
 
     def on_bank_broken(self, game: Game) -> None:
         return None
@@ -342,16 +402,21 @@ class TitleRules:
     def on_president_change(self, game: Game, corp: str, old: str, new: str) -> None:
         return None
 
+    def on_stock_turn_end(self, game: Game, rnd: Any) -> None:
+        """Called as each stock turn ends (before the next player's)."""
+        return None
+
     def before_run(self, game: Game, rnd: OperatingRound) -> None:
         """Called as the corporation runs its trains, before routes are chosen or checked."""
         return None
 
     def emergency_sale_problem(self, game: Game, rnd: OperatingRound, player: str, corp: str,
                                count: int) -> str | None:
-        if not self.emergency_sales_only_needed:
+        if not self.sell_only_what_is_needed:
             return None
         need = rnd.cheapest_price(game) - game.corps[rnd.corp or ""].cash
-        if game.available_cash(player) + (count - 1) * game.price(corp) >= need:
+        price = game.price(corp)
+        if game.available_cash(player) + (count - 1) * price >= need:
             return (f"Sell only what the train needs: {player} would already have {game.fmt(need)} with "
                     f"{count - 1} fewer.")
         return None
@@ -371,6 +436,11 @@ class TitleRules:
 
     def bankrupt(self, game: Game, rnd: OperatingRound, player: str) -> None:
         raise NotImplementedError
+
+    def step_purpose(self, game: Game, step: str) -> str | None:
+        """One sentence on what the current step is for (18EZ teaches newcomers); ``step`` is an operating step
+        or "stock"."""
+        return None
 
     def charter_notes(self, game: Game, corp: str) -> list[str]:
         """Extra lines for a corporation's charter (title markers it holds), for the views."""

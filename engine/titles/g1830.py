@@ -116,13 +116,13 @@ class Rules1830(HomeStations, TitleRules):
     options = OPTIONS
     or_steps = ("home", "track", "token", "routes", "dividend", "buy_train")
     sell_buy_sell = True
-    one_sale_per_corporation = False
+    repeated_sales = True
     fixed_operating_order = True
     emergency_cheapest_only = True
     sell_down_to_cert_limit = True
     privates_count_for_cert_limit = True
     ipo_at_par = True
-    emergency_sales_only_needed = True
+    sell_only_what_is_needed = True
     rulings = RULINGS
 
     # -- setup and rounds
@@ -149,7 +149,7 @@ class Rules1830(HomeStations, TitleRules):
             self.sold_out_moves(game)
         return super().next_round(game, finished)
 
-    def stock_round(self, game: Game) -> Any:
+    def new_stock_round(self, game: Game) -> Any:
         from ..rounds.private_sale import PrivateSaleStockRound
 
         return PrivateSaleStockRound(game)
@@ -164,7 +164,7 @@ class Rules1830(HomeStations, TitleRules):
             return max(0, value - state(game).first_private_discount)
         return value
 
-    def all_passed_in_sale(self, game: Game, rnd: Any) -> bool:
+    def private_sale_all_passed(self, game: Game, rnd: Any) -> bool:
         """NOTES 1.5: everyone passed in a row while privates are unsold; the round goes on."""
         first = self.first_private(game)
         st = state(game)
@@ -343,6 +343,7 @@ class Rules1830(HomeStations, TitleRules):
                 self._dh_token(game, rnd, act)
             else:
                 self.place_station(game, rnd, act)
+                rnd.advance(game)
             return True
         return False
 

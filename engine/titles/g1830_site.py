@@ -28,7 +28,7 @@ DEVIATIONS = (
 class Rules1830Site(CompanyStep, Rules1830):
     profile = "18xx.games"
     or_steps = (*Rules1830.or_steps, "company")
-    lowest_bidder_acts = True  # S1
+    auction_lowest_bidder_next = True  # S1
     bank_breaks_below = 0  # S2
     privates_scored = True  # S3
 

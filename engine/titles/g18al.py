@@ -15,13 +15,14 @@ import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..actions import Action, Assign, BuyTrain, LayTile, NameTrain, PlaceToken
+from ..actions import Action, Assign, BuyTrain, LayTile, NameTrain, Pass, PlaceToken
 from ..companies import company_purchase_actions
 from ..errors import GameError
 from ..journal import Tracked
 from ..routes import GenericRules, Stop, TrainSpec
 from ..state import BANK, POOL, Certificate, Corporation, Train
 from .base import TitleRules
+from .site_steps import CompanyStep
 from .stations import HomeStations
 
 if TYPE_CHECKING:
@@ -70,6 +71,8 @@ class ALState(Tracked):
     end_after_or: str | None = None  # reason: the game ends after the current operating round
     end_after_next_or: str | None = None  # the bank broke in a stock round: after it and one OR
     tie_break_played: bool = False  # the tournament tie-break's extra operating round has been given
+    chit_president_at_sr_start: str | None = None  # 18xx.games S6: the chit holder's president as the SR began
+    first_private_discount: int = 0  # 18xx.games S1: $5 off the cheapest private per full round of passes
 
 
 def state(game: Game) -> ALState:
@@ -104,19 +107,24 @@ class ALRouteRules(GenericRules):
         return 0
 
 
-class Rules18AL(HomeStations, TitleRules):
+class Rules18AL(CompanyStep, HomeStations, TitleRules):
     title = "18AL"
     options = OPTIONS
-    or_steps = ("home", "track", "token", "routes", "dividend", "buy_train")
+    # 4.2(h): privates may be bought at any time of the turn, so a last step offers them after the trains
+    or_steps = ("home", "track", "token", "routes", "dividend", "buy_train", "company")
     aliases = {"AB&C": "ABC", "LN": "L&N"}
     pool_trains_count_as_depot = True  # one train from the bank (IPO or Open Market) per turn
     sales_after_purchase = True
+    new_track_must_connect = True  # 4.2.1(j): upgrades of plain track or towns add connected track
+    repeated_sales = True  # 3.2(a): certificates of one corporation may be sold one at a time, the price dropping
+    bankrupt_after_all_sales = True  # 4.2.5.2: every legal sale first, then bankruptcy
     emergency_cheapest_only = True
     bankrupt_keeps_holdings = True
     sell_down_to_cert_limit = True
     privates_count_for_cert_limit = True  # 3.2
     ipo_at_par = True  # 1.4: certificates from the Initial Offering always cost the par value
-    emergency_sales_only_needed = True
+    sell_only_what_is_needed = True
+    train_needed_only_with_route = True
     privates_scored = True  # 5.1: open privates count at their par value
     auto_name_chits = False  # the president places the name chits (name_train); the engine does not
     bank_broken_text = ("The bank has run out of cash: the game ends after the current operating round (after this "
@@ -134,8 +142,7 @@ class Rules18AL(HomeStations, TitleRules):
     def home(self, game: Game, corp: str) -> tuple[str, int | None]:
         if corp == "L&N" and game.options.get("LN_home_city_moved"):
             return "C4", 0
-        cd = game.data.corporation(corp)
-        return cd.home, cd.home_city
+        return super().home(game, corp)
 
     def next_round(self, game: Game, finished: Any) -> Any:
         from ..rounds.operating_round import OperatingRound
@@ -229,16 +236,6 @@ class Rules18AL(HomeStations, TitleRules):
             game.say(f"{corp} changes president: its name chits are removed from play.")
 
     # -- operating turn steps
-    def step_applies(self, game: Game, rnd: OperatingRound, step: str) -> bool:
-        sym = rnd.corp
-        assert sym is not None
-        if step == "home":
-            self.place_home(game, sym)
-            return False
-        if step == "token":
-            return bool(self.station_options(game, sym))
-        return True
-
     def lay_allowance_problem(self, game: Game, rnd: OperatingRound, kind: str) -> str | None:
         if not rnd.lays:
             return None
@@ -252,7 +249,20 @@ class Rules18AL(HomeStations, TitleRules):
 
     def more_lays_possible(self, game: Game, rnd: OperatingRound) -> bool:
         own = self._double_yellow(game, rnd) and rnd.lays == ["yellow"]
-        return own or self._lumber_usable(game, rnd)
+        return own or self._lumber_usable(game, rnd) or self._lumber_buyable(game, rnd)
+
+    def _lumber_buyable(self, game: Game, rnd: OperatingRound) -> bool:
+        """4.2(h) and Table III: a corporation may buy the B&SLC after its lay and still lay the Lumber Terminal in
+        that step, so the step stays open (a pass ends it) while a player holds the B&SLC and the corporation
+        could buy it."""
+        blc = game.companies.get("BLC")
+        sym = rnd.corp or ""
+        if blc is None or blc.closed or blc.owner is None or not game.has_player(blc.owner):
+            return False
+        if state(game).lumber_gone or not game.board.supply.get(LUMBER_TILE):
+            return False
+        rng = self.company_price_range(game, sym, "BLC")
+        return rng is not None and game.corps[sym].cash >= rng[0]
 
     def label_problem(self, game: Game, hex_id: str, tile_id: str) -> str | None:
         if tile_id == LUMBER_TILE:
@@ -277,23 +287,27 @@ class Rules18AL(HomeStations, TitleRules):
     def homes_placed(self, game: Game) -> set[str]:
         return state(game).homes_placed
 
-    def after_station(self, game: Game, sym: str, hex_id: str) -> None:
+    def _station(self, game: Game, rnd: OperatingRound, act: PlaceToken) -> None:
+        sym = rnd.corp
+        assert sym is not None
+        self.place_station(game, rnd, act)
+        name = game.data.hex(act.hex).name or act.hex
         cd = game.data.corporation(sym)
         st = state(game)
-        if cd.objective == hex_id and sym not in st.objectives_paid:
+        if cd.objective == act.hex and sym not in st.objectives_paid:
             st.objectives_paid.add(sym)
             game.pay(BANK, sym, cd.objective_bonus)
-            game.say(f"{sym} reaches its historical objective {game.data.hex(hex_id).name or hex_id} and receives "
-                     f"{game.fmt(cd.objective_bonus)}.")
+            game.say(f"{sym} reaches its historical objective {name} and receives {game.fmt(cd.objective_bonus)}.")
+        rnd.advance(game)
 
     def or_action(self, game: Game, rnd: OperatingRound, act: Action) -> bool:
         if rnd.step == "token" and isinstance(act, PlaceToken):
-            self.place_station(game, rnd, act)
+            self._station(game, rnd, act)
             return True
         if isinstance(act, NameTrain):
             self._name_train(game, rnd, act)
             return True
-        return False
+        return bool(super().or_action(game, rnd, act))  # the company step's pass
 
     # -- private abilities (the private is the acting entity, as in 18xx.games records)
     def _owned_by_operating(self, game: Game, rnd: OperatingRound, sym: str) -> bool:
@@ -413,10 +427,9 @@ class Rules18AL(HomeStations, TitleRules):
     def or_legal_actions(self, game: Game, rnd: OperatingRound) -> list[Action]:
         sym = rnd.corp
         assert sym is not None
-        out: list[Action] = list(self.name_train_options(game, sym))
+        # the company step's pass first
+        out: list[Action] = [*super().or_legal_actions(game, rnd), *self.name_train_options(game, sym)]
         if rnd.step == "token":
-            from ..actions import Pass
-
             out.append(Pass(entity=sym))
             if not rnd.token_placed:
                 out += [PlaceToken(entity=sym, hex=h, city=c) for h, c, _ in self.station_options(game, sym)]
@@ -510,7 +523,7 @@ class Rules18AL(HomeStations, TitleRules):
                             f"{other} off it first).")
         st.chits[act.chit] = train.id
         moved = f" (moved from train {placed[act.chit]})" if act.chit in placed else ""
-        game.say(f"{sym} names its {train.variant}-train {train.id} the {act.chit}{moved}.")
+        game.say(f"{sym} names its {train.variant}-train the {act.chit}{moved}.")
 
     def before_run(self, game: Game, rnd: OperatingRound) -> None:
         """With automatic chits (the 18xx.games profile): put them on the trains where they earn most."""
@@ -549,18 +562,6 @@ class Rules18AL(HomeStations, TitleRules):
     # -- trains
     def bank_purchase_allowed(self, game: Game, rnd: OperatingRound, train: Any) -> bool:
         return "4" in game.bought_train_types or not rnd.bank_types_bought
-
-    def must_own_train(self, game: Game, rnd: OperatingRound) -> bool:
-        from ..routes import _Network
-
-        key = (len(game.actions), rnd.corp)
-        cached = getattr(rnd, "_al_must", None)
-        if cached is not None and cached[0] == key:
-            return bool(cached[1])
-        net = _Network(game.board, rnd.corp or "", self.route_rules(game))
-        must = bool(net.walks([TrainSpec("", "2", 2)]))
-        rnd._al_must = (key, must)  # type: ignore[attr-defined]
-        return must
 
     def on_corp_bought_train(self, game: Game, corp: str, train: Any) -> None:
         st = state(game)
@@ -612,6 +613,8 @@ class Rules18AL(HomeStations, TitleRules):
 
     # -- bankruptcy and scoring
     def bankrupt(self, game: Game, rnd: OperatingRound, player: str) -> None:
+        """4.2.5.2 and 5.1: after every legal sale (made by the president before declaring it), the president
+        forfeits his cash and the game ends at once; the stock he could not sell and his privates still score."""
         p = game.player(player)
         if p.cash:
             game.pay(player, BANK, p.cash)
@@ -626,7 +629,7 @@ class Rules18AL(HomeStations, TitleRules):
         if st.chit_corp == corp:
             placed = self.placed_chits(game)
             out.append("Name chits: " + ", ".join(
-                f"{name} on {game.train(placed[name]).variant}-train {placed[name]}" if name in placed
+                f"{name} on the {game.train(placed[name]).variant}-train" if name in placed
                 else f"{name} (on the charter, earns nothing)" for name in self.chit_names(game)))
         if st.coal_corp == corp and not st.coal_gone:
             out.append("Coal token: " + (f"at {st.coal_hex} (+$10)" if st.coal_hex else "not placed yet"))

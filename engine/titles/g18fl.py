@@ -93,6 +93,10 @@ class DraftRound(Tracked):
         company = game.company(act.company)
         if company.owner is not None:
             raise GameError(f"{company.sym} is taken. Open: {', '.join(self._open(game))}.")
+        if act.price not in (0, company.value):
+            # a pick is no bid: the private costs its face value (the price may be left at $0 or name that value)
+            raise GameError(f"{company.sym} is bought at its face value, {game.fmt(company.value)}, not "
+                            f"{game.fmt(act.price)}: choose it with no price.")
         if game.available_cash(chooser) < company.value:
             raise GameError(f"{company.sym} costs {game.fmt(company.value)}.")
         game.pay(chooser, BANK, company.value)
@@ -133,8 +137,10 @@ class DraftRound(Tracked):
 
 class Rules18FL(TitleRules):
     title = "18FL"
+    corporation_train_cash_on_hand_only = True  # 8.4.2: no stock sold toward a train from another corporation
     options = {"two_player_share_limit": "Two players only: a player may hold up to 70% of a corporation."}
     or_steps = ("convert", "track", "token", "routes", "dividend", "buy_train")
+    token_step_words = "place a station token or build a hotel"
     aliases = {"FECR": "FEC", "LN": "L&N", "Plant": "TPS"}
     scored_shares = "floated"  # privates count nothing (all close at the 5-train anyway)
 
@@ -160,6 +166,16 @@ class Rules18FL(TitleRules):
     # -- shares
     def holding_limit_percent(self, game: Game) -> int:
         return 70 if game.options.get("two_player_share_limit") and len(game.players) == 2 else 60
+
+    def emergency_sale_problem(self, game: Game, rnd: OperatingRound, player: str, corp: str,
+                               count: int) -> str | None:
+        """8.4.1: stock is sold only to raise what is missing: while the treasury and the president's cash together
+        are short of the cheapest bank or pool train."""
+        need = rnd.cheapest_price(game) - game.corps[rnd.corp or ""].cash
+        if game.available_cash(player) >= need:
+            return (f"{player} has {game.fmt(game.available_cash(player))}, enough to make up the "
+                    f"{game.fmt(need)} {rnd.corp} lacks for a train: stock is sold only to raise missing cash.")
+        return None
 
     def cannot_sell_reason(self, game: Game, corp: str) -> str | None:
         if not game.corps[corp].operated:
@@ -212,10 +228,11 @@ class Rules18FL(TitleRules):
         return True
 
     def token_step_open(self, game: Game, rnd: OperatingRound) -> bool:
-        """After the normal token the step stays open only for a bonus the president holds."""
+        """3.3: bonuses come after the normal activity, so after the normal token the step stays open while a
+        bonus token is unused, whoever owns it (its owner acts while the step is open; a pass closes it)."""
         if self._normal_token_problem(game, rnd) is None and self._token_actions(game, rnd):
             return True
-        return any(self._president_holds(game, rnd, s) for s in ("POSC", "TC"))
+        return any(self._usable(game, s) for s in ("POSC", "TC"))
 
     def lay_allowance_problem(self, game: Game, rnd: OperatingRound, kind: str) -> str | None:
         if "upgrade" in rnd.lays:
@@ -227,15 +244,17 @@ class Rules18FL(TitleRules):
         return None
 
     def more_lays_possible(self, game: Game, rnd: OperatingRound) -> bool:
+        """3.3: the extra tile comes after the corporation's own lays, so the step stays open while TR is unused,
+        whoever owns it (a pass closes it)."""
         own = "upgrade" not in rnd.lays and len(rnd.lays) < 2
-        return own or self._president_holds(game, rnd, "TR")
+        return own or self._usable(game, "TR")
 
     def _usable(self, game: Game, sym: str) -> bool:
         c = game.companies.get(sym)
         return c is not None and not c.closed and c.owner is not None
 
     def _president_holds(self, game: Game, rnd: OperatingRound, sym: str) -> bool:
-        """A step waits for a bonus only when the operating president owns it; other owners act while it is open."""
+        """The operating corporation's president owns the private (18xx.games lets TR lay only then, D17)."""
         c = game.companies.get(sym)
         return self._usable(game, sym) and c is not None and c.owner == game.corps[rnd.corp or ""].president
 

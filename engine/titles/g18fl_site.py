@@ -40,8 +40,8 @@ DEVIATIONS = (
     ("D9", "The Port token (POSC) may be placed at any moment of a corporation's turn."),
     ("D15", "Dividends are rounded up per holder."),
     ("D17", "The Tallahassee Railroad's extra tile may only be laid for a corporation its owner presides."),
-    ("Steps", "The track step stays open while the Tallahassee Railroad is unused, and the token step while the "
-              "Port or Terminal Company is unused, whoever owns them; the token step closes after one token."),
+    ("Steps", "The token step is offered while the Port or Terminal Company is unused or the corporation has a "
+              "token and $20, placeable or not, and closes after one token."),
 )
 
 
@@ -63,11 +63,6 @@ class Rules18FLSite(Rules18FL):
         return None
 
     # -- track step and D17 -----------------------------------------------------------------------------------
-    def more_lays_possible(self, game: Game, rnd: OperatingRound) -> bool:
-        """The site keeps the track step open while TR is unused, whoever owns it."""
-        own = "upgrade" not in rnd.lays and len(rnd.lays) < 2
-        return own or self._usable(game, "TR")
-
     def _tr_for(self, game: Game, rnd: OperatingRound) -> bool:
         """D17: TR lays only for a corporation presided by TR's owner."""
         return self._president_holds(game, rnd, "TR")
@@ -159,13 +154,7 @@ class Rules18FLSite(Rules18FL):
 
         p = game.player(player)
         game.say(f"{player} goes bankrupt and sells the remaining shares.")
-        for sym in game.corps:
-            if not game.corps[sym].started:
-                continue
-            for n in range(game.shares_held(player, sym), 0, -1):
-                if stock.sell_problem(game, player, sym, n) is None:
-                    stock.sell(game, player, sym, n)
-                    break
+        stock.sell_all(game, player)
         if p.cash:
             game.pay(player, BANK, p.cash)
         p.bankrupt = True

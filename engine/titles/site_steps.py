@@ -1,4 +1,4 @@
-"""Steps 18xx.games adds to an operating turn, shared by the site profiles of several titles."""
+"""The company step of an operating turn, shared by 18AL (both profiles) and 1830's 18xx.games profile."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ if TYPE_CHECKING:
 
 
 class CompanyStep:
-    """The site ends a turn with a purchase step while the corporation can afford some player's private: the
-    president buys one or passes. Mixed in before a title's rules class, in a profile that lists "company" in its
+    """A turn ends with a purchase step while the corporation can afford some player's private: the president buys
+    one or passes. Mixed in before the title's rules class (or before ``HomeStations``), with "company" in
     ``or_steps``."""
 
     def step_applies(self, game: Game, rnd: OperatingRound, step: str) -> bool:

@@ -1,6 +1,6 @@
-"""Station tokens of 1830-style titles (18AL, 1830): the home station placed as the corporation first operates,
-home circles kept free until then, token costs from the corporation's data, and one station per turn on a reachable
-free circle of a hex without the corporation's own station.
+"""Station tokens as 1830-style titles place them (18AL, 18EZ, 1830): the home station on the corporation's first
+turn, a circle kept free in each home city until its owner arrives, further stations at the charter's prices,
+one per turn on a reachable free circle, never two in one hex.
 
 A title mixes ``HomeStations`` into its rules and keeps the set of corporations whose home is placed in its own
 state (``homes_placed``), so that a refused action rolls it back with the rest.
@@ -12,15 +12,17 @@ from typing import TYPE_CHECKING
 
 from ..actions import PlaceToken
 from ..errors import GameError
-from ..graph import reach
 from ..state import BANK
 
 if TYPE_CHECKING:
     from ..game import Game
+    from ..graph import Reach
     from ..rounds.operating_round import OperatingRound
 
 
 class HomeStations:
+    """Mixed into a title's rules (a ``TitleRules``); the title keeps which homes are placed in its own state."""
+
     def homes_placed(self, game: Game) -> set[str]:
         raise NotImplementedError
 
@@ -33,6 +35,22 @@ class HomeStations:
         hex_id, city = self.home(game, corp)
         cities = [city] if city is not None else list(range(len(game.board.hexes[hex_id].tokens)))
         return [c for c in cities if None in game.board.hexes[hex_id].tokens[c]]
+
+    def station_reach(self, game: Game, corp: str) -> Reach:
+        """Where the corporation's station tokens may go: by default wherever its track reaches."""
+        return game.rules.reach(game, corp)  # type: ignore[attr-defined]
+
+    def step_applies(self, game: Game, rnd: OperatingRound, step: str) -> bool:
+        """The "home" step places the home station on the first turn; the "token" step is offered when a station
+        can be placed."""
+        sym = rnd.corp
+        assert sym is not None
+        if step == "home":
+            self.place_home(game, sym)
+            return False
+        if step == "token":
+            return bool(self.station_options(game, sym))
+        return True
 
     def place_home(self, game: Game, sym: str, city: int | None = None) -> bool:
         """Place the home station; False when the president must first choose the city."""
@@ -78,7 +96,7 @@ class HomeStations:
 
     def station_cost(self, game: Game, corp: str) -> int:
         cd = game.data.corporation(corp)
-        used = len(cd.tokens) - game.corps[corp].tokens_left
+        used = len(game.corps[corp].tokens_used)
         return cd.tokens[used] if used < len(cd.tokens) else 0
 
     def station_options(self, game: Game, corp: str) -> list[tuple[str, int, int]]:
@@ -89,7 +107,7 @@ class HomeStations:
         cost = self.station_cost(game, corp)
         if c.cash < cost:
             return []
-        r = reach(game.board, corp)
+        r = self.station_reach(game, corp)
         own_hexes = {h for h, _ in game.board.stations(corp)}
         out = []
         for h, ci in sorted(r.cities):
@@ -100,8 +118,8 @@ class HomeStations:
                 out.append((h, ci, cost))
         return out
 
-    def place_station(self, game: Game, rnd: OperatingRound, act: PlaceToken) -> None:
-        """The token step's station: checked, paid, placed; the step ends."""
+    def place_station(self, game: Game, rnd: OperatingRound, act: PlaceToken) -> int:
+        """Check and place a station for the operating corporation; returns what it paid. The caller ends the step."""
         sym = rnd.corp
         assert sym is not None
         if rnd.token_placed:
@@ -115,13 +133,12 @@ class HomeStations:
         if (act.hex, act.city) not in opts:
             listing = ", ".join(f"{h}" + (f" city {c}" if len(game.board.hexes[h].tokens) > 1 else "")
                                 for h, c in sorted(opts)) or "none"
-            raise GameError(f"{sym} cannot place a station at {act.hex}: it needs a free circle it can reach (a "
+            raise GameError(f"{sym} cannot place a station at {act.hex}: it needs a free circle it can reach (one "
                             f"circle stays free for an unplaced home), on a hex without its station. Options: "
                             f"{listing}.")
         self.put_station(game, sym, act.hex, act.city, cost)
         rnd.token_placed = True
-        self.after_station(game, sym, act.hex)
-        rnd.advance(game)
+        return cost
 
     def put_station(self, game: Game, sym: str, hex_id: str, city: int, cost: int) -> None:
         slots = game.board.hexes[hex_id].tokens[city]
@@ -135,7 +152,3 @@ class HomeStations:
         corp.tokens_used.append("station")
         game.say(f"{sym} places a station in {game.data.hex(hex_id).name or hex_id} ({hex_id}) for "
                  f"{game.fmt(cost)}.")
-
-    def after_station(self, game: Game, sym: str, hex_id: str) -> None:
-        """Called after a station is placed in the token step (18AL: historical objectives)."""
-        return None

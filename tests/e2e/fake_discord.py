@@ -91,6 +91,27 @@ class Limits:
     mention_users: int = 100
     commands: int = 100
     command_options: int = 25
+    # rate limits (None: off, as most tests want): per route, posts to one channel's messages, and per bot,
+    # requests of any route except interaction callbacks, as (requests, window in seconds)
+    channel_posts: tuple[int, float] | None = None
+    global_requests: tuple[int, float] | None = None
+
+
+@dataclass
+class Fault:
+    """A fault injected on the wire for requests matching `route` (a regex on "METHOD tail"), `count` times:
+    "429" (rate limited, with retry_after; `via` marks it as coming through Discord's proxy, which discord.py itself
+    retries), "5xx" (`status`), "reset" (the connection dropped before Discord read the request) or "reset_after"
+    (dropped after Discord acted on it, so a retry meets "already acknowledged")."""
+
+    kind: str
+    route: str
+    count: int = 1
+    retry_after: float = 0.05
+    scope: str = "user"  # "user" (the route's bucket), "global" or "shared"
+    via: bool = False
+    status: int = 503
+    hits: int = 0
 
 
 @dataclass(frozen=True)
@@ -320,6 +341,10 @@ class FakeDiscord:
         self.command_puts = 0
         self.identifies = 0
         self.connections = 0
+        self.resumes = 0
+        self.faults: list[Fault] = []
+        self.rate_limited: list[str] = []  # requests answered 429 (injected or by a bucket)
+        self._buckets: dict[str, list[float]] = {}
         self._seq = 0
         self._ws: web.WebSocketResponse | None = None
         self._sockets: set[web.WebSocketResponse] = set()
@@ -479,7 +504,14 @@ class FakeDiscord:
                         break
                     await self._identify(ws)
                 elif op == 6:
-                    await ws.send_json({"op": 9, "d": False})  # no resuming here: identify afresh
+                    d = data.get("d") or {}
+                    if d.get("token") == self.token and d.get("session_id") == f"session{self.identifies - 1}":
+                        self._ws = ws  # the same session goes on: nothing was missed here, so just RESUMED
+                        with self.lock:
+                            self.resumes += 1
+                        await self._dispatch("RESUMED", {})
+                    else:
+                        await ws.send_json({"op": 9, "d": False})  # an unknown session: identify afresh
         finally:
             self._sockets.discard(ws)
             if self._ws is ws:
@@ -566,11 +598,19 @@ class FakeDiscord:
         req = Request(request.method, tail, dict(request.query), body, files, time.monotonic())
         with self.lock:
             self.requests.append(req)
+        fault = self._fault(request.method, tail)
+        if fault is not None and fault.kind != "reset_after":
+            return self._faulty(request, req, fault)
+        limited = self._bucket(request.method, tail)
+        if limited is not None:
+            return limited
         try:
             if not (tail.startswith("interactions/") or tail.startswith("webhooks/")) \
                     and request.headers.get("Authorization") != f"Bot {self.token}":
                 raise DiscordError(401, 0, "401: Unauthorized")
             status, answer = self._route(request.method, tail, body, files)
+            if fault is not None:  # Discord acted, but the answer never reaches the bot
+                return self._faulty(request, req, fault)
         except DiscordError as e:
             status, answer = e.status, e.body()
             with self.lock:
@@ -585,6 +625,81 @@ class FakeDiscord:
         # exactly "application/json": with "; charset=utf-8" discord.py would read the body as text
         return web.Response(status=status, body=json.dumps(answer).encode(),
                             headers={"Content-Type": "application/json"})
+
+    # -- faults and rate limits ------------------------------------------------------------------------------
+    def inject(self, kind: str, route: str, count: int = 1, **kw: Any) -> Fault:
+        """Make the next `count` requests matching `route` fail (see Fault)."""
+        fault = Fault(kind, route, count, **kw)
+        with self.lock:
+            self.faults.append(fault)
+        return fault
+
+    def clear_faults(self) -> None:
+        with self.lock:
+            self.faults.clear()
+
+    def _fault(self, method: str, tail: str) -> Fault | None:
+        with self.lock:
+            for f in self.faults:
+                if f.hits < f.count and re.search(f.route, f"{method} {tail}"):
+                    f.hits += 1
+                    return f
+        return None
+
+    def _faulty(self, request: web.Request, req: Request, fault: Fault) -> web.StreamResponse:
+        if fault.kind in ("reset", "reset_after"):
+            req.status = 0
+            if request.transport is not None:
+                request.transport.abort()  # the TCP connection is cut: no answer at all
+            raise ConnectionResetError("injected connection reset")
+        if fault.kind == "5xx":
+            req.status = fault.status
+            return web.Response(status=fault.status, body=b'{"message": "Service Unavailable", "code": 0}',
+                                headers={"Content-Type": "application/json"})
+        return self._too_many(req, fault.retry_after, fault.scope, fault.via)
+
+    def _too_many(self, req: Request, retry_after: float, scope: str, via: bool) -> web.StreamResponse:
+        req.status = 429
+        with self.lock:
+            self.rate_limited.append(f"{req.method} {req.path} ({scope})")
+        headers = {"Content-Type": "application/json", "Retry-After": f"{retry_after:.3f}",
+                   "X-RateLimit-Scope": scope}
+        if scope == "global":
+            headers["X-RateLimit-Global"] = "true"
+        if via:
+            headers["Via"] = "1.1 google"
+        body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": scope == "global"}
+        return web.Response(status=429, body=json.dumps(body).encode(), headers=headers)
+
+    def _bucket(self, method: str, tail: str) -> web.StreamResponse | None:
+        """Discord's own limits, when a test turns them on: the route's bucket first, then the global one."""
+        checks: list[tuple[str, tuple[int, float], str]] = []
+        parts = tail.split("/")
+        if self.limits.channel_posts and method == "POST" and parts[0] == "channels" and parts[-1] == "messages":
+            checks.append((f"channel:{parts[1]}", self.limits.channel_posts, "user"))
+        if self.limits.global_requests and not tail.startswith("interactions/"):
+            checks.append(("global", self.limits.global_requests, "global"))
+        now = time.monotonic()
+        with self.lock:
+            for key, (n, window), scope in checks:
+                hits = [t for t in self._buckets.get(key, []) if now - t < window]
+                self._buckets[key] = hits
+                if len(hits) >= n:
+                    req = Request(method, tail, {}, None, [], now)
+                    # real Discord answers through its proxy: discord.py waits and retries these itself
+                    return self._too_many(req, window - (now - hits[0]) + 0.01, scope, via=True)
+            for key, _limit, _scope in checks:
+                self._buckets[key].append(now)
+        return None
+
+    async def drop_gateway(self, code: int = 4000) -> None:
+        """Close the bot's gateway connection as Discord does on a hiccup; the bot reconnects and resumes."""
+        async def close() -> None:
+            ws = self._ws
+            if ws is not None:
+                await ws.close(code=code, message=b"injected disconnect")
+
+        await self.arun(close())
 
     @staticmethod
     async def _read(request: web.Request) -> tuple[Any, list[Attachment]]:

@@ -1,0 +1,85 @@
+"""The forms players type for the game's ids, matched to the ids themselves: hexes (`g22`), corporations and
+privates (`fec`, `l&n`), tiles (`#57`, `tile 57`) and trains (`3 train`, `3T`, `3`), in any case. An id that
+matches nothing is refused with the nearest ones that are legal now (or that exist), never passed on to the
+engine to fail there."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from engine.game import Game
+
+from .replies import Refusal
+
+FIELDS = ("corporation", "company", "hex", "tile", "train")
+_TRAIN_WORD = re.compile(r"^(.+?)[\s-]*(?:trains?|t)$", re.IGNORECASE)
+_TILE_WORD = re.compile(r"^(?:tile\s*|#\s*)", re.IGNORECASE)
+
+
+def normalise_ids(game: Game, action: dict[str, Any], legal: Callable[[], Sequence[Mapping[str, Any]]]) -> None:
+    """Rewrite the action's id fields to the game's ids (in place), or refuse with the nearest legal choices.
+    `legal` is called only when a typed value is not already an id (listing legal moves can cost)."""
+    for key in FIELDS:
+        if key not in action or action[key] is None:
+            continue
+        typed = " ".join(str(action[key]).split())
+        if key != "train" and typed in _known(game, key):
+            continue
+        offered = _unique(str(a[key]) for a in legal()
+                          if a.get("type") == action.get("type") and a.get(key) is not None)
+        if key == "train":
+            action[key] = _train(game, typed, offered, action)
+        else:
+            action[key] = _match(key, typed, offered, _known(game, key))
+
+
+def _known(game: Game, key: str) -> list[str]:
+    if key == "corporation":
+        return list(game.corps)
+    if key == "company":
+        return list(game.companies)
+    if key == "hex":
+        return list(game.board.hexes)
+    return list(game.board.supply)
+
+
+def _match(key: str, typed: str, offered: list[str], known: list[str]) -> str:
+    text = _TILE_WORD.sub("", typed) if key == "tile" else typed
+    for pool in (offered, known):
+        exact = [k for k in pool if k == text] or [k for k in pool if k.lower() == text.lower()]
+        if exact:
+            return exact[0]
+    raise Refusal(_unknown(key, typed, offered or known))
+
+
+def _train(game: Game, typed: str, offered: list[str], action: Mapping[str, Any]) -> str:
+    ids = [t.id for t in game.trains]
+    exact = [i for i in ids if i.lower() == typed.lower()]
+    if exact:
+        return exact[0]
+    m = _TRAIN_WORD.match(typed)
+    name = (m.group(1) if m else typed).strip().lower()
+    by_id = {t.id: t for t in game.trains}
+    # a train named by its kind: the one the legal moves offer (the bank's next, or the one the player holds)
+    candidates = [i for i in offered if i in by_id and by_id[i].name.lower() == name]
+    if not candidates and action.get("type") == "discard_train":
+        candidates = [t.id for t in game.trains_of(str(action.get("entity"))) if t.name.lower() == name]
+    if candidates:
+        return candidates[0]
+    names = _unique(f"{by_id[i].name} ({i})" if i in by_id else i for i in offered)
+    raise Refusal(_unknown("train", typed, names or _unique(t.name for t in game.trains)))
+
+
+def _unknown(key: str, typed: str, choices: list[str]) -> str:
+    near = difflib.get_close_matches(typed.upper(), [c.upper() for c in choices], n=5, cutoff=0.3)
+    by_upper = {c.upper(): c for c in choices}
+    shown = [by_upper[n] for n in near] or choices[:8]
+    listing = ", ".join(shown) if shown else "none now"
+    return f"There is no {key} {typed[:40]!r} here. Nearest legal choices: {listing}. Nothing was changed."
+
+
+def _unique(items: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(items))
