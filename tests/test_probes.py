@@ -223,8 +223,10 @@ async def clicks(svc: Service, rounds: int, seed: int) -> dict[str, int]:
         replies = await asyncio.gather(*(svc.click(CH, GUILD, u, cid) for u in clickers))
         applied = sum(1 for r in replies if r.ok)
         assert applied == 1, [r.text for r in replies]
-        assert len((await state(svc))[1].actions) == n + 1
-        assert len([a for a in await svc.store.actions(row.id)]) == n + 1
+        after = (await state(svc))[1].actions
+        # the move once; a step left with only a pass then passes by itself (the table's experience)
+        assert len(after) >= n + 1 and all(a.type == "pass" for a in after[n + 1:]), after[n:]
+        assert len(await svc.store.actions(row.id)) == len(after)  # what was applied is what was stored
         counts["rounds"] += 1
         counts["clicks"] += len(clickers)
         counts["applied"] += applied
