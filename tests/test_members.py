@@ -14,6 +14,7 @@ from bot.commands import encode_action
 from bot.reminders import due_notices
 from bot.service import Reply, Service, User
 from bot.texts import turn_over_text
+from tests.test_service import Clock
 
 GUILD = 7
 CH1, CH2 = 100, 200
@@ -22,18 +23,12 @@ MOD = User(5, "mod", is_admin=True)
 HOUR = 3600.0
 
 
-class Clock:
-    def __init__(self) -> None:
-        # a Monday at noon in Tokyo, so quiet hours in the tests fall where they say
-        self.t = datetime(2026, 11, 23, 12, 0, tzinfo=ZoneInfo("Asia/Tokyo")).timestamp()
-
-    def __call__(self) -> float:
-        return self.t
-
-
 @pytest.fixture
 def clock() -> Clock:
-    return Clock()
+    # a Monday at noon in Tokyo, so quiet hours in the tests fall where they say
+    c = Clock()
+    c.t = datetime(2026, 11, 23, 12, 0, tzinfo=ZoneInfo("Asia/Tokyo")).timestamp()
+    return c
 
 
 @pytest.fixture
