@@ -115,6 +115,7 @@ class Game:
             raise
         except Exception as e:  # pydantic validation
             raise GameError(f"That action is malformed: {_short_validation(e)}") from None
+        act = self._canonical_ids(act)
         saved = self._snapshot()
         try:
             self._apply(act)
@@ -125,6 +126,15 @@ class Game:
             self._restore(saved)
             raise
         return self
+
+    def _canonical_ids(self, act: Action) -> Action:
+        """A hex named by another printed id (the title's alias table) becomes the hex's own id."""
+        aliases = self.data.id_aliases
+        if not aliases:
+            return act
+        changes = {f: aliases[v] for f in ("hex", "target") if isinstance(v := getattr(act, f, None), str)
+                   and v in aliases}
+        return act.model_copy(update=changes) if changes else act
 
     def check(self, action: dict[str, Any] | Action) -> None:
         """Raise GameError if ``action`` would be refused now; the state is left as it is either way."""
@@ -454,7 +464,7 @@ class Game:
                 summary = getattr(self.round, "summary", None)
                 if summary is not None:
                     summary.append(f"Phase {ph.name} began ({train.variant}-train bought)")
-        rusted = [t for t in self.trains if self.data.train(t.name).rusts_on in (train.name, train.variant)]
+        rusted = [t for t in self.trains if {train.name, train.variant} & set(self.data.train(t.name).rust_triggers)]
         for t in rusted:
             if t.owner is not None:
                 self.say(f"{t.variant}-train {t.id} of {t.owner} is scrapped.")
