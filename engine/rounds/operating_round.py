@@ -458,7 +458,7 @@ def lay_tile(game: Game, corp: str, hex_id: str, tile_id: str, rotation: int, *,
         if opts:
             hint = " Legal here: " + ", ".join(f"#{o.tile} r{o.rotation}" for o in opts[:12]) + "."
         raise GameError(problem + hint)
-    cost = game.data.hex(hex_id).cost if game.board.layout(hex_id).color == "white" else 0
+    cost = track.lay_cost(game, hex_id, tile_id)
     if cost:
         game.pay(corp, BANK, cost)
     game.board.place_tile(hex_id, tile_id, rotation, track.city_map(game, hex_id, tile_id, rotation))

@@ -90,7 +90,10 @@ class StockRound:
         self._acted(game)
 
     def may_sell_after_purchase(self, game: Game) -> bool:
-        """Sales may follow this turn's purchase where the title allows it and none came before it."""
+        """Sales may follow this turn's purchase where the title allows it (sell-buy-sell; or buy-sell when none
+        came before it)."""
+        if game.rules.sell_buy_sell:
+            return self.bought_this_turn
         return game.rules.sales_after_purchase and self.bought_this_turn and not self.sold_before_purchase
 
     def _check_can_buy(self, game: Game) -> None:
@@ -138,6 +141,9 @@ class StockRound:
         corp = game.corps[sym]
         if not corp.started:
             raise GameError(f"{sym} has not started; start it with par (the President's certificate comes first).")
+        if act.count != 1 or act.pool_count:
+            self._buy_several(game, player, sym, act)
+            return
         if act.source == IPO:
             cert = stock.ipo_cert(game, sym)
             if cert is None:
@@ -149,6 +155,29 @@ class StockRound:
                 raise GameError(f"The pool has no {sym} {'President’s certificate' if act.president else 'shares'}.")
         stock.buy(game, player, cert, self.sold_in_round[player])
         self.summary.append(f"{player} bought {sym} ({act.source})")
+        self._bought(game)
+
+    def _buy_several(self, game: Game, player: str, sym: str, act: BuyShares) -> None:
+        """One purchase of several shares (where the title allows it: 18FR-RCE's brown zone), IPO and pool."""
+        pool_n = act.count if act.source == POOL else act.pool_count
+        ipo_n = act.count if act.source == IPO else 0
+        if act.count < 1 or act.pool_count < 0 or (act.source == POOL and act.pool_count):
+            raise GameError("Name how many shares to buy: count from the source, and pool_count extra pool shares "
+                            "with an IPO purchase.")
+        problem = game.rules.multi_buy_problem(game, sym, act.source, act.count, act.pool_count)
+        if problem:
+            raise GameError(problem)
+        if len(game.certs_of(sym, IPO)) < ipo_n or sum(1 for c in game.certs_of(sym, POOL)
+                                                       if not c.president) < pool_n:
+            raise GameError(f"There are {len([c for c in game.certs_of(sym, IPO) if not c.president])} {sym} shares "
+                            f"in the IPO and {len(game.certs_of(sym, POOL))} in the pool; you asked for {ipo_n} and "
+                            f"{pool_n}.")
+        for getter, n in ((stock.ipo_cert, ipo_n), (stock.pool_cert, pool_n)):
+            for _ in range(n):
+                cert = getter(game, sym)
+                assert cert is not None
+                stock.buy(game, player, cert, self.sold_in_round[player])
+        self.summary.append(f"{player} bought {ipo_n + pool_n}× {sym}")
         self._bought(game)
 
     def _bought(self, game: Game) -> None:

@@ -26,6 +26,8 @@ class TitleRules:
     towns_count_toward_distance = False
     # a turn's one purchase may come before its sales (18AL: buy-sell or sell-buy, never sell-buy-sell)
     sales_after_purchase = False
+    sell_buy_sell = False  # sales may come before and after the one purchase (1830, 18FR-RCE)
+    bid_multiple = 1  # bids on privates are whole multiples of this (18FR-RCE: 5fr)
     # when the president pays toward a forced train: only the cheapest bank/pool train, none from a corporation
     emergency_cheapest_only = False
     bankrupt_keeps_holdings = False  # 18AL: a bankrupt player's unsold stock and privates still score
@@ -99,6 +101,10 @@ class TitleRules:
     def on_private_sold(self, game: Game, rnd: Any, company: str) -> None:
         return None
 
+    def multi_buy_problem(self, game: Game, corp: str, source: str, count: int, pool_count: int) -> str | None:
+        """Why a purchase of several shares at once is not allowed now (by default: one certificate per turn)."""
+        return "Buy one certificate per turn."
+
     def cannot_sell_reason(self, game: Game, corp: str) -> str | None:
         return None
 
@@ -156,6 +162,10 @@ class TitleRules:
 
     def tile_lay_problem(self, game: Game, corp: str, hex_id: str, tile: str, rotation: int) -> str | None:
         return None
+
+    def direct_upgrade(self, game: Game, corp: str, hex_id: str, tile: str) -> bool:
+        """May ``tile`` replace the hex's tile outside the colour order and town count (it must keep every exit)?"""
+        return False
 
     def company_action(self, game: Game, rnd: OperatingRound, act: Action) -> None:
         raise GameError(f"{act.entity} has no ability usable now.")
