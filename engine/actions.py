@@ -114,6 +114,7 @@ class BuyTrain(_Action):
     train: str  # train id "3-1", or a bank train type "3" for the next one
     price: int | None = None  # required when buying from another corporation
     variant: str | None = None
+    exchange: str | None = None  # id of the corporation's own train handed in (1830 Diesel trade-in)
 
 
 class DiscardTrain(_Action):

@@ -422,17 +422,12 @@ class Game:
         if not depot:
             return []
         first = depot[0]
+        extra = self.rules.extra_bank_trains(self)
         td = self.data.train(first.name)
         out = [first]
         for v in td.variants:
             out.append(Train(first.id, first.name, v.name, v.distance, v.price, v.multiplier))
-        # later types already released (18FR-RCE: 7s and Diesels once the first 6 is bought) are on sale too
-        for later in self.data.trains:
-            if later.name != first.name and later.available_on in self.bought_train_types:
-                nxt = next((t for t in depot if t.name == later.name), None)
-                if nxt is not None:
-                    out.append(nxt)
-        return out
+        return out + [t for t in extra if t is not first]
 
     def pool_trains(self) -> list[Train]:
         return [t for t in self.trains if t.owner == POOL]

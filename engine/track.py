@@ -104,7 +104,7 @@ def tile_problem(
         return f"#{tile_id} at rotation {rotation}: {bad}."
     if not _connected(game, corp, hex_id, old, new, reach):
         return f"{corp} cannot reach {hex_id}: new track must extend one of its routes."
-    cost = lay_cost(game, hex_id, tile_id)
+    cost = game.rules.lay_cost(game, hex_id)
     if game.corps[corp].cash < cost:
         return f"Building in {hex_id} costs {game.fmt(cost)}; {corp} has {game.fmt(game.corps[corp].cash)}."
     return game.rules.tile_lay_problem(game, corp, hex_id, tile_id, rotation)
@@ -123,13 +123,6 @@ def special_tile_problem(game: Game, hex_id: str, tile_id: str, rotation: int) -
         return (f"Tile #{tile_id} has one legal orientation (its text parallel to the bottom edge of the map): "
                 f"rotation {tdef.fixed_rotation}, not {rotation}.")
     return None
-
-
-def lay_cost(game: Game, hex_id: str, tile_id: str) -> int:
-    """What laying ``tile_id`` on the hex costs: the terrain for the first tile, a special tile's upgrade fee."""
-    if game.board.layout(hex_id).color == "white":
-        return game.data.hex(hex_id).cost
-    return game.data.tiles[tile_id].upgrade_cost
 
 
 def _connected(game: Game, corp: str, hex_id: str, old: Layout, new: Layout, reach: Reach) -> bool:
@@ -171,7 +164,8 @@ def legal_tiles(game: Game, corp: str, hex_id: str, reach: Reach, *, yellow_only
             continue
         for r in distinct_rotations(tdef):
             if tile_problem(game, corp, hex_id, tid, r, reach, yellow_only=yellow_only) is None:
-                out.append(TileOption(hex_id, tid, r, lay_cost(game, hex_id, tid), old.color != "white"))
+                cost = game.rules.lay_cost(game, hex_id)
+                out.append(TileOption(hex_id, tid, r, cost, old.color != "white"))
     return out
 
 

@@ -283,7 +283,10 @@ class OperatingRound:
     # -- trains
     def _buy_train_buy_train(self, game: Game, act: BuyTrain) -> None:
         assert self.corp is not None
-        buy_train(game, self, act)
+        if act.exchange is not None:
+            game.rules.exchange_train(game, self, act)
+        else:
+            buy_train(game, self, act)
         if not self._can_buy_any(game) and game.trains_of(self.corp):
             self.advance(game)
 
@@ -458,7 +461,7 @@ def lay_tile(game: Game, corp: str, hex_id: str, tile_id: str, rotation: int, *,
         if opts:
             hint = " Legal here: " + ", ".join(f"#{o.tile} r{o.rotation}" for o in opts[:12]) + "."
         raise GameError(problem + hint)
-    cost = track.lay_cost(game, hex_id, tile_id)
+    cost = game.rules.lay_cost(game, hex_id)
     if cost:
         game.pay(corp, BANK, cost)
     game.board.place_tile(hex_id, tile_id, rotation, track.city_map(game, hex_id, tile_id, rotation))

@@ -26,7 +26,8 @@ class TitleRules:
     towns_count_toward_distance = False
     # a turn's one purchase may come before its sales (18AL: buy-sell or sell-buy, never sell-buy-sell)
     sales_after_purchase = False
-    sell_buy_sell = False  # sales may come before and after the one purchase (1830, 18FR-RCE)
+    # sales may come before and after the turn's one purchase (1830: sell-buy-sell)
+    sell_buy_sell = False
     bid_multiple = 1  # bids on privates are whole multiples of this (18FR-RCE: 5fr)
     # when the president pays toward a forced train: only the cheapest bank/pool train, none from a corporation
     emergency_cheapest_only = False
@@ -163,6 +164,10 @@ class TitleRules:
     def tile_lay_problem(self, game: Game, corp: str, hex_id: str, tile: str, rotation: int) -> str | None:
         return None
 
+    def lay_cost(self, game: Game, hex_id: str) -> int:
+        """What laying a tile on the hex costs now: its terrain cost on the first (yellow) tile."""
+        return game.data.hex(hex_id).cost if game.board.layout(hex_id).color == "white" else 0
+
     def direct_upgrade(self, game: Game, corp: str, hex_id: str, tile: str) -> bool:
         """May ``tile`` replace the hex's tile outside the colour order and town count (it must keep every exit)?"""
         return False
@@ -211,6 +216,14 @@ class TitleRules:
 
     def bank_purchase_allowed(self, game: Game, rnd: OperatingRound, train: Any) -> bool:
         return True
+
+    def extra_bank_trains(self, game: Game) -> list[Any]:
+        """Trains the bank sells besides the first of the current type (1830: the Diesel once a 6 is bought)."""
+        return []
+
+    def exchange_train(self, game: Game, rnd: OperatingRound, act: Any) -> None:
+        """Buy a train handing in one of the corporation's own (1830 Diesel trade-in)."""
+        raise GameError(f"{game.data.title} has no train trade-ins.")
 
     def must_own_train(self, game: Game, rnd: OperatingRound) -> bool:
         """Whether the operating corporation must end its turn owning a train (the rulebook: always)."""
