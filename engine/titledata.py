@@ -165,13 +165,6 @@ class TrainVariant(_Model):
     express: bool = False  # towns neither count nor score (18FL 3E)
 
 
-class TrainUpgrade(_Model):
-    """A train handed in toward this one at a lower price (18FR-RCE: a 5 or 6 to a 7 for 560fr)."""
-
-    from_: tuple[str, ...] = Field(alias="from")
-    price: int
-
-
 class TrainDef(_Model):
     name: str
     distance: int
@@ -185,8 +178,10 @@ class TrainDef(_Model):
     events: tuple[str, ...] = ()
     multiplier: int = 1
     express: bool = False
-    available_on: str | None = None  # on sale only once a train of this type has been bought
-    upgrade: TrainUpgrade | None = None
+    # price when the buyer hands in one of its own trains of the named type (1830 Diesel: 4, 5 or 6 for $800)
+    trade_in: dict[str, int] = Field(default_factory=dict)
+    # on sale beside the current type once a train of this name has been bought (1830 Diesel: after the first 6)
+    available_on: str | None = None
     provenance: str | None = None
 
     @property

@@ -130,6 +130,9 @@ def transcribe_18fr(extra: dict) -> set[str]:
         td = {k: v for k, v in t.items() if k != "notes" and v is not None}
         if t["count"] is None:
             td["count"], td["unlimited"] = 1, True
+        up = td.pop("upgrade", None)
+        if up:  # rule 20's upgrade is a trade-in: the old train's type -> the price
+            td["trade_in"] = {old: up["price"] for old in up["from"]}
         trains.append(td)
     corps = []
     for c in src["corporations"]:
@@ -139,7 +142,8 @@ def transcribe_18fr(extra: dict) -> set[str]:
     companies = []
     for c in src["companies"]:
         cd = {k: v for k, v in c.items() if k not in ("ability", "notes", "blocks_printed", "min_players")}
-        cd["abilities"] = extra["abilities"][c["sym"]]
+        if extra["abilities"][c["sym"]]:
+            cd["abilities"] = extra["abilities"][c["sym"]]
         companies.append(cd)
     out: dict[str, object] = {
         "title": src["title"],
@@ -176,7 +180,6 @@ def main() -> int:
         else:
             needed |= transcribe_title(name, extras.get(name, {}))
     lib = json.loads((REF / "tiles.json").read_text())
-    lib.setdefault("148", {})  # defined in the 18FR-RCE file itself
     existing_path = OUT / "tiles.json"
     existing = json.loads(existing_path.read_text()) if existing_path.exists() else {}
     for tid in sorted(needed, key=lambda s: (len(s), s)):

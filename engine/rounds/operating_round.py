@@ -464,7 +464,9 @@ def lay_tile(game: Game, corp: str, hex_id: str, tile_id: str, rotation: int, *,
     cost = game.rules.lay_cost(game, hex_id)
     if cost:
         game.pay(corp, BANK, cost)
+    before = [list(slots) for slots in game.board.hexes[hex_id].tokens]
     game.board.place_tile(hex_id, tile_id, rotation, track.city_map(game, hex_id, tile_id, rotation))
+    game.rules.on_tile_laid(game, corp, hex_id, before)
     name = game.data.hex(hex_id).name
     where = f"{hex_id}" + (f" ({name})" if name else "")
     game.say(f"{by or corp} lays #{tile_id} at {where} (rotation {rotation})" +

@@ -164,6 +164,10 @@ class TitleRules:
     def tile_lay_problem(self, game: Game, corp: str, hex_id: str, tile: str, rotation: int) -> str | None:
         return None
 
+    def on_tile_laid(self, game: Game, corp: str, hex_id: str, tokens_before: list[list[str | None]]) -> None:
+        """After a tile is laid (``tokens_before``: the hex's station slots before the lay)."""
+        return None
+
     def lay_cost(self, game: Game, hex_id: str) -> int:
         """What laying a tile on the hex costs now: its terrain cost on the first (yellow) tile."""
         return game.data.hex(hex_id).cost if game.board.layout(hex_id).color == "white" else 0
