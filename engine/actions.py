@@ -42,8 +42,6 @@ class BuyShares(_Action):
     corporation: str
     source: Literal["ipo", "pool"] = "ipo"
     president: bool = False  # buy the President's certificate from the pool (after a bankruptcy)
-    count: int = 1  # shares from ``source`` in this one purchase (several only where the title allows it)
-    pool_count: int = 0  # with source "ipo": further shares from the pool in the same purchase (18FR-RCE rule 9)
 
 
 class SellShares(_Action):

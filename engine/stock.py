@@ -121,7 +121,7 @@ def buy_problem(game: Game, player: str, cert: Certificate, sold_this_round: set
         return f"You hold {game.cert_count(player)} certificates; the limit is {game.cert_limit()}."
     pct = game.percent_of(corp_sym, game.shares_held(player, corp_sym) + cert.shares)
     limit = game.holding_limit_percent()
-    if pct > limit:
+    if pct > limit and not game.rules.holding_limit_waived(game, corp_sym):
         return f"You may hold at most {limit}% of {corp_sym}; this would give you {pct}%."
     return None
 

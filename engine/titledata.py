@@ -141,7 +141,7 @@ class CorporationDef(_Model):
     name: str
     sym_18xx_games: str | None = None
     home: str
-    home_city: int = 0
+    home_city: int | None = 0  # None: the corporation chooses its home city on the hex (1830 Erie)
     tokens: tuple[int, ...]
     shares: tuple[int, ...]
     shares_after_conversion: tuple[int, ...] = ()

@@ -23,10 +23,19 @@ ABILITY_KEYS = ("coal_field", "tile_lay", "name_chits", "train_discount")
 
 def _company(c: dict) -> dict:
     out = {k: v for k, v in c.items() if k not in ("ability", "notes") and k not in ABILITY_KEYS}
+    if out.get("min_players", 0) is None:  # 1830: no minimum player count
+        del out["min_players"]
     abilities = {k: c[k] for k in ABILITY_KEYS if k in c}
     if abilities:
         out["abilities"] = abilities
     return out
+
+
+def _train_count(t: dict) -> dict:
+    """A null count (1830's Diesel) is an unlimited supply: one card on sale at a time, topped up when bought."""
+    if t.get("count", 0) is None:
+        t["count"], t["unlimited"] = 1, True
+    return t
 
 
 def _tile_body(body: dict) -> dict:
@@ -68,7 +77,7 @@ def transcribe_title(name: str, extra: dict) -> set[str]:
             {k: v for k, v in c.items() if k != "notes"} for c in src["corporations"]
         ],
         "trains": [
-            {("multiplier" if k == "revenue_multiplier" else k): v for k, v in t.items() if k != "notes"}
+            _train_count({("multiplier" if k == "revenue_multiplier" else k): v for k, v in t.items() if k != "notes"})
             | {"variants": [{k: v for k, v in var.items() if k != "notes"} for var in t.get("variants", [])]}
             for t in src["trains"]
         ],
@@ -78,6 +87,14 @@ def transcribe_title(name: str, extra: dict) -> set[str]:
     }
     # facts added for later titles, copied only where the title's extras ask (earlier output stays unchanged)
     extra = dict(extra)
+    for train in out["trains"]:  # type: ignore[attr-defined]
+        train.update(extra.get("train_facts", {}).get(train["name"], {}))
+    extra.pop("train_facts", None)
+    for company in out["companies"]:  # type: ignore[attr-defined]
+        facts = extra.get("company_abilities", {}).get(company["sym"])
+        if facts:
+            company["abilities"] = {**company.get("abilities", {}), **facts}
+    extra.pop("company_abilities", None)
     for key in extra.pop("include", []):
         if key.startswith("market."):
             field = key.split(".", 1)[1]
@@ -137,7 +154,6 @@ def transcribe_18fr(extra: dict) -> set[str]:
     corps = []
     for c in src["corporations"]:
         cd = {k: v for k, v in c.items() if k not in ("notes", "home_printed", "extra_yellow_lay", "port_company")}
-        cd["home_city"] = c["home_city"] if c["home_city"] is not None else 0
         corps.append(cd)
     companies = []
     for c in src["companies"]:

@@ -52,6 +52,9 @@ class OperatingRound:
         self.emergency_sold: list[str] = []
         self.summary: list[str] = []
         self.done = False
+        self.order: list[str] | None = None  # fixed at the start where the title says so (1830)
+        if game.rules.fixed_operating_order:
+            self.order = game.market.operating_order([s for s, c in game.corps.items() if c.floated])
         game.say(f"Operating round {game.round_no}.{number} begins.")
         game.rules.pay_private_revenue(game)
         self._next_corp(game)
@@ -68,7 +71,8 @@ class OperatingRound:
         if not waiting:
             self.done = True
             return
-        self.corp = game.market.operating_order(waiting)[0]
+        fixed = [s for s in self.order or () if s in waiting]
+        self.corp = fixed[0] if fixed else game.market.operating_order(waiting)[0]
         self.lays, self.company_uses, self.token_placed = [], [], False
         self.bank_types_bought, self.emergency_sold = [], []
         self.revenue, self.routes = 0, None

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..actions import Action, Bid, BuyCompany, Pass
+from ..actions import Action, Bid, BuyCompany, Par, Pass
 from ..companies import player_buys_company, player_sale_problem
 from ..errors import GameError
 from ..state import BANK
@@ -77,6 +77,9 @@ class PrivateSaleStockRound(StockRound):
 
     # ------------------------------------------------------------------ who acts
     def current_entity(self, game: Game) -> str:
+        due = game.rules.pending_par(game)
+        if due is not None:
+            return due[0]
         if self.auction is not None:
             return self.auction.bidders[self.auction.turn]
         return self.player(game)
@@ -86,6 +89,19 @@ class PrivateSaleStockRound(StockRound):
 
     # ------------------------------------------------------------------ actions
     def process(self, game: Game, act: Action) -> None:
+        if game.rules.pending_par(game) is not None:
+            if not isinstance(act, Par):
+                player, corp = game.rules.pending_par(game)  # type: ignore[misc]
+                raise GameError(f"{player} must first set the par price of {corp}.")
+            game.rules.par_given(game, self, act)
+            return
+        if act.entity in game.companies and self.auction is None and not self.selling_privates(game):
+            owner = game.companies[act.entity].owner
+            if owner != self.player(game):
+                raise GameError(f"{act.entity}'s owner uses it in his own stock turn; it is {self.player(game)}'s.")
+            game.rules.stock_company_action(game, self, act)
+            self._acted(game)
+            return
         if self.auction is not None:
             self._auction_act(game, act)
             return
@@ -103,6 +119,13 @@ class PrivateSaleStockRound(StockRound):
         elif isinstance(act, Bid):
             self._bid(game, player, act)
         elif isinstance(act, Pass):
+            if game.rules.must_take_first_private(game):
+                raise GameError(f"{self.unsold(game)[0]} costs nothing now: you must take it.")
+            if self.pass_run + 1 >= len(game.active_players()) and game.rules.all_passed_in_sale(game, self):
+                game.say(f"{player} passes.")
+                self._end_turn(game)
+                self.pass_run, self.pass_start = 0, None
+                return
             self._pass(game, player)
         else:
             cheapest = self.unsold(game)[0]
@@ -241,6 +264,9 @@ class PrivateSaleStockRound(StockRound):
         """A private between players in an ordinary turn: the buyer's purchase on his turn, free on the seller's."""
         company = game.companies.get(act.company)
         seller = company.owner if company else None
+        problem = game.rules.player_trade_problem(game, self)
+        if problem:
+            raise GameError(problem)
         if act.entity == player:
             self._check_can_buy(game)
             player_buys_company(game, player, act.company, act.price)
@@ -258,6 +284,9 @@ class PrivateSaleStockRound(StockRound):
 
     # ------------------------------------------------------------------ legal moves
     def legal_actions(self, game: Game) -> list[Action]:
+        due = game.rules.pending_par(game)
+        if due is not None:
+            return [Par(entity=due[0], corporation=due[1], price=c.price) for c in game.rules.par_cells(game)]
         if self.auction is not None:
             a = self.auction
             who = a.bidders[a.turn]
@@ -271,13 +300,14 @@ class PrivateSaleStockRound(StockRound):
         player = self.player(game)
         if not self.selling_privates(game):
             out = super().legal_actions(game)
-            if not self.bought_this_turn and game.rules.stock_turn_end_problem(game, self, player) is None:
+            if not self.bought_this_turn and game.rules.stock_turn_end_problem(game, self, player) is None \
+                    and game.rules.player_trade_problem(game, self) is None:
                 for c in game.companies.values():
                     if c.owner is not None and game.has_player(c.owner) and c.owner != player and not c.closed \
                             and player_sale_problem(game, player, c.sym, c.value) is None:
                         out.append(BuyCompany(entity=player, company=c.sym, price=c.value))
             return out
-        out = [Pass(entity=player)]
+        out = [] if game.rules.must_take_first_private(game) else [Pass(entity=player)]
         unsold = self.unsold(game)
         price = game.rules.private_price(game, unsold[0])
         if self._buy_problem(game, player, unsold[0], price) is None:

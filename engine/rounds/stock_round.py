@@ -31,6 +31,7 @@ class StockRound:
         self.sold_this_turn: set[str] = set()
         self.bought_this_turn = False
         self.sold_before_purchase = False
+        self.multi: tuple[str, str] | None = None  # (corp, source) the turn's purchase may add to (brown zone)
         self.done = False
         self.summary: list[str] = []
         game.say(f"Stock round {self.number} begins; {self.player(game)} has the Priority Deal.")
@@ -81,9 +82,10 @@ class StockRound:
                             "You sold and then bought this turn; no more sales (never sell-buy-sell).")
         if not game.rules.sales_allowed(game, self):
             raise GameError("No shares may be sold in this stock round.")
-        if corp in self.sold_this_turn:
+        if corp in self.sold_this_turn and game.rules.one_sale_per_corporation:
             raise GameError(f"You already sold {corp} this turn; all sales of one corporation form one sale.")
         stock.sell(game, player, corp, act.count)
+        self.multi = None  # a sale after the purchase ends it
         self.sold_this_turn.add(corp)
         self.sold_in_round[player].add(corp)
         self.summary.append(f"{player} sold {act.count}× {corp}")
@@ -124,7 +126,7 @@ class StockRound:
         corp.par_price = act.price
         game.rules.set_size(game, sym, size)
         pct = game.percent_of(sym, game.shares_held(player, sym) + pres.shares)
-        if pct > game.holding_limit_percent():
+        if pct > game.holding_limit_percent() and not game.rules.holding_limit_waived(game, sym):
             raise GameError(f"You may hold at most {game.holding_limit_percent()}% of {sym}.")
         game.pay(player, "bank", cost)
         pres.owner = player
@@ -136,14 +138,13 @@ class StockRound:
         self._bought(game)
 
     def _buy(self, game: Game, player: str, act: BuyShares) -> None:
-        self._check_can_buy(game)
         sym = game.corp(act.corporation).sym
+        if not (self.bought_this_turn and self.adds_to_purchase(game, sym, act.source)):
+            self._check_can_buy(game)
+        multi = game.rules.multi_buy(game, sym, act.source)
         corp = game.corps[sym]
         if not corp.started:
             raise GameError(f"{sym} has not started; start it with par (the President's certificate comes first).")
-        if act.count != 1 or act.pool_count:
-            self._buy_several(game, player, sym, act)
-            return
         if act.source == IPO:
             cert = stock.ipo_cert(game, sym)
             if cert is None:
@@ -156,29 +157,15 @@ class StockRound:
         stock.buy(game, player, cert, self.sold_in_round[player])
         self.summary.append(f"{player} bought {sym} ({act.source})")
         self._bought(game)
+        self.multi = (sym, act.source) if multi and self.bought_this_turn else None
 
-    def _buy_several(self, game: Game, player: str, sym: str, act: BuyShares) -> None:
-        """One purchase of several shares (where the title allows it: 18FR-RCE's brown zone), IPO and pool."""
-        pool_n = act.count if act.source == POOL else act.pool_count
-        ipo_n = act.count if act.source == IPO else 0
-        if act.count < 1 or act.pool_count < 0 or (act.source == POOL and act.pool_count):
-            raise GameError("Name how many shares to buy: count from the source, and pool_count extra pool shares "
-                            "with an IPO purchase.")
-        problem = game.rules.multi_buy_problem(game, sym, act.source, act.count, act.pool_count)
-        if problem:
-            raise GameError(problem)
-        if len(game.certs_of(sym, IPO)) < ipo_n or sum(1 for c in game.certs_of(sym, POOL)
-                                                       if not c.president) < pool_n:
-            raise GameError(f"There are {len([c for c in game.certs_of(sym, IPO) if not c.president])} {sym} shares "
-                            f"in the IPO and {len(game.certs_of(sym, POOL))} in the pool; you asked for {ipo_n} and "
-                            f"{pool_n}.")
-        for getter, n in ((stock.ipo_cert, ipo_n), (stock.pool_cert, pool_n)):
-            for _ in range(n):
-                cert = getter(game, sym)
-                assert cert is not None
-                stock.buy(game, player, cert, self.sold_in_round[player])
-        self.summary.append(f"{player} bought {ipo_n + pool_n}× {sym}")
-        self._bought(game)
+    def adds_to_purchase(self, game: Game, sym: str, source: str) -> bool:
+        """This buy continues the turn's one brown-zone purchase: the same corporation, from the same source (or
+        either, where the title mixes IPO and pool in one purchase: 18FR-RCE)."""
+        if self.multi is None or self.multi[0] != sym:
+            return False
+        return self.multi[1] == source or (game.rules.multi_buy_mixed_sources and game.rules.multi_buy(game, sym,
+                                                                                                      source))
 
     def _bought(self, game: Game) -> None:
         self.bought_this_turn = True
@@ -217,6 +204,7 @@ class StockRound:
         self.sold_this_turn = set()
         self.bought_this_turn = False
         self.sold_before_purchase = False
+        self.multi = None
         self.turn = (self.turn + 1) % len(game.players)
         self._skip_bankrupt(game)
 
@@ -228,12 +216,20 @@ class StockRound:
             out.append(parse_action({"type": "pass", "entity": player}))
         if (not self.bought_this_turn or self.may_sell_after_purchase(game)) and game.rules.sales_allowed(game, self):
             for sym in game.corps:
-                if sym in self.sold_this_turn:
+                if sym in self.sold_this_turn and game.rules.one_sale_per_corporation:
                     continue
                 for n in range(1, game.shares_held(player, sym) + 1):
                     if stock.sell_problem(game, player, sym, n) is None:
                         out.append(SellShares(entity=player, corporation=sym, count=n))
         if self.bought_this_turn:
+            if self.multi is not None:
+                sym = self.multi[0]
+                for source in (IPO, POOL):
+                    if not self.adds_to_purchase(game, sym, source):
+                        continue
+                    cert = stock.ipo_cert(game, sym) if source == IPO else stock.pool_cert(game, sym)
+                    if cert is not None and stock.buy_problem(game, player, cert, self.sold_in_round[player]) is None:
+                        out.append(BuyShares(entity=player, corporation=sym, source=source))  # type: ignore[arg-type]
             return out
         for sym, corp in game.corps.items():
             if not corp.started:

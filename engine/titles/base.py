@@ -29,6 +29,10 @@ class TitleRules:
     # sales may come before and after the turn's one purchase (1830: sell-buy-sell)
     sell_buy_sell = False
     bid_multiple = 1  # bids on privates are whole multiples of this (18FR-RCE: 5fr)
+    multi_buy_mixed_sources = False  # one brown-zone purchase may take shares from the IPO and the pool (18FR-RCE)
+    one_sale_per_corporation = True  # all of a turn's sales of one corporation are one sale (18FL, 18AL)
+    # the operating order is fixed when the round starts (1830); otherwise each next corporation is chosen then
+    fixed_operating_order = False
     # when the president pays toward a forced train: only the cheapest bank/pool train, none from a corporation
     emergency_cheapest_only = False
     bankrupt_keeps_holdings = False  # 18AL: a bankrupt player's unsold stock and privates still score
@@ -75,6 +79,10 @@ class TitleRules:
     def holding_limit_percent(self, game: Game) -> int:
         return 60
 
+    def holding_limit_waived(self, game: Game, corp: str) -> bool:
+        """No holding limit for this corporation now (1830: its price is in the orange or brown zone)."""
+        return False
+
     def company_cert_count(self, game: Game, player: str) -> int:
         """Certificates of private companies counted toward the player's limit (none by default)."""
         return 0
@@ -102,9 +110,33 @@ class TitleRules:
     def on_private_sold(self, game: Game, rnd: Any, company: str) -> None:
         return None
 
-    def multi_buy_problem(self, game: Game, corp: str, source: str, count: int, pool_count: int) -> str | None:
-        """Why a purchase of several shares at once is not allowed now (by default: one certificate per turn)."""
-        return "Buy one certificate per turn."
+    def all_passed_in_sale(self, game: Game, rnd: Any) -> bool:
+        """Every player passed in a row while privates are unsold: True when the round goes on (1830: the first
+        private gets cheaper, or the privates pay), False when it ends (18AL)."""
+        return False
+
+    def must_take_first_private(self, game: Game) -> bool:
+        """The player to act may not pass: the cheapest private is free and must be taken (1830)."""
+        return False
+
+    def pending_par(self, game: Game) -> tuple[str, str] | None:
+        """(player, corporation) whose par price must be set before anything else (1830 B&O private)."""
+        return None
+
+    def par_given(self, game: Game, rnd: Any, act: Any) -> None:
+        raise GameError("No par price is due.")
+
+    def player_trade_problem(self, game: Game, rnd: Any) -> str | None:
+        """Why privates may not change hands between players in this stock round, or None."""
+        return None
+
+    def stock_company_action(self, game: Game, rnd: Any, act: Action) -> None:
+        """A private's ability used by its owner in a stock round (1830 M&H exchange)."""
+        raise GameError(f"{act.entity} has no ability usable in a stock round.")
+
+    def multi_buy(self, game: Game, corp: str, source: str) -> bool:
+        """The turn's one purchase may be several shares of ``corp`` from ``source`` (1830 brown zone)."""
+        return False
 
     def cannot_sell_reason(self, game: Game, corp: str) -> str | None:
         return None
@@ -222,8 +254,16 @@ class TitleRules:
         return True
 
     def extra_bank_trains(self, game: Game) -> list[Any]:
-        """Trains the bank sells besides the first of the current type (1830: the Diesel once a 6 is bought)."""
-        return []
+        """Trains the bank sells besides the first of the current type: the first of each later type whose
+        ``available_on`` train has been bought (1830: the Diesel once a 6 is bought)."""
+        out: list[Any] = []
+        seen: set[str] = set()
+        for i, t in enumerate(game.depot()):
+            td = game.data.train(t.name)
+            if i and t.name not in seen and td.available_on in game.bought_train_types:
+                out.append(t)
+            seen.add(t.name)
+        return out
 
     def exchange_train(self, game: Game, rnd: OperatingRound, act: Any) -> None:
         """Buy a train handing in one of the corporation's own (1830 Diesel trade-in)."""

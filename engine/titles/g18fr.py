@@ -62,6 +62,7 @@ class Rules18FR(Rules1830):
     title = "18FR-RCE"
     bid_multiple = 5  # rule 6
     sell_buy_sell = True  # rule 7
+    multi_buy_mixed_sources = True  # rule 9
 
     # -- setup
     def setup(self, game: Game) -> None:
@@ -76,20 +77,20 @@ class Rules18FR(Rules1830):
         return game.data.rules
 
     # -- stock round
-    def multi_buy_problem(self, game: Game, corp: str, source: str, count: int, pool_count: int) -> str | None:
+    def multi_buy(self, game: Game, corp: str, source: str) -> bool:
         """Rule 9: in the brown zone one purchase may be several shares, from the IPO and the pool together."""
-        if corp in game.market.positions and game.market.in_zone(corp, "b"):
-            return None
-        return (f"{corp} is not in the brown zone: buy one certificate per turn (several shares, IPO and pool "
-                "together, only while the price is in the brown zone).")
+        return self._zone(game, corp, "b")
 
-    def sold_out_move(self, game: Game, corp: str) -> bool:
-        """Rule 33: a sold-out corporation moves up one row, or from the top row one down and one right; at the
-        highest value it stays."""
-        r, c = game.market.positions[corp]
-        if r == 0:
-            return game.market.move(corp, 1, 1)
-        return game.market.move(corp, -1, 0)
+    def sold_out_moves(self, game: Game) -> None:
+        """Rule 33: a corporation wholly held by players moves up one row at the end of a stock round, or from the
+        top row one down and one right; at the highest value it stays."""
+        held = [s for s, c in game.corps.items() if c.floated and
+                sum(c2.shares for c2 in game.certs if c2.corp == s and game.has_player(c2.owner)) == c.size]
+        for sym in game.market.operating_order(held):
+            before = game.price(sym)
+            row = game.market.positions[sym][0]
+            if game.market.move(sym, 1, 1) if row == 0 else game.market.move(sym, -1, 0):
+                game.say(f"All of {sym} is held by players: price {game.fmt(before)} → {game.fmt(game.price(sym))}.")
 
     # -- track (rules 5, 10-17, 21, 22, 31)
     def _extra_lay_corp(self, game: Game, corp: str) -> bool:
@@ -412,17 +413,6 @@ class Rules18FR(Rules1830):
         return out
 
     # -- trains (rules 18-20, 23, 32)
-    def extra_bank_trains(self, game: Game) -> list[Any]:
-        """Rule 19: once the first 6 is bought, the 7s and Diesels are on sale beside the remaining 6s."""
-        depot = game.depot()
-        out: list[Train] = []
-        for td in game.data.trains:
-            if td.available_on in game.bought_train_types:
-                nxt = next((t for t in depot if t.name == td.name), None)
-                if nxt is not None:
-                    out.append(nxt)
-        return out
-
     def train_event(self, game: Game, event: str) -> None:
         # rules 19, 21 and 22 follow from the types bought (bought_train_types); the events only name them
         if event in ("town_merge_upgrade", "pro_so_direct_brown_port", "7_and_D_available"):

@@ -1,0 +1,724 @@
+"""1830 — Railways & Robber Barons: the rules that are 1830's own (reference 1830/NOTES.md, "NOTES" below).
+
+Shared mechanisms come from the engine: the waterfall private sale (``rounds.private_sale``), 2-D market moves,
+the operating round and its forced train purchase, corporations buying privates (``companies``). This module adds
+what NOTES lists for 1830: the pass-round discount of the first private and the privates-only operating turn, the
+B&O president's certificate with its par choice, the C&A's PRR share and the M&H exchange, sell-buy-sell stock
+turns with the brown-zone multiple purchase, the colour zones, home stations with reserved circles (the Erie
+choosing its city), terrain costs on the first tile a hex receives, hexes blocked by player-owned privates, the
+C&StL and D&H specials, the Diesel trade-in and bankruptcy.
+
+Everything a subclass may change (18FR-RCE is written as changes to 1830) is data or a hook here: private
+abilities are read from the companies' ``abilities`` data, trade-ins and the Diesel's availability from the
+trains' data, the zones from the market legend letters.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .. import stock
+from ..actions import Action, BuyCompany, BuyShares, BuyTrain, LayTile, Par, Pass, PlaceToken
+from ..errors import GameError
+from ..graph import reach
+from ..hexgrid import neighbour
+from ..routes import GenericRules, TrainSpec
+from ..state import BANK, IPO, POOL, Certificate, Corporation
+from .base import TitleRules
+
+if TYPE_CHECKING:
+    from ..game import Game
+    from ..rounds.operating_round import OperatingRound
+
+OPTIONS = {
+    "optional_6_train": "A third 6-train is in the bank (NOTES 4, Trains).",
+    "multiple_brown_from_ipo": "In the brown zone the several shares of one purchase may also come from the IPO "
+                               "(NOTES 2, Buying).",
+}
+
+RULINGS = (
+    "NOTES 1.5: when every player passes in a row while the first private is unsold its price drops by $5; at $0 "
+    "the next player must take it.",
+    "NOTES 2: sell-buy-sell; several sales of one corporation in a turn are allowed (each share drops the price "
+    "one row, so splitting a sale changes nothing).",
+    "NOTES 4, Track: the terrain cost is paid on the first tile a hex receives; on the preprinted yellow hexes "
+    "with a water cost that is the green upgrade.",
+    "NOTES 4, Forced purchase: with the president's cash involved, only the cheapest bank train, or a train of "
+    "another corporation for at most its face value (both profiles).",
+    "NOTES 4, Track: the connection rule is the permissive one both engines use (one of the new tile's exits "
+    "reachable).",
+    "NOTES 5: the bank breaks when it holds $0 or less (rulebook profile).",
+    "The two-hex off-boards (Gulf, Canadian West) are one location: a route visits at most one of their hexes.",
+)
+
+ZONE_NO_CERT_LIMIT = "yob"  # yellow, orange and brown zones: not counted for the certificate limit
+ZONE_NO_HOLDING_LIMIT = "ob"
+ZONE_MULTI_BUY = "b"
+
+
+@dataclass
+class State1830:
+    """1830's own state, kept on ``Game.title_state`` so that refused actions roll it back."""
+
+    homes_placed: set[str] = field(default_factory=set)
+    first_private_discount: int = 0  # NOTES 1.5: $5 per round of passes while the first private is unsold
+    par_due: tuple[str, str] | None = None  # (player, corporation) who must set a par now (B&O private)
+    used: set[str] = field(default_factory=set)  # once-only private abilities used (CS, DH)
+    dh_token_due: str | None = None  # corporation that laid the D&H tile and places its free token now
+
+
+def state(game: Game) -> State1830:
+    st = game.title_state
+    assert isinstance(st, State1830)
+    return st
+
+
+@dataclass(frozen=True)
+class RouteRules1830(GenericRules):
+    """Printed values (off-boards switch column with the brown phase); adjacent off-board hexes of one area are
+    one location."""
+
+    areas: tuple[tuple[str, str], ...] = ()  # (hex, area id)
+
+    def location(self, hex_id: str) -> str:
+        for h, area in self.areas:
+            if h == hex_id:
+                return area
+        return hex_id
+
+
+def offboard_areas(game: Game) -> tuple[tuple[str, str], ...]:
+    """Red off-board hexes next to each other with the same values form one area (1830 Gulf, Canadian West)."""
+    data = game.data
+    red = {h.id: h for h in data.hexes if h.offboard is not None}
+    out: list[tuple[str, str]] = []
+    for hid, h in red.items():
+        group = {hid}
+        frontier = [hid]
+        while frontier:
+            cur = frontier.pop()
+            for e in range(6):
+                n = neighbour(cur, e, game.board.layout_kind, game.board.letters_x)
+                if n in red and n not in group and red[n].offboard == h.offboard:
+                    group.add(n)
+                    frontier.append(n)
+        if len(group) > 1:
+            out.append((hid, min(group)))
+    return tuple(sorted(out))
+
+
+class Rules1830(TitleRules):
+    title = "1830"
+    options = OPTIONS
+    or_steps = ("home", "track", "token", "routes", "dividend", "buy_train")
+    sell_buy_sell = True
+    one_sale_per_corporation = False
+    fixed_operating_order = True
+    emergency_cheapest_only = True
+    rulings = RULINGS
+
+    # -- setup and rounds
+    def setup(self, game: Game) -> None:
+        from ..rounds.private_sale import PrivateSaleStockRound
+
+        game.title_state = State1830()
+        if game.options.get("optional_6_train"):
+            self._add_train(game, "6")
+        game.round = PrivateSaleStockRound(game)
+
+    def _add_train(self, game: Game, name: str) -> None:
+        from ..state import Train
+
+        td = game.data.train(name)
+        n = sum(1 for t in game.trains if t.name == name)
+        at = max(i for i, t in enumerate(game.trains) if t.name == name) + 1
+        game.trains.insert(at, Train(f"{name}-{n}", name, name, td.distance, td.price, td.multiplier))
+
+    def next_round(self, game: Game, finished: Any) -> Any:
+        from ..rounds.stock_round import StockRound
+
+        if isinstance(finished, StockRound):
+            self.sold_out_moves(game)
+        return super().next_round(game, finished)
+
+    def sold_out_moves(self, game: Game) -> None:
+        """NOTES 2, end of stock round: every corporation wholly held by players moves up one row."""
+        held = [s for s, c in game.corps.items() if c.floated and
+                sum(c2.shares for c2 in game.certs if c2.corp == s and game.has_player(c2.owner)) == c.size]
+        for sym in game.market.operating_order(held):
+            before = game.price(sym)
+            if game.market.move(sym, -1, 0):
+                game.say(f"All of {sym} is held by players: price {game.fmt(before)} → {game.fmt(game.price(sym))}.")
+
+    # -- the private auction (NOTES 1)
+    def first_private(self, game: Game) -> str:
+        return min(game.companies.values(), key=lambda c: (c.value, list(game.companies).index(c.sym))).sym
+
+    def private_price(self, game: Game, company: str) -> int:
+        value = game.companies[company].value
+        if company == self.first_private(game):
+            return max(0, value - state(game).first_private_discount)
+        return value
+
+    def everyone_passed(self, game: Game, rnd: Any) -> None:
+        """NOTES 1.5: everyone passed in a row while privates are unsold."""
+        first = self.first_private(game)
+        st = state(game)
+        if game.companies[first].owner is None:
+            st.first_private_discount += 5
+            price = self.private_price(game, first)
+            game.say(f"Everyone passes: {first} now costs {game.fmt(price)}.")
+            rnd.summary.append(f"{first} reduced to {game.fmt(price)}")
+        else:
+            game.say("Everyone passes: the privates pay their revenue (a privates-only operating turn).")
+            self.pay_private_revenue(game)
+            rnd.summary.append("privates paid their revenue")
+
+    def must_take_first_private(self, game: Game) -> bool:
+        first = self.first_private(game)
+        return game.companies[first].owner is None and self.private_price(game, first) == 0
+
+    def on_private_sold(self, game: Game, rnd: Any, company: str) -> None:
+        abilities = game.data.company(company).abilities
+        owner = game.companies[company].owner
+        assert owner is not None
+        for cert_id in abilities.get("shares", ()):
+            cert = next(c for c in game.certs if c.id == cert_id)
+            cert.owner = owner
+            corp = game.corps[cert.corp]
+            if cert.president:
+                corp.president = owner
+                state(game).par_due = (owner, cert.corp)
+                game.say(f"{owner} receives the {cert.corp} President's certificate and must set its par price now.")
+            else:
+                game.say(f"{owner} receives a {game.percent_of(cert.corp, cert.shares)}% share of {cert.corp}.")
+
+    def par_given(self, game: Game, rnd: Any, act: Par) -> None:
+        """The buyer of a private that carries a President's certificate sets that corporation's par."""
+        st = state(game)
+        assert st.par_due is not None
+        player, sym = st.par_due
+        if act.entity != player or game.corp(act.corporation).sym != sym:
+            raise GameError(f"{player} must first set the par price of {sym} (one of "
+                            f"{', '.join(game.fmt(c.price) for c in self.par_cells(game))}).")
+        cells = [c for c in self.par_cells(game) if c.price == act.price]
+        if not cells:
+            raise GameError(f"{game.fmt(act.price)} is not a par value. Choose one of "
+                            f"{', '.join(game.fmt(c.price) for c in self.par_cells(game))}.")
+        game.market.place(sym, cells[0].row, cells[0].col)
+        game.corps[sym].par_price = act.price
+        st.par_due = None
+        game.say(f"{player} sets the par price of {sym} at {game.fmt(act.price)}.")
+        rnd.summary.append(f"{player} set {sym}'s par at {game.fmt(act.price)}")
+        stock.check_float(game, sym)
+
+    def all_passed_in_sale(self, game: Game, rnd: Any) -> bool:
+        self.everyone_passed(game, rnd)
+        return True
+
+    def pending_par(self, game: Game) -> tuple[str, str] | None:
+        return state(game).par_due
+
+    def stock_company_action(self, game: Game, rnd: Any, act: Action) -> None:
+        if isinstance(act, BuyShares) and game.data.company(act.entity).abilities.get("exchange"):
+            self.exchange_company(game, act)
+            return
+        super().stock_company_action(game, rnd, act)
+
+    def player_trade_problem(self, game: Game, rnd: Any) -> str | None:
+        """NOTES 2: privates change hands between players from stock round 2 on."""
+        if game.round_no <= 1:
+            return "Privates may not change hands between players in the first stock round."
+        return None
+
+    # -- stock round
+    def sales_allowed(self, game: Game, rnd: Any) -> bool:
+        return game.round_no > 1
+
+    def ipo_price(self, game: Game, corp: str) -> int:
+        par = game.corps[corp].par_price
+        return par if par is not None else game.price(corp)
+
+    def _zone(self, game: Game, corp: str, letters: str) -> bool:
+        if corp not in game.market.positions:
+            return False
+        return any(game.market.in_zone(corp, z) for z in letters)
+
+    def counts_for_cert_limit(self, game: Game, cert: Certificate) -> bool:
+        return not self._zone(game, cert.corp, ZONE_NO_CERT_LIMIT)
+
+    def holding_limit_waived(self, game: Game, corp: str) -> bool:
+        return self._zone(game, corp, ZONE_NO_HOLDING_LIMIT)
+
+    def multi_buy(self, game: Game, corp: str, source: str) -> bool:
+        """NOTES 2, brown zone: one purchase may be several shares of this corporation from this source."""
+        if not self._zone(game, corp, ZONE_MULTI_BUY):
+            return False
+        return source == POOL or bool(game.options.get("multiple_brown_from_ipo"))
+
+    def company_cert_count(self, game: Game, player: str) -> int:
+        return sum(1 for c in game.companies.values() if c.owner == player and not c.closed)
+
+    def stock_turn_end_problem(self, game: Game, rnd: Any, player: str) -> str | None:
+        count, limit = game.cert_count(player), game.cert_limit()
+        if count <= limit or not self.sales_allowed(game, rnd):
+            return None
+        if not any(stock.sell_problem(game, player, s, 1) is None for s in game.corps
+                   if s not in rnd.sold_this_turn or not self.one_sale_per_corporation):
+            return None
+        return (f"You hold {count} certificates, over the limit of {limit}: sell enough to comply before ending "
+                "your turn.")
+
+    # -- privates in the hands of corporations, and the M&H exchange
+    def company_price_range(self, game: Game, corp: str, company: str) -> tuple[int, int] | None:
+        """NOTES 4, Private companies: phases 3 and 4, half to double face value; never the B&O private."""
+        if "3" not in game.bought_train_types or game.data.company(company).abilities.get("no_sale_to_corporation"):
+            return None
+        value = game.companies[company].value
+        return max(1, value // 2), value * 2
+
+    def exchange_options(self, game: Game, company: str) -> list[Certificate]:
+        c = game.companies.get(company)
+        ex = game.data.company(company).abilities.get("exchange") if c else None
+        if c is None or ex is None or c.closed or c.owner is None or not game.has_player(c.owner):
+            return []
+        corp = ex["corporation"]
+        if game.percent_of(corp, game.shares_held(c.owner, corp) + 1) > game.holding_limit_percent() and \
+                not self.holding_limit_waived(game, corp):
+            return []
+        out = []
+        for source in ex["from"]:
+            cert = stock.ipo_cert(game, corp) if source == IPO else stock.pool_cert(game, corp)
+            if cert is not None:
+                out.append(cert)
+        return out
+
+    def exchange_company(self, game: Game, act: BuyShares) -> None:
+        """NOTES 4 (M&H): its owner exchanges it for a 10% share from the IPO or the pool; the private closes."""
+        c = game.company(act.entity)
+        opts = self.exchange_options(game, act.entity)
+        corp = game.corp(act.corporation).sym
+        source = act.source
+        match = [cert for cert in opts if cert.corp == corp and cert.owner == source]
+        if not match:
+            where = ", ".join(f"{cert.corp} from the {cert.owner}" for cert in opts) or "nothing now"
+            raise GameError(f"{act.entity} can be exchanged for: {where}.")
+        cert = match[0]
+        owner = c.owner
+        assert owner is not None
+        cert.owner = owner
+        c.closed = True
+        game.say(f"{owner} exchanges {c.name} ({c.sym}) for a {corp} share from the {source}; {c.sym} closes.")
+        game.update_presidency(corp)
+        stock.check_float(game, corp)
+
+    # -- operating turn
+    def step_applies(self, game: Game, rnd: OperatingRound, step: str) -> bool:
+        sym = rnd.corp
+        assert sym is not None
+        if step == "home":
+            return not self._place_home(game, sym)
+        if step == "token":
+            return bool(self.station_options(game, sym)) or state(game).dh_token_due == sym
+        return True
+
+    def home(self, game: Game, corp: str) -> tuple[str, int | None]:
+        cd = game.data.corporation(corp)
+        return cd.home, cd.home_city
+
+    def home_choices(self, game: Game, corp: str) -> list[int]:
+        hex_id, city = self.home(game, corp)
+        cities = [city] if city is not None else list(range(len(game.board.hexes[hex_id].tokens)))
+        return [c for c in cities if None in game.board.hexes[hex_id].tokens[c]]
+
+    def _place_home(self, game: Game, sym: str, city: int | None = None) -> bool:
+        """Place the home station; False when the president must choose the city first (the Erie)."""
+        st = state(game)
+        if sym in st.homes_placed:
+            return True
+        hex_id, _ = self.home(game, sym)
+        choices = self.home_choices(game, sym)
+        if city is None:
+            if len(choices) > 1:
+                return False
+            if not choices:  # no free circle is left: the home station waits (cannot happen with reservations)
+                st.homes_placed.add(sym)
+                return True
+            city = choices[0]
+        slots = game.board.hexes[hex_id].tokens[city]
+        slots[slots.index(None)] = sym
+        corp = game.corps[sym]
+        corp.tokens_left -= 1
+        corp.tokens_used.append("station")
+        st.homes_placed.add(sym)
+        game.say(f"{sym} places its home station in {game.data.hex(hex_id).name or hex_id}.")
+        return True
+
+    def reserved_slots(self, game: Game, hex_id: str, city: int, corp: str) -> int:
+        """Circles kept free for corporations that have not placed their home station (NOTES 4, Station tokens:
+        a reservation always blocks). A home on a hex without a named city keeps one circle of the hex free."""
+        st = state(game)
+        out = 0
+        for s in game.corps:
+            if s == corp or s in st.homes_placed:
+                continue
+            h, c = self.home(game, s)
+            if h != hex_id:
+                continue
+            if c == city:
+                out += 1
+            elif c is None:
+                free_elsewhere = sum(slots.count(None) for i, slots in enumerate(game.board.hexes[h].tokens)
+                                     if i != city)
+                out += 0 if free_elsewhere else 1
+        return out
+
+    def station_cost(self, game: Game, corp: str) -> int:
+        cd = game.data.corporation(corp)
+        used = len(cd.tokens) - game.corps[corp].tokens_left
+        return cd.tokens[used] if used < len(cd.tokens) else 0
+
+    def station_options(self, game: Game, corp: str) -> list[tuple[str, int, int]]:
+        c = game.corps[corp]
+        if c.tokens_left <= 0:
+            return []
+        cost = self.station_cost(game, corp)
+        if c.cash < cost:
+            return []
+        r = reach(game.board, corp)
+        own_hexes = {h for h, _ in game.board.stations(corp)}
+        out = []
+        for h, ci in sorted(r.cities):
+            if h in own_hexes:
+                continue
+            free = game.board.hexes[h].tokens[ci].count(None) - self.reserved_slots(game, h, ci, corp)
+            if free > 0:
+                out.append((h, ci, cost))
+        return out
+
+    def _station(self, game: Game, rnd: OperatingRound, act: PlaceToken) -> None:
+        sym = rnd.corp
+        assert sym is not None
+        if rnd.token_placed:
+            raise GameError(f"{sym} has placed its station token this turn.")
+        if game.corps[sym].tokens_left <= 0:
+            raise GameError(f"{sym} has no station tokens left.")
+        cost = self.station_cost(game, sym)
+        if game.corps[sym].cash < cost:
+            raise GameError(f"A station costs {game.fmt(cost)}; {sym} has {game.fmt(game.corps[sym].cash)}.")
+        opts = {(h, c) for h, c, _ in self.station_options(game, sym)}
+        if (act.hex, act.city) not in opts:
+            listing = ", ".join(f"{h} city {c}" for h, c in sorted(opts)) or "none"
+            raise GameError(f"{sym} cannot place a station at {act.hex} city {act.city}: it needs a free circle it "
+                            f"can reach that is not kept for another corporation's home, on a hex without its "
+                            f"station. Options: {listing}.")
+        self._put_token(game, sym, act.hex, act.city, cost)
+        rnd.token_placed = True
+        rnd.advance(game)
+
+    def _put_token(self, game: Game, sym: str, hex_id: str, city: int, cost: int) -> None:
+        slots = game.board.hexes[hex_id].tokens[city]
+        slots[slots.index(None)] = sym
+        if cost:
+            game.pay(sym, BANK, cost)
+        corp = game.corps[sym]
+        corp.tokens_left -= 1
+        corp.tokens_used.append("station")
+        game.say(f"{sym} places a station in {game.data.hex(hex_id).name or hex_id} ({hex_id}) for "
+                 f"{game.fmt(cost)}.")
+
+    def or_action(self, game: Game, rnd: OperatingRound, act: Action) -> bool:
+        sym = rnd.corp or ""
+        if rnd.step == "home" and isinstance(act, PlaceToken):
+            hex_id, _ = self.home(game, sym)
+            choices = self.home_choices(game, sym)
+            if act.hex != hex_id or act.city not in choices:
+                raise GameError(f"{sym} places its home station in {hex_id}, in city "
+                                f"{' or '.join(str(c) for c in choices)}.")
+            self._place_home(game, sym, act.city)
+            rnd.advance(game)
+            return True
+        if rnd.step == "token" and isinstance(act, PlaceToken):
+            if state(game).dh_token_due == sym:
+                self._dh_token(game, rnd, act)
+            else:
+                self._station(game, rnd, act)
+            return True
+        return False
+
+    # -- track
+    def lay_cost(self, game: Game, hex_id: str) -> int:
+        """NOTES 4, Track: the terrain cost is paid once, with the first tile the hex receives (the green upgrade
+        of a preprinted yellow hex)."""
+        hdef = game.data.hex(hex_id)
+        return hdef.cost if game.board.hexes[hex_id].tile is None and hdef.buildable else 0
+
+    def blocker(self, game: Game, hex_id: str) -> str | None:
+        """The player-owned private that keeps tiles off the hex, if any."""
+        for c in game.companies.values():
+            if not c.closed and c.owner is not None and game.has_player(c.owner) and \
+                    hex_id in game.data.company(c.sym).blocks_hexes:
+                return c.sym
+        return None
+
+    def tile_lay_problem(self, game: Game, corp: str, hex_id: str, tile: str, rotation: int) -> str | None:
+        blocked = self.blocker(game, hex_id)
+        if blocked:
+            return (f"{hex_id} is blocked by {game.companies[blocked].name} ({blocked}) while a player owns it.")
+        return None
+
+    def _owned_by_operating(self, game: Game, rnd: OperatingRound, sym: str) -> bool:
+        c = game.companies.get(sym)
+        return c is not None and not c.closed and c.owner == rnd.corp
+
+    def special_lays(self, game: Game, rnd: OperatingRound) -> list[LayTile]:
+        """The private tile lays the operating corporation may make now (C&StL, D&H)."""
+        from ..tiles import distinct_rotations, tile_layout
+        from ..track import exit_problem
+
+        out: list[LayTile] = []
+        st = state(game)
+        if rnd.step != "track":
+            return out
+        for c in game.companies.values():
+            lay = game.data.company(c.sym).abilities.get("tile_lay")
+            if lay is None or c.sym in st.used or not self._owned_by_operating(game, rnd, c.sym):
+                continue
+            if not lay.get("extra") and rnd.lays:
+                continue
+            cost = 0 if lay.get("free") else 0
+            for h in lay["hexes"]:
+                if game.board.hexes[h].tile is not None:
+                    continue
+                cost = 0 if lay.get("free") else self.lay_cost(game, h)
+                if game.corps[rnd.corp or ""].cash < cost:
+                    continue
+                for tid in lay["tiles"]:
+                    tdef = game.data.tiles[tid]
+                    if not game.board.supply.get(tid) or tdef.color not in game.phase.tiles:
+                        continue
+                    old = game.board.layout(h)
+                    for r in distinct_rotations(tdef):
+                        new = tile_layout(tdef, r)
+                        if len(new.towns) != len(old.towns) or len(new.cities) != len(old.cities):
+                            continue
+                        if exit_problem(game, h, new) is None:
+                            out.append(LayTile(entity=c.sym, hex=h, tile=tid, rotation=r))
+        return out
+
+    def _special_lay(self, game: Game, rnd: OperatingRound, act: LayTile) -> None:
+        from ..track import city_map
+
+        sym = rnd.corp or ""
+        if rnd.step != "track":
+            raise GameError(f"{act.entity}'s tile is laid in the track step.")
+        opts = self.special_lays(game, rnd)
+        if act not in opts:
+            listing = ", ".join(f"#{o.tile} r{o.rotation} at {o.hex}" for o in opts) or "none now"
+            raise GameError(f"{act.entity} lays its tile where its ability says: {listing}.")
+        lay = game.data.company(act.entity).abilities["tile_lay"]
+        cost = 0 if lay.get("free") else self.lay_cost(game, act.hex)
+        if cost:
+            game.pay(sym, BANK, cost)
+        game.board.place_tile(act.hex, act.tile, act.rotation, city_map(game, act.hex, act.tile, act.rotation))
+        state(game).used.add(act.entity)
+        game.say(f"{sym} (with {act.entity}) lays #{act.tile} at {act.hex}" +
+                 (f" for {game.fmt(cost)}" if cost else "") + ".")
+        if not lay.get("extra"):
+            rnd.lays.append("yellow")
+            token = game.data.company(act.entity).abilities.get("token")
+            if token is not None and token["hex"] == act.hex:
+                state(game).dh_token_due = sym
+            rnd.advance(game)
+
+    def _dh_token(self, game: Game, rnd: OperatingRound, act: PlaceToken) -> None:
+        sym = rnd.corp or ""
+        st = state(game)
+        company = next(c for c in game.companies if c in st.used and
+                       game.data.company(c).abilities.get("token"))
+        token = game.data.company(company).abilities["token"]
+        if act.hex != token["hex"]:
+            raise GameError(f"{sym} places the {company} station token in {token['hex']} now.")
+        if game.corps[sym].tokens_left <= 0:
+            st.dh_token_due = None
+            raise GameError(f"{sym} has no station tokens left.")
+        self._put_token(game, sym, act.hex, act.city, token.get("price", 0))
+        st.dh_token_due = None
+        rnd.token_placed = True
+        rnd.advance(game)
+
+    def company_action(self, game: Game, rnd: OperatingRound, act: Action) -> None:
+        if isinstance(act, LayTile):
+            if not self._owned_by_operating(game, rnd, act.entity):
+                raise GameError(f"{act.entity}'s ability is used only by the corporation owning it, in its turn.")
+            self._special_lay(game, rnd, act)
+            return
+        if isinstance(act, PlaceToken) and state(game).dh_token_due == rnd.corp and rnd.step == "token":
+            self._dh_token(game, rnd, act)
+            return
+        if isinstance(act, BuyShares) and game.data.company(act.entity).abilities.get("exchange"):
+            self.exchange_company(game, act)
+            return
+        raise GameError(f"{act.entity} has no ability usable now.")
+
+    def lay_allowance_problem(self, game: Game, rnd: OperatingRound, kind: str) -> str | None:
+        if rnd.lays:
+            return "Only one tile may be laid or upgraded per turn."
+        return None
+
+    def more_lays_possible(self, game: Game, rnd: OperatingRound) -> bool:
+        return bool(self.special_lays(game, rnd))
+
+    def or_legal_actions(self, game: Game, rnd: OperatingRound) -> list[Action]:
+        sym = rnd.corp or ""
+        out: list[Action] = []
+        if rnd.step == "home":
+            hex_id, _ = self.home(game, sym)
+            out += [PlaceToken(entity=sym, hex=hex_id, city=c) for c in self.home_choices(game, sym)]
+        if rnd.step == "track":
+            out += self.special_lays(game, rnd)
+        if rnd.step == "token":
+            if state(game).dh_token_due == sym:
+                hex_id = next(game.data.company(c).abilities["token"]["hex"] for c in state(game).used
+                              if game.data.company(c).abilities.get("token"))
+                out.append(PlaceToken(entity=sym, hex=hex_id, city=0))
+            else:
+                out.append(Pass(entity=sym))
+                if not rnd.token_placed:
+                    out += [PlaceToken(entity=sym, hex=h, city=c) for h, c, _ in self.station_options(game, sym)]
+        if rnd.step == "buy_train":
+            out += self.trade_in_options(game, rnd)
+        for c in game.companies.values():
+            rng = self.company_price_range(game, sym, c.sym)
+            if rng and not c.closed and c.owner is not None and game.has_player(c.owner):
+                for price in sorted({rng[0], c.value, rng[1]}):
+                    if price <= game.corps[sym].cash:
+                        out.append(BuyCompany(entity=sym, company=c.sym, price=price))
+        return out
+
+    # -- routes
+    def route_rules(self, game: Game) -> Any:
+        return RouteRules1830(late="brown" in game.phase.tiles, areas=offboard_areas(game))
+
+    def train_specs(self, game: Game, corp: str) -> list[TrainSpec]:
+        out = []
+        for spec in super().train_specs(game, corp):
+            if spec.distance is not None and spec.distance >= 99:  # "999": a Diesel runs any distance
+                spec = TrainSpec(spec.id, spec.name, None, spec.multiplier, spec.express, spec.towns_count)
+            out.append(spec)
+        return out
+
+    def move_price_after_run(self, game: Game, corp: str, revenue: int, kind: str) -> None:
+        if kind == "withhold" or revenue == 0:
+            game.market.move_left_or_down(corp)
+        else:
+            game.market.move_right_or_up(corp)
+
+    # -- trains
+    def train_limit(self, game: Game, corp: Corporation) -> int:
+        return game.phase.train_limit["corporation"]
+
+    def president_funds_corporation_train(self, game: Game, rnd: OperatingRound) -> bool:
+        return rnd.must_raise(game)
+
+    def emergency_sale_problem(self, game: Game, rnd: OperatingRound, player: str, corp: str,
+                               count: int) -> str | None:
+        need = rnd.cheapest_price(game) - game.corps[rnd.corp or ""].cash
+        if game.available_cash(player) + (count - 1) * game.price(corp) >= need:
+            return (f"Sell only what the train needs: {player} would already have {game.fmt(need)} with "
+                    f"{count - 1} fewer.")
+        return None
+
+    def on_corp_bought_train(self, game: Game, corp: str, train: Any) -> None:
+        for c in game.companies.values():
+            if not c.closed and game.data.company(c.sym).abilities.get("close_on_train_of") == corp:
+                c.closed = True
+                game.say(f"{c.name} ({c.sym}) closes: {corp} has bought a train.")
+
+    def train_event(self, game: Game, event: str) -> None:
+        if event != "close_companies":
+            raise NotImplementedError(event)
+        for sym, c in game.companies.items():
+            if not c.closed:
+                c.closed = True
+                game.say(f"{c.name} ({sym}) closes.")
+
+    def trade_in_options(self, game: Game, rnd: OperatingRound) -> list[BuyTrain]:
+        sym = rnd.corp or ""
+        out: list[BuyTrain] = []
+        cash = game.corps[sym].cash
+        for t, src in rnd.available_trains(game):
+            if src != "bank":
+                continue
+            for own in game.trains_of(sym):
+                price = game.data.train(t.name).trade_in.get(own.name)
+                if price is not None and price <= cash:
+                    out.append(BuyTrain(entity=sym, train=t.id, price=price, variant=t.variant, exchange=own.id))
+        return out
+
+    def exchange_train(self, game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
+        """NOTES 4, Trains: a Diesel for $800 handing in one of the corporation's own 4, 5 or 6 trains."""
+        sym = rnd.corp or ""
+        own = game.train(act.exchange or "")
+        offers = [t for t, src in rnd.available_trains(game) if src == "bank" and act.train in (t.id, t.name)]
+        if not offers:
+            raise GameError(f"The bank does not sell a {act.train}-train now.")
+        t = offers[0]
+        trade = game.data.train(t.name).trade_in
+        if own.owner != sym or own.name not in trade:
+            kinds = ", ".join(sorted(trade)) or "none"
+            raise GameError(f"A {t.name}-train may be bought by handing in one of {sym}'s own trains of type "
+                            f"{kinds}; {own.id} is not one.")
+        price = trade[own.name]
+        if act.price not in (None, price):
+            raise GameError(f"With a trade-in the {t.name}-train costs {game.fmt(price)}.")
+        if game.corps[sym].cash < price:
+            raise GameError(f"{sym} has {game.fmt(game.corps[sym].cash)}; the trade-in costs {game.fmt(price)}.")
+        game.trains = [x for x in game.trains if x is not own]
+        real = game.train(t.id)
+        game.pay(sym, BANK, price)
+        real.owner = sym
+        rnd.bank_types_bought.append(t.name)
+        game.ensure_unlimited_stock()
+        game.say(f"{sym} hands in {own.variant}-train {own.id} and buys a {t.name}-train for {game.fmt(price)}.")
+        rnd.summary.append(f"{sym} bought a {t.name}-train (trade-in of a {own.name})")
+        self.on_corp_bought_train(game, sym, real)
+        game.on_train_bought(real)
+
+    # -- bankruptcy
+    def bankrupt(self, game: Game, rnd: OperatingRound, player: str) -> None:
+        """NOTES 4, Bankruptcy (18xx.games): the player's shares go to the pool, his cash to the bank, the game
+        ends at once."""
+        p = game.player(player)
+        for sym, corp in game.corps.items():
+            n = game.shares_held(player, sym)
+            if not n:
+                continue
+            if corp.president == player:
+                takers = [q for q in game._holders_after(player, sym) if q != player and game.shares_held(q, sym) >= 2]
+                best = max(takers, key=lambda q: game.shares_held(q, sym), default=None)
+                if best is not None:
+                    game._swap_president(sym, player, best)
+                    corp.president = best
+                else:
+                    corp.president, corp.frozen = None, True
+            for c in game.certs_of(sym, player):
+                c.owner = POOL
+            for _ in range(n):
+                game.market.move(sym, 1, 0)
+            game.say(f"{player}'s {n} share{'s' if n > 1 else ''} of {sym} go to the pool.")
+            if corp.president is not None:
+                game.update_presidency(sym)
+        for c in game.companies.values():
+            if c.owner == player and not c.closed:
+                c.closed = True
+        if p.cash:
+            game.pay(player, BANK, p.cash)
+        p.bankrupt = True
+        game.say(f"{player} cannot raise the price of the train and is bankrupt: the game ends.")
+        game.end_game("bankrupt")
+
+
+__all__ = ["Rules1830", "State1830", "RouteRules1830", "OPTIONS", "RULINGS", "state"]
+
