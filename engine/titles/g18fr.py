@@ -356,6 +356,19 @@ class Rules18FR(Rules1830):
             # the lay itself is the action now being applied: the move must be the next one
             fr.port_offer = (hex_id, len(game.actions) + 1)
 
+    def special_lays(self, game: Game, rnd: OperatingRound) -> list[LayTile]:
+        """#3 Le Havre's tile comes with its station for 80fr: only when the corporation can pay it and has a token
+        left (1830's D&H token is free)."""
+        sym = rnd.corp or ""
+        out = []
+        for lay in super().special_lays(game, rnd):
+            token = game.data.company(lay.entity).abilities.get("token")
+            if token and (game.corps[sym].cash < token.get("price", 0) + self.lay_cost(game, lay.hex)
+                          or game.corps[sym].tokens_left <= 0):
+                continue
+            out.append(lay)
+        return out
+
     def company_action(self, game: Game, rnd: OperatingRound, act: Action) -> None:
         ability = game.data.company(act.entity).abilities.get("extra_yellow_lay") if act.entity in game.companies \
             else None
