@@ -64,6 +64,7 @@ def violations(game: Game) -> list[str]:
         held = game.committed_cash(p.name)
         if held > p.cash:
             out.append(f"{p.name} has bids of {held} but only {p.cash}")
+    out += game.rules.invariant_problems(game)
     ids = [t.id for t in game.trains]
     if len(ids) != len(set(ids)):
         out.append("duplicate train ids")

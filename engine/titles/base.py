@@ -328,6 +328,10 @@ class TitleRules:
     def bankrupt(self, game: Game, rnd: OperatingRound, player: str) -> None:
         raise NotImplementedError
 
+    def invariant_problems(self, game: Game) -> list[str]:
+        """The title's own invariants, checked after every action in self-play (18FR-RCE port markers)."""
+        return []
+
     def charter_notes(self, game: Game, corp: str) -> list[str]:
         """Extra lines for a corporation's charter (title markers it holds), for the views."""
         return []

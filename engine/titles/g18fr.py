@@ -273,6 +273,24 @@ class Rules18FR(Rules1830):
         if any(holder in slots for slots in before) and game.board.hexes[hex_id].tokens[ps[0]][ps[1]] != holder:
             self._move_to_port_side(game, hex_id, holder)
 
+    def invariant_problems(self, game: Game) -> list[str]:
+        """Each port marker is on the map or on one charter, and a holder's station at that port is on its port
+        side; no port side holds a station without its marker having gone to that company."""
+        out = list(super().invariant_problems(game))
+        markers = fr_state(game).port_markers
+        ports = {h.port: h.id for h in game.data.hexes if h.port}
+        if sorted(markers) != sorted(ports):
+            out.append(f"port markers {sorted(markers)} != ports {sorted(ports)}")
+        for name, hex_id in ports.items():
+            holder = markers.get(name)
+            ps = self.port_slot(game, hex_id)
+            on_port = game.board.hexes[hex_id].tokens[ps[0]][ps[1]] if ps else None
+            if on_port is not None and on_port != holder:
+                out.append(f"{on_port} sits on {hex_id}'s port side but the {name} marker is with {holder}")
+            if holder is not None and holder not in game.corps:
+                out.append(f"the {name} marker is held by {holder}, not a corporation")
+        return out
+
     def pay_private_revenue(self, game: Game) -> None:
         super().pay_private_revenue(game)
         fr = fr_state(game)
