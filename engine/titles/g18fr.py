@@ -16,7 +16,7 @@ from ..actions import Action, Assign, LayTile
 from ..errors import GameError
 from ..graph import reach
 from ..rounds.operating_round import OperatingRound, lay_tile
-from ..state import BANK, Train
+from ..state import BANK
 from ..tiles import tile_layout
 from .g1830 import Rules1830
 
@@ -186,8 +186,9 @@ class Rules18FR(Rules1830):
         """Rule 15: a named one-exit city (Montparnasse) stays one station with its one exit on every tile."""
         old = game.board.layout(hex_id)
         new = tile_layout(game.data.tiles[tile], rotation)
+        keep = self.params(game).get("single_exit_cities", ())
         for ci, city in enumerate(old.cities):
-            if city.name is None:
+            if city.name not in keep:
                 continue
             old_exits = _city_exits(old, ci)
             if len(old_exits) != 1:
