@@ -279,21 +279,29 @@ def test_rule_7_sell_buy_sell() -> None:
     assert legal(g, type="sell_shares", corporation=other)  # including the share just bought
 
 
-def test_rule_8_seller_orders_sales() -> None:
+def give(g: Game, player: str, corp: str, n: int) -> None:
+    """The player buys ``n`` IPO shares of ``corp`` at par, outside the turn order (for a position)."""
+    for _ in range(n):
+        cert = next(c for c in g.certs_of(corp, IPO) if not c.president)
+        g.pay(player, BANK, g.corps[corp].par_price or 0)
+        cert.owner = player
+    g.update_presidency(corp)
+
+
+@pytest.mark.parametrize("order", [("PRO", "SO"), ("SO", "PRO")])
+def test_rule_8_seller_orders_sales(order: tuple[str, str]) -> None:
     g = _second_sr({"PRO": 100, "SO": 100})
-    for order in (("PRO", "SO"), ("SO", "PRO")):
-        h = Game(g.rules, P4, g.seed, g.options, g.action_log())
-        who = h.current_entity
-        h.market.place("PRO", 3, 8)
-        h.market.place("SO", 3, 8)
-        for s in order:
-            n = 1
-            if legal(h, type="sell_shares", corporation=s, count=n):
-                act(h, type="sell_shares", entity=who, corporation=s, count=n)
-        sold = [s for s in order if h.market.positions[s] != (3, 8)]
-        if len(sold) == 2:
-            cell = h.market.positions[order[0]]
-            assert h.market.stacks[cell][0] == order[0]  # the first sold arrived first: it operates first
+    who = g.current_entity
+    for sym in ("PRO", "SO"):
+        if not g.shares_held(who, sym):
+            give(g, who, sym, 1)
+    g.market.place("PRO", 3, 8)
+    g.market.place("SO", 3, 8)
+    for sym in order:
+        act(g, type="sell_shares", entity=who, corporation=sym, count=1)
+    assert g.market.positions["PRO"] == g.market.positions["SO"] == (4, 8)
+    assert g.market.stacks[(4, 8)] == list(order)  # the first sold arrived first, and operates first
+    assert g.market.operating_order(["PRO", "SO"]) == list(order)
 
 
 def test_rule_9_brown_zone_buys_ipo_and_pool_together() -> None:
@@ -490,24 +498,50 @@ def test_rule_31_gray_tiles_from_first_7_or_d() -> None:
 
 
 # -- 24, 25: forced purchases ----------------------------------------------------------------------------------
+def own(g: Game, sym: str, president: str, singles: dict[str, int]) -> None:
+    """Set who holds ``sym``'s certificates (the rest in the IPO), for a position."""
+    certs = g.certs_of(sym)
+    for c in certs:
+        c.owner = IPO
+    certs[0].owner = president
+    g.corps[sym].president = president
+    rest = [c for c in certs if not c.president]
+    for p, n in singles.items():
+        for _ in range(n):
+            rest.pop(0).owner = p
+
+
+def _forced_purchase() -> Game:
+    """PRO (president Ann) must buy a train with an empty treasury and Ann has 30fr; Ann also presides SO, where
+    Bob holds 2 shares; SO owns a 2-train."""
+    g = operating({"PRO": 100, "SO": 90})
+    to_step(g, "PRO", "buy_train")
+    own(g, "PRO", "Ann", {"Ann": 1, "Cy": 1})
+    own(g, "SO", "Ann", {"Ann": 1, "Bob": 2})
+    g.pay("PRO", BANK, g.corps["PRO"].cash)
+    g.pay("Ann", BANK, g.player("Ann").cash - 30)
+    g.market.place("SO", 7, 2)  # 30fr: Ann must sell both her SO singles toward an 80fr train
+    two = next(t for t in g.depot() if t.name == "2")
+    two.owner = "SO"
+    return g
+
+
 def test_rule_24_presidency_changes_at_the_sale() -> None:
-    from engine import stock
-
-    g = _second_sr({"PRO": 100, "SO": 100})
-    so_pres = g.corps["SO"].president
-    holders = {p.name: g.shares_held(p.name, "SO") for p in g.players}
-    other = max((p for p in holders if p != so_pres), key=lambda p: holders[p])
-    while g.shares_held(other, "SO") < g.shares_held(so_pres, "SO") - 1 and stock.ipo_cert(g, "SO"):
-        stock.ipo_cert(g, "SO").owner = other  # type: ignore[union-attr]
-        g.pay(other, BANK, 0)
-    stock.sell(g, so_pres, "SO", 2, keep_presidency_of="PRO")
-    assert g.corps["SO"].president != so_pres or g.shares_held(so_pres, "SO") >= max(
-        g.shares_held(p.name, "SO") for p in g.players)
+    g = _forced_purchase()
+    assert g.round.must_raise(g)
+    act(g, type="sell_shares", entity="Ann", corporation="SO", count=2)
+    assert g.corps["SO"].president == "Bob"  # at once, before PRO buys its train
+    # the buying corporation's own president keeps it (NOTES c4): no sale of PRO down to losing it
+    refused(g, "", type="sell_shares", entity="Ann", corporation="PRO", count=3)
 
 
-def test_rule_25_face_value_cap() -> None:
-    g = operating({"PRO": 100})
-    assert g.rules.emergency_cheapest_only  # a president pays only toward the cheapest bank/pool train (1830)
+def test_rule_25_face_value_cap_on_a_president_funded_purchase() -> None:
+    g = _forced_purchase()
+    act(g, type="sell_shares", entity="Ann", corporation="SO", count=2)
+    two = next(t for t in g.trains_of("SO") if t.name == "2")
+    refused(g, "at most the face value", type="buy_train", entity="PRO", train=two.id, price=two.price + 10)
+    act(g, type="buy_train", entity="PRO", train=two.id, price=two.price)
+    assert g.train(two.id).owner == "PRO"  # (a refused action restores copies: look the train up again)
 
 
 # -- 26-29: ports ----------------------------------------------------------------------------------------------
