@@ -256,6 +256,9 @@ class Rules18FR(Rules1830):
             for t in [t for slots in old for t in slots if t]:
                 added.remove(t)
             for corp in added:
+                if now[ps[0]][ps[1]] == corp:  # it went straight onto the free port side
+                    self._claim(game, hex_id, corp)
+                    break
                 if self._port_move_problem(game, hex_id, corp) is None:
                     self._move_to_port_side(game, hex_id, corp)
                     self._claim(game, hex_id, corp)
@@ -376,14 +379,16 @@ class Rules18FR(Rules1830):
             fr.port_offer = (hex_id, len(game.actions) + 1)
 
     def special_lays(self, game: Game, rnd: OperatingRound) -> list[LayTile]:
-        """#3 Le Havre's tile comes with its station for 80fr: only when the corporation can pay it and has a token
-        left (1830's D&H token is free)."""
+        """#3 Le Havre's tile comes with its station for 80fr: only when the corporation can pay it, has a token
+        left and there is a free circle for it (a station may already sit on the printed city, which its stub
+        makes reachable)."""
         sym = rnd.corp or ""
         out = []
         for lay in super().special_lays(game, rnd):
             token = game.data.company(lay.entity).abilities.get("token")
+            slots = [t for city in game.board.hexes[token["hex"]].tokens for t in city] if token else []
             if token and (game.corps[sym].cash < token.get("price", 0) + self.lay_cost(game, lay.hex)
-                          or game.corps[sym].tokens_left <= 0):
+                          or game.corps[sym].tokens_left <= 0 or None not in slots or sym in slots):
                 continue
             out.append(lay)
         return out
