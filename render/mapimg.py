@@ -943,6 +943,9 @@ def render_map(board: Board, *, late: bool = False, routes: list[RouteDraw] | No
     _draw_text(cv, d)
 
     header = title_text or board.title.title
+    if board.title.reconstructed:
+        # players must know the map is not the published one (18FR-RCE)
+        header += " — reconstructed board, not the published map"
     d.text((MARGIN * SS, (MARGIN + HEADER / 2 - 4) * SS), header, font=font(22 * SS, "bold"), fill=(25, 25, 25),
            anchor="lm")
     values_note = "off-board values: " + ("late (brown)" if late else "early (yellow)")

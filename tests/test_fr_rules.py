@@ -628,3 +628,26 @@ def test_b_numbering_aliases_accepted() -> None:
     with pytest.raises(GameError) as e:
         act(g, type="lay_tile", entity="ETA", hex="K8", tile="57", rotation=0)
     assert "K7" in str(e.value) or "Toulouse" in str(e.value)
+
+
+# -- the map picture -------------------------------------------------------------------------------------------
+def test_map_picture_shows_port_markers_and_reconstruction() -> None:
+    import io
+
+    from PIL import Image
+
+    from render.mapimg import render_map
+
+    g = operating({"SO": 100})
+    assert {h for h, st in g.board.hexes.items() if st.markers.get("port")} == {"C13", "H6", "N14"}
+    assert g.data.reconstructed and "RECONSTRUCTED" in g.data.reconstructed
+    png = render_map(g.board)
+    im = Image.open(io.BytesIO(png))
+    assert max(im.size) <= 1700
+    to_step(g, "SO", "track")
+    put(g, "H6", "57", 0)
+    put(g, "H6", "PORT-G", 3)
+    act(g, type="assign", entity="SO", target="H6")
+    assert "port" not in g.board.hexes["H6"].markers  # the marker left the map for SO's charter
+    assert any("Bordeaux" in line for line in g.rules.charter_notes(g, "SO"))
+    assert render_map(g.board) != png

@@ -176,7 +176,9 @@ def transcribe_18fr(extra: dict) -> set[str]:
         "companies": companies,
         "corporations": corps,
         "trains": trains,
-        "phases": [{k: v for k, v in p.items() if k != "notes"} for p in src["phases"]],
+        # off-boards use their brown value from phase 5 on (NOTES review 6)
+        "phases": [{k: v for k, v in p.items() if k != "notes"}
+                   | ({"offboard_and_hotel_values": "bottom"} if "brown" in p["tiles"] else {}) for p in src["phases"]],
         "tiles": tiles,
         "hexes": [_fr_hex(h) for h in src["hexes"]],
         "id_aliases": src["id_aliases"],

@@ -23,6 +23,8 @@ from .g1830 import Rules1830
 if TYPE_CHECKING:
     from ..game import Game
 
+ON_MAP = "map"  # the holder of a port marker still beside its port
+
 RULINGS = (
     "Rule 26: a station placed on a green or brown port tile takes the port side, and with it the port marker, "
     "whenever the port side is free and the marker is still on the map (taking it never hurts its taker).",
@@ -68,6 +70,9 @@ class Rules18FR(Rules1830):
     def setup(self, game: Game) -> None:
         super().setup(game)
         fr = FRState(port_markers={h.port: None for h in game.data.hexes if h.port})
+        for h in game.data.hexes:
+            if h.port:
+                game.board.hexes[h.id].markers["port"] = ON_MAP  # drawn as the anchor beside the port
         if game.title_state is None:
             game.title_state = fr
         else:
@@ -217,6 +222,7 @@ class Rules18FR(Rules1830):
         name = game.data.hex(hex_id).port
         assert name is not None
         fr.port_markers[name] = corp
+        game.board.hexes[hex_id].markers.pop("port", None)
         game.say(f"{corp} takes the {name} port marker: {game.fmt(self._port_income(game))} each operating round.")
 
     def _move_to_port_side(self, game: Game, hex_id: str, corp: str) -> None:
