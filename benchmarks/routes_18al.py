@@ -24,7 +24,7 @@ from engine import Game, new_game  # noqa: E402
 from engine.routes import TrainSpec, best_routes  # noqa: E402
 from engine.selfplay import choose  # noqa: E402
 from engine.tiles import distinct_rotations, keeps_track, tile_layout  # noqa: E402
-from engine.track import city_map, exit_problem, next_color  # noqa: E402
+from engine.track import city_map, exit_problem, next_color, special_tile_problem  # noqa: E402
 
 SETS = {
     "7+4D": [TrainSpec("a", "7", 7), TrainSpec("b", "4D", 4, multiplier=2)],
@@ -33,8 +33,8 @@ SETS = {
 }
 
 
-def late_game(seed: int, players: int = 4) -> Game:
-    game = new_game("18AL", [f"P{i}" for i in range(players)], seed=seed)
+def late_game(seed: int, players: int = 4, title: str = "18AL") -> Game:
+    game = new_game(title, [f"P{i}" for i in range(players)], seed=seed)
     rng = random.Random(seed)
     while not game.finished and len(game.actions) < 6000:
         act = choose(rng, game.legal_actions(), game)
@@ -54,14 +54,14 @@ def timed(game: Game, corp: str, trains: list[TrainSpec], runs: int = 3) -> tupl
     return statistics.median(times), max(times), revenue
 
 
-def dense_game(seed: int = 1) -> Game:
+def dense_game(seed: int = 1, title: str = "18AL") -> Game:
     """A built-up late-game map: every buildable hex carries the best-connected tile of each colour in turn.
 
     Tiles are chosen with the engine's own checks (label, towns and cities, kept track, no exit into a blank side),
     ignoring who could have reached the hex, so the map is as dense as the tile manifest allows; every free city
     circle then holds a token of some corporation. This is harder than any real game's map.
     """
-    game = late_game(seed)
+    game = late_game(seed, title=title)
     board, data = game.board, game.data
     game.phase_index = len(data.phases) - 1
     for colour in ("yellow", "green", "brown", "gray"):
@@ -76,6 +76,8 @@ def dense_game(seed: int = 1) -> Game:
                 if tdef.color != colour or (tdef.label or None) != (h.label or None) or not board.supply.get(tid):
                     continue
                 for rot in distinct_rotations(tdef):
+                    if special_tile_problem(game, h.id, tid, rot):
+                        continue
                     new = tile_layout(tdef, rot)
                     if len(new.towns) != len(old.towns) or bool(new.cities) != bool(old.cities) or \
                             (old.color == "white" and len(new.cities) != len(old.cities)):

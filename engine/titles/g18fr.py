@@ -18,6 +18,7 @@ from ..graph import reach
 from ..rounds.operating_round import OperatingRound, lay_tile
 from ..state import BANK
 from ..tiles import tile_layout
+from .g1830 import RULINGS as RULINGS_1830
 from .g1830 import Rules1830
 
 if TYPE_CHECKING:
@@ -62,6 +63,8 @@ def fr_state(game: Game) -> FRState:
 
 class Rules18FR(Rules1830):
     title = "18FR-RCE"
+    options: dict[str, str] = {}  # 1830's optional rules are not 18FR-RCE's
+    rulings = RULINGS_1830 + RULINGS
     bid_multiple = 5  # rule 6
     sell_buy_sell = True  # rule 7
     multi_buy_mixed_sources = True  # rule 9
