@@ -73,7 +73,8 @@ def dense_game(seed: int = 1, title: str = "18AL") -> Game:
                 continue
             best: tuple[int, str, int] | None = None
             for tid, tdef in data.tiles.items():
-                if tdef.color != colour or (tdef.label or None) != (h.label or None) or not board.supply.get(tid):
+                if tdef.color != colour or (tdef.label or None) != (h.label or None) or \
+                        (not board.supply.get(tid) and not tdef.unlimited):
                     continue
                 for rot in distinct_rotations(tdef):
                     if special_tile_problem(game, h.id, tid, rot):

@@ -165,7 +165,7 @@ def legal_tiles(game: Game, corp: str, hex_id: str, reach: Reach, *, yellow_only
         for r in distinct_rotations(tdef):
             if tile_problem(game, corp, hex_id, tid, r, reach, yellow_only=yellow_only) is None:
                 cost = game.rules.lay_cost(game, hex_id)
-                out.append(TileOption(hex_id, tid, r, cost, old.color != "white"))
+                out.append(TileOption(hex_id, tid, r, cost, old.color != "white" or tdef.color != "yellow"))
     return out
 
 

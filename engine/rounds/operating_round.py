@@ -188,7 +188,10 @@ class OperatingRound:
     # -- track
     def _track_lay_tile(self, game: Game, act: LayTile) -> None:
         assert self.corp is not None
-        kind = "upgrade" if track.is_upgrade(game, act.hex) else "yellow"
+        # a non-yellow tile on an empty hex (18FR-RCE's direct brown port tile) is a build like an upgrade
+        tdef = game.data.tiles.get(act.tile)
+        yellow = tdef is None or tdef.color == "yellow"
+        kind = "upgrade" if track.is_upgrade(game, act.hex) or not yellow else "yellow"
         problem = game.rules.lay_allowance_problem(game, self, kind)
         if problem:
             raise GameError(problem)
