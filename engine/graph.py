@@ -66,10 +66,10 @@ class TrackGraph:
 
     ``location`` maps a hex to the location its stops belong to; stops of one location exclude each other on
     a walk. The default (each hex its own location) is the general rule; a title can merge hexes, such as two
-    red hexes of one off-board area.
+    red hexes of one off-board area, or (None) make each stop of a hex its own location.
     """
 
-    def __init__(self, board: Board, location: Callable[[str], str] | None = None) -> None:
+    def __init__(self, board: Board, location: Callable[[str], str | None] | None = None) -> None:
         self.board = board
         self.nodes: list[GraphNode] = []
         self._node_ids: dict[tuple, int] = {}
@@ -105,7 +105,9 @@ class TrackGraph:
             if node.kind == "side":
                 self.side_bit[nid] = 1 << (len(self.segs) + len(self.side_bit))
         loc = location or (lambda h: h)
-        self.location: list[str | None] = [loc(n.hex) if n.is_stop else None for n in self.nodes]
+        # a location of None makes each stop of the hex a location of its own (1830: both cities of an OO tile)
+        self.location: list[str | None] = [(loc(n.hex) or f"{n.hex}/{n.kind}{n.index}") if n.is_stop else None
+                                           for n in self.nodes]
 
     def _node(self, key: tuple, node: GraphNode) -> int:
         nid = self._node_ids.get(key)
@@ -275,7 +277,7 @@ class Reach:
     paths: frozenset[tuple[str, int]]  # (hex, path index in board.layout(hex).paths) on the network
 
 
-def reach(board: Board, corp: str, *, location: Callable[[str], str] | None = None) -> Reach:
+def reach(board: Board, corp: str, *, location: Callable[[str], str | None] | None = None) -> Reach:
     graph = TrackGraph(board, location)
     view = corp_view(graph, corp)
     node_cost, seg_cost = _search(graph, view)
@@ -304,7 +306,7 @@ def token_distance(
     *,
     node: tuple[str, int] | None = None,
     through_blocked: bool = False,
-    location: Callable[[str], str] | None = None,
+    location: Callable[[str], str | None] | None = None,
 ) -> int | None:
     """Fewest hex steps along the corporation's track from one of its stations to ``hex_id``.
 

@@ -126,6 +126,8 @@ def special_tile_problem(game: Game, hex_id: str, tile_id: str, rotation: int) -
 
 
 def _connected(game: Game, corp: str, hex_id: str, old: Layout, new: Layout, reach: Reach) -> bool:
+    if game.rules.lay_connects(game, corp, hex_id):
+        return True
     touched = reach.hex_edges.get(hex_id, frozenset())
     if old.color == "white":
         # or the tile holds a city with the corporation's station (a home on a printed circle, 18AL)

@@ -769,10 +769,12 @@ def _draw_nodes(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
     homes: dict[tuple[str, int], list[str]] = {}
     for corp in board.title.corporations:
         if corp.sym not in placed:
-            homes.setdefault((corp.home, corp.home_city), []).append(corp.sym)
+            # a home without a named city (1830 Erie) is shown in the first free city of its hex
+            homes.setdefault((corp.home, -1 if corp.home_city is None else corp.home_city), []).append(corp.sym)
     for h, plan in cv.plans.items():
         lay = hex_layout_of(board, h)
         st = board.hexes[h]
+        anywhere = list(homes.get((h, -1), []))
         for ci, (p, city) in enumerate(zip(plan.cities, lay.cities, strict=True)):
             centres = [cv.pt(h, (p[0] + dx, p[1] + dy)) for dx, dy in slot_offsets(city.slots)]
             for col, grow in ((TRACK, lw), ((255, 255, 255), 0)):
@@ -786,6 +788,8 @@ def _draw_nodes(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
                     d.polygon(centres, fill=col)
             tokens = st.tokens[ci] if ci < len(st.tokens) else []
             reserved = list(homes.get((h, ci), []))
+            if anywhere and not reserved and None in (st.tokens[ci] if ci < len(st.tokens) else [None]):
+                reserved.append(anywhere.pop(0))
             for si, c in enumerate(centres):
                 corp = tokens[si] if si < len(tokens) else None
                 if corp is not None:

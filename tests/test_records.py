@@ -15,7 +15,7 @@ from engine.__main__ import main
 from engine.actions import Assign, BuyCompany, BuyTrain, Dividend, Pass
 from engine.errors import GameError
 from engine.record import to_record
-from engine.records import RecordError, UnsupportedTitle, ids, read_record, write_record
+from engine.records import RecordError, ids, read_record, write_record
 from engine.records.reader import effective_actions, resolve_undo_redo, truncate
 from engine.selfplay import choose, selfplay
 from engine.state import BANK, POOL
@@ -153,8 +153,8 @@ def test_unknown_types_titles_and_players_are_rejected() -> None:
     with pytest.raises(RecordError, match="take_loan"):
         read_record(data)
     data = _spec_example()
-    data["title"] = "1830"
-    with pytest.raises(UnsupportedTitle):
+    data["title"] = "1889"
+    with pytest.raises(RecordError, match="unknown title"):
         read_record(data)
     data = _spec_example()
     data["actions"][0]["entity"] = 99

@@ -159,7 +159,7 @@ async def test_lifecycle_create_join_leave_start(svc: Service) -> None:
 
 
 async def test_title_options_and_unknown_title(svc: Service) -> None:
-    assert "Unknown title" in (await do(svc, ALICE, "game create", title="1830")).text
+    assert "Unknown title" in (await do(svc, ALICE, "game create", title="1889")).text
     assert "no option" in (await do(svc, ALICE, "game create", title="18FL", options="bogus")).text
     r = await do(svc, ALICE, "game create", title="18FL", options="two_player_share_limit")
     assert r.ok

@@ -1,4 +1,4 @@
-"""Render the README's pictures from a seeded self-played 18FL game (run from the repository root)."""
+"""Render the README's pictures from seeded self-played 18FL and 1830 games (run from the repository root)."""
 
 from __future__ import annotations
 
@@ -31,6 +31,19 @@ def main() -> None:
     rows = sorted(game.result().items(), key=lambda kv: -kv[1])
     history = {p.name: [h[p.name] for h in game.history] for p in game.players}
     (OUT / "standings.png").write_bytes(render_standings(rows, history, title_text="18FL · final standings"))
+    title_map("1830", 3, 1)
+
+
+def title_map(title: str, players: int, seed: int) -> None:
+    """A title's map at its last operating turn in which a corporation runs two trains or more."""
+    game = selfplay(title, players, seed, check=False)["game"]
+    runs = [i for i, a in enumerate(game.actions) if a.type == "run_routes" and len(a.routes or []) >= 2]
+    late = game.replayed(runs[-1])
+    best = late.round.best(late)
+    draws = [RouteDraw(f"{late.train(r.train).variant}-train", r.revenue, list(r.paths)) for r in best.routes]
+    (OUT / f"map-{title}.png").write_bytes(render_map(
+        late.board, late=late.rules.route_rules(late).late, routes=draws,
+        title_text=f"{title} · {late.current_entity} runs · phase {late.phase.name}"))
 
 
 if __name__ == "__main__":

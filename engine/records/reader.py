@@ -507,9 +507,6 @@ class _Reader:
         if kind == "choose":
             raise RecordError("a choose that does not follow a par", a.get("id"), _clean(a))
         if kind == "buy_shares":
-            if a.get("entity_type") == "company":
-                raise RecordError("share exchanges by a private company do not occur in "
-                                  f"{game.title_name}", a.get("id"), _clean(a))
             shares = list(a["shares"])
             if len(shares) != 1:
                 raise RecordError("a purchase of more than one certificate", a.get("id"), _clean(a))
@@ -564,9 +561,8 @@ class _Reader:
         if kind == "buy_company":
             return BuyCompany(entity=who, company=self.company(a["company"], a), price=int(a["price"]))
         if kind == "buy_train":
-            if a.get("exchange"):
-                raise RecordError("train exchanges (1830 diesels) are not supported yet", a.get("id"), _clean(a))
-            return BuyTrain(entity=who, train=str(a["train"]), price=int(a["price"]), variant=a.get("variant"))
+            return BuyTrain(entity=who, train=str(a["train"]), price=int(a["price"]), variant=a.get("variant"),
+                            exchange=str(a["exchange"]) if a.get("exchange") else None)
         if kind == "discard_train":
             return DiscardTrain(entity=who, train=str(a["train"]))
         if kind == "convert":
@@ -605,7 +601,9 @@ class _Reader:
         game = self.game
         kind = a["type"]
         if kind == "buy_shares":
-            self.shares.move(a["shares"][0], act.entity)
+            # a private exchanged for a share (1830 M&H) hands the share to its owner
+            holder = game.companies[act.entity].owner if act.entity in game.companies else act.entity
+            self.shares.move(a["shares"][0], holder or act.entity)
         elif kind == "sell_shares":
             sym = game.corp(act.corporation).sym  # type: ignore[union-attr]
             self.shares.sell(act.entity, self.tmap.site_corp(sym), list(a["shares"]), game.corps[sym].president,

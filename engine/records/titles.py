@@ -26,6 +26,7 @@ class TitleMap:
     preprinted_cities: dict[str, tuple[str, int]] = field(default_factory=dict)
     optional_rules: tuple[str, ...] = ()
     players: tuple[int, int] = (2, 6)
+    token_costs: bool = True  # place_token actions carry the token's cost (not in 1830 records)
 
     def corp(self, site_sym: str) -> str:
         return self.corporations.get(site_sym, site_sym)
@@ -93,6 +94,7 @@ G1830 = TitleMap(
     ),
     optional_rules=("multiple_brown_from_ipo", "optional_6_train"),
     players=(2, 6),
+    token_costs=False,
 )
 
 TITLE_MAPS: dict[str, TitleMap] = {m.title: m for m in (G18FL, G18AL, G1830)}

@@ -184,7 +184,8 @@ class _Writer:
         elif isinstance(act, BuyShares):
             sym = game.corp(act.corporation).sym
             cert = fields["shares"][0]
-            self.shares.move(cert, act.entity)
+            holder = game.companies[act.entity].owner if act.entity in game.companies else act.entity
+            self.shares.move(cert, holder or act.entity)
             self.emit(act, shares=[cert], percent=size(cert) * 100 // game.corps[sym].size)
         elif isinstance(act, SellShares):
             sym = game.corp(act.corporation).sym
@@ -209,7 +210,7 @@ class _Writer:
             now = game.board.hexes[act.hex].tokens[act.city]
             slot = next((i for i, (a, b) in enumerate(zip(before, now, strict=False)) if a != b), 0)
             cost = pre_cash[corp] - game.corps[corp].cash
-            extra = {"cost": cost} if act.entity in game.corps else {}
+            extra = {"cost": cost} if act.entity in game.corps and self.tmap.token_costs else {}
             self.emit(act, city=fields["city"], slot=slot, tokener=self.tmap.site_corp(corp), **extra)
         elif isinstance(act, HexToken):
             self.emit(act, hex=act.hex, cost=pre_cash[act.entity] - game.corps[act.entity].cash)
@@ -228,6 +229,8 @@ class _Writer:
             source = pre_trains.get(t.id)
             if act.entity in game.companies:
                 self.emit(act, train=t.id, price=t.price // 2, variant=t.variant)
+            elif act.exchange is not None:
+                self.emit(act, train=t.id, price=act.price, variant=t.variant, exchange=act.exchange)
             elif source is None or source == POOL:
                 self.emit(act, train=t.id, price=t.price, variant=t.variant)
             else:

@@ -42,6 +42,8 @@ class Auction:
     turn: int = 0  # index into bidders of the player to act
     passes: int = 0  # consecutive passes since the last bid
     log: list[str] = field(default_factory=list)
+    # each bidder's standing bid, in bid order, where the lowest bidder acts (``TitleRules.lowest_bidder_acts``)
+    standing: dict[str, int] = field(default_factory=dict)
 
 
 class PrivateSaleStockRound(StockRound):
@@ -117,6 +119,8 @@ class PrivateSaleStockRound(StockRound):
         if isinstance(act, BuyCompany):
             self._buy_cheapest(game, player, act)
         elif isinstance(act, Bid):
+            if game.rules.must_take_first_private(game):
+                raise GameError(f"{self.unsold(game)[0]} costs nothing now: you must take it.")
             self._bid(game, player, act)
         elif isinstance(act, Pass):
             if game.rules.must_take_first_private(game):
@@ -220,6 +224,10 @@ class PrivateSaleStockRound(StockRound):
             start = seats.index(high[0])
             order = [seats[(start + k) % len(seats)] for k in range(1, len(seats) + 1)]
             self.auction = Auction(company, [p for p in order if p in bidders], high[0], high[1])
+            if game.rules.lowest_bidder_acts:
+                for p, amount in bids:
+                    self.auction.standing[p] = max(amount, self.auction.standing.get(p, 0))
+                self._lowest_turn()
             game.say(f"{company} is auctioned among {', '.join(sorted(bidders))}; high bid {game.fmt(high[1])} "
                      f"by {high[0]}.")
             return
@@ -237,6 +245,9 @@ class PrivateSaleStockRound(StockRound):
         who = a.bidders[a.turn]
         if act.entity != who:
             raise GameError(f"{a.company} is being auctioned; it is {who}'s turn to raise or pass.")
+        if a.standing:
+            self._lowest_act(game, who, act)
+            return
         if isinstance(act, Pass):
             a.passes += 1
             game.say(f"{who} passes on {a.company}.")
@@ -259,6 +270,43 @@ class PrivateSaleStockRound(StockRound):
         a.turn = (a.turn + 1) % len(a.bidders)
         if a.bidders[a.turn] == a.high:  # never the high bidder's turn: the others have all passed
             a.turn = (a.turn + 1) % len(a.bidders)
+
+    def _lowest_turn(self) -> None:
+        """The bidder with the lowest standing bid acts (the earlier bid first among equal ones)."""
+        a = self.auction
+        assert a is not None
+        low = min(a.standing, key=lambda p: (a.standing[p], list(a.standing).index(p)))
+        a.turn = a.bidders.index(low)
+
+    def _lowest_act(self, game: Game, who: str, act: Action) -> None:
+        """18xx.games' auction: the lowest bidder raises above the highest bid or drops out (his money is freed);
+        the last one left buys at his bid."""
+        a = self.auction
+        assert a is not None
+        if isinstance(act, Pass):
+            del a.standing[who]
+            game.private_bids[a.company] = [(p, x) for p, x in game.private_bids[a.company] if p != who]
+            game.say(f"{who} drops out of the auction for {a.company}.")
+        elif isinstance(act, Bid) and act.company in (None, a.company):
+            if act.price < a.amount + BID_STEP:
+                raise GameError(f"Raise to at least {game.fmt(a.amount + BID_STEP)}, or pass.")
+            free = game.available_cash(who, a.company)
+            if act.price > free:
+                raise GameError(f"You can bid at most {game.fmt(free)} (cash less your bids on other privates).")
+            del a.standing[who]
+            a.standing[who] = act.price
+            a.high, a.amount = who, act.price
+            game.private_bids[a.company].append((who, act.price))
+            game.say(f"{who} bids {game.fmt(act.price)} on {a.company}.")
+        else:
+            raise GameError(f"{a.company} is being auctioned: bid at least {game.fmt(a.amount + BID_STEP)} or pass.")
+        if len(a.standing) == 1:
+            winner, amount = next(iter(a.standing.items()))
+            self.auction = None
+            self._sell_private(game, winner, a.company, amount)
+            self._waterfall(game)
+            return
+        self._lowest_turn()
 
     def _trade(self, game: Game, player: str, act: BuyCompany) -> None:
         """A private between players in an ordinary turn: the buyer's purchase on his turn, free on the seller's."""
@@ -312,7 +360,7 @@ class PrivateSaleStockRound(StockRound):
         price = game.rules.private_price(game, unsold[0])
         if self._buy_problem(game, player, unsold[0], price) is None:
             out.append(BuyCompany(entity=player, company=unsold[0], price=price))
-        for sym in unsold[1:]:
+        for sym in () if game.rules.must_take_first_private(game) else unsold[1:]:
             floor = self._bid_floor(game, sym)
             if floor <= game.available_cash(player, sym):
                 out.append(Bid(entity=player, company=sym, price=floor))

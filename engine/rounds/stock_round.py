@@ -156,8 +156,8 @@ class StockRound:
                 raise GameError(f"The pool has no {sym} {'President’s certificate' if act.president else 'shares'}.")
         stock.buy(game, player, cert, self.sold_in_round[player])
         self.summary.append(f"{player} bought {sym} ({act.source})")
+        self.multi = (sym, act.source) if multi else None
         self._bought(game)
-        self.multi = (sym, act.source) if multi and self.bought_this_turn else None
 
     def adds_to_purchase(self, game: Game, sym: str, source: str) -> bool:
         """This buy continues the turn's one brown-zone purchase: the same corporation, from the same source (or
@@ -171,10 +171,19 @@ class StockRound:
         self.bought_this_turn = True
         self.sold_before_purchase = bool(self.sold_this_turn)
         self._acted(game)
-        if self.may_sell_after_purchase(game):
-            return  # the player may still sell (buy-sell); he passes to end the turn
+        # the player may still sell (buy-sell) or add to a brown-zone purchase; he passes to end the turn (1830:
+        # the turn ends by itself when neither is possible)
+        if self.may_sell_after_purchase(game) and (not game.rules.sell_buy_sell or self.multi is not None
+                                                   or self._may_sell_any(game)):
+            return
         # one certificate per turn and no sales after it: nothing is left to do
         self._end_turn(game)
+
+    def _may_sell_any(self, game: Game) -> bool:
+        player = self.player(game)
+        return game.rules.sales_allowed(game, self) and any(
+            stock.sell_problem(game, player, s, 1) is None for s in game.corps
+            if s not in self.sold_this_turn or not game.rules.one_sale_per_corporation)
 
     def _acted(self, game: Game) -> None:
         self.pass_run = 0

@@ -44,6 +44,10 @@ def rules_for(title: str, profile: str = "rulebook") -> TitleRules:
 
         return Rules18AL()
     if title == "1830":
+        if profile == "18xx.games":
+            from .g1830_site import Rules1830Site
+
+            return Rules1830Site()
         from .g1830 import Rules1830
 
         return Rules1830()

@@ -61,13 +61,19 @@ class TitleRules:
             game.record_history()
             if game.bank_broken:
                 return game.end_after_round(finished, "bank")
-            return StockRound(game)
+            return self.stock_round(game)
         # after a stock round (or an opening round) comes a set of operating rounds
         if isinstance(finished, StockRound):
             game.record_history()
         total = game.phase.operating_rounds
         game.or_set = (1, total)
         return OperatingRound(game, 1, total)
+
+    def stock_round(self, game: Game) -> Any:
+        """A new stock round (1830: one that also takes private trades and the M&H exchange)."""
+        from ..rounds.stock_round import StockRound
+
+        return StockRound(game)
 
     def corp_alias(self, sym: str) -> str | None:
         return self.aliases.get(sym)
@@ -109,6 +115,9 @@ class TitleRules:
 
     def on_private_sold(self, game: Game, rnd: Any, company: str) -> None:
         return None
+
+    # in an auction among a private's bidders the lowest bidder acts: raise or drop out (18xx.games 1830)
+    lowest_bidder_acts = False
 
     def all_passed_in_sale(self, game: Game, rnd: Any) -> bool:
         """Every player passed in a row while privates are unsold: True when the round goes on (1830: the first
@@ -199,6 +208,11 @@ class TitleRules:
     def on_tile_laid(self, game: Game, corp: str, hex_id: str, tokens_before: list[list[str | None]]) -> None:
         """After a tile is laid (``tokens_before``: the hex's station slots before the lay)."""
         return None
+
+    def lay_connects(self, game: Game, corp: str, hex_id: str) -> bool:
+        """A lay here needs no connection to the corporation's network (1830: its home hex before the home
+        station is placed)."""
+        return False
 
     def lay_cost(self, game: Game, hex_id: str) -> int:
         """What laying a tile on the hex costs now: its terrain cost on the first (yellow) tile."""

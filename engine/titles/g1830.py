@@ -81,11 +81,11 @@ class RouteRules1830(GenericRules):
 
     areas: tuple[tuple[str, str], ...] = ()  # (hex, area id)
 
-    def location(self, hex_id: str) -> str:
+    def location(self, hex_id: str) -> str | None:
         for h, area in self.areas:
             if h == hex_id:
                 return area
-        return hex_id
+        return None  # every city and town is a location of its own: a route may visit both cities of an OO tile
 
 
 def offboard_areas(game: Game) -> tuple[tuple[str, str], ...]:
@@ -141,6 +141,11 @@ class Rules1830(TitleRules):
         if isinstance(finished, StockRound):
             self.sold_out_moves(game)
         return super().next_round(game, finished)
+
+    def stock_round(self, game: Game) -> Any:
+        from ..rounds.private_sale import PrivateSaleStockRound
+
+        return PrivateSaleStockRound(game)
 
     def sold_out_moves(self, game: Game) -> None:
         """NOTES 2, end of stock round: every corporation wholly held by players moves up one row."""
@@ -318,10 +323,19 @@ class Rules1830(TitleRules):
         sym = rnd.corp
         assert sym is not None
         if step == "home":
-            return not self._place_home(game, sym)
+            return not self._place_home(game, sym) and self.home_due(game, sym)
         if step == "token":
-            return bool(self.station_options(game, sym)) or state(game).dh_token_due == sym
+            return bool(self.station_options(game, sym)) or state(game).dh_token_due == sym or \
+                self.home_due(game, sym)
         return True
+
+    def home_due(self, game: Game, sym: str) -> bool:
+        """The president chooses the home city now: it is not placed, and the home hex has track (a corporation
+        choosing between the cities of a hex without track waits until a tile is laid there, as on the site)."""
+        if sym in state(game).homes_placed:
+            return False
+        hex_id, _ = self.home(game, sym)
+        return len(self.home_choices(game, sym)) > 1 and bool(game.board.layout(hex_id).paths)
 
     def home(self, game: Game, corp: str) -> tuple[str, int | None]:
         cd = game.data.corporation(corp)
@@ -341,7 +355,7 @@ class Rules1830(TitleRules):
         choices = self.home_choices(game, sym)
         if city is None:
             if len(choices) > 1:
-                return False
+                return False  # the president chooses (home_due)
             if not choices:  # no free circle is left: the home station waits (cannot happen with reservations)
                 st.homes_placed.add(sym)
                 return True
@@ -419,7 +433,9 @@ class Rules1830(TitleRules):
 
     def _put_token(self, game: Game, sym: str, hex_id: str, city: int, cost: int) -> None:
         slots = game.board.hexes[hex_id].tokens[city]
-        slots[slots.index(None)] = sym
+        free = [i for i, s in enumerate(slots) if s is None]
+        # the first free circles are the ones kept for unplaced homes
+        slots[free[min(self.reserved_slots(game, hex_id, city, sym), len(free) - 1)]] = sym
         if cost:
             game.pay(sym, BANK, cost)
         corp = game.corps[sym]
@@ -430,14 +446,15 @@ class Rules1830(TitleRules):
 
     def or_action(self, game: Game, rnd: OperatingRound, act: Action) -> bool:
         sym = rnd.corp or ""
-        if rnd.step == "home" and isinstance(act, PlaceToken):
+        if rnd.step in ("home", "token") and isinstance(act, PlaceToken) and self.home_due(game, sym):
             hex_id, _ = self.home(game, sym)
             choices = self.home_choices(game, sym)
             if act.hex != hex_id or act.city not in choices:
-                raise GameError(f"{sym} places its home station in {hex_id}, in city "
+                raise GameError(f"{sym} first places its home station in {hex_id}, in city "
                                 f"{' or '.join(str(c) for c in choices)}.")
             self._place_home(game, sym, act.city)
-            rnd.advance(game)
+            if rnd.step == "home" or not self.station_options(game, sym):
+                rnd.advance(game)
             return True
         if rnd.step == "token" and isinstance(act, PlaceToken):
             if state(game).dh_token_due == sym:
@@ -453,6 +470,9 @@ class Rules1830(TitleRules):
         of a preprinted yellow hex)."""
         hdef = game.data.hex(hex_id)
         return hdef.cost if game.board.hexes[hex_id].tile is None and hdef.buildable else 0
+
+    def lay_connects(self, game: Game, corp: str, hex_id: str) -> bool:
+        return corp not in state(game).homes_placed and self.home(game, corp)[0] == hex_id
 
     def blocker(self, game: Game, hex_id: str) -> str | None:
         """The player-owned private that keeps tiles off the hex, if any."""
@@ -479,15 +499,14 @@ class Rules1830(TitleRules):
 
         out: list[LayTile] = []
         st = state(game)
-        if rnd.step != "track":
-            return out
         for c in game.companies.values():
             lay = game.data.company(c.sym).abilities.get("tile_lay")
             if lay is None or c.sym in st.used or not self._owned_by_operating(game, rnd, c.sym):
                 continue
-            if not lay.get("extra") and rnd.lays:
+            # an extra lay (C&StL) comes at any point of the owner's turn; one that is the turn's lay (D&H) in
+            # the track step
+            if not lay.get("extra") and (rnd.lays or rnd.step != "track"):
                 continue
-            cost = 0 if lay.get("free") else 0
             for h in lay["hexes"]:
                 if game.board.hexes[h].tile is not None:
                     continue
@@ -511,8 +530,6 @@ class Rules1830(TitleRules):
         from ..track import city_map
 
         sym = rnd.corp or ""
-        if rnd.step != "track":
-            raise GameError(f"{act.entity}'s tile is laid in the track step.")
         opts = self.special_lays(game, rnd)
         if act not in opts:
             listing = ", ".join(f"#{o.tile} r{o.rotation} at {o.hex}" for o in opts) or "none now"
@@ -567,17 +584,21 @@ class Rules1830(TitleRules):
             return "Only one tile may be laid or upgraded per turn."
         return None
 
-    def more_lays_possible(self, game: Game, rnd: OperatingRound) -> bool:
-        return bool(self.special_lays(game, rnd))
-
     def or_legal_actions(self, game: Game, rnd: OperatingRound) -> list[Action]:
         sym = rnd.corp or ""
         out: list[Action] = []
-        if rnd.step == "home":
+        if rnd.step in ("home", "token") and self.home_due(game, sym):
             hex_id, _ = self.home(game, sym)
-            out += [PlaceToken(entity=sym, hex=hex_id, city=c) for c in self.home_choices(game, sym)]
+            return [PlaceToken(entity=sym, hex=hex_id, city=c) for c in self.home_choices(game, sym)]
         if rnd.step == "track":
             out += self.special_lays(game, rnd)
+            from ..track import candidate_hexes, legal_tiles
+
+            home = self.home(game, sym)[0]
+            r = reach(game.board, sym)
+            if sym not in state(game).homes_placed and not rnd.lays and home not in candidate_hexes(game, r):
+                out += [LayTile(entity=sym, hex=home, tile=o.tile, rotation=o.rotation)
+                        for o in legal_tiles(game, sym, home, r)]
         if rnd.step == "token":
             if state(game).dh_token_due == sym:
                 hex_id = next(game.data.company(c).abilities["token"]["hex"] for c in state(game).used

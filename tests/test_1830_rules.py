@@ -1,0 +1,371 @@
+"""1830 under the rulebook profile, one test group per section of reference/1830/NOTES.md (issue 12)."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from engine import Game
+from engine.__main__ import main
+from engine.errors import GameError
+from engine.selfplay import selfplay
+from engine.state import IPO, POOL
+from tests.c1830_helpers import act, buy_privates, float_corp, game, legal, pass_round, skip_to, to_operating
+from tests.test_records import fingerprint
+
+
+def _frozen(g: Game) -> tuple[object, ...]:
+    """Everything a refused action must leave as it was."""
+    return (fingerprint(g), g.private_bids, g.title_state, len(g.actions), len(g.messages))
+
+
+def refused(g: Game, kind: str, match: str, **kw: object) -> None:
+    before = copy.deepcopy(_frozen(g))
+    with pytest.raises(GameError, match=match):
+        act(g, kind, **kw)
+    assert _frozen(g) == before
+
+
+# -- Setup ------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("n", "cash", "limit"), [(2, 1200, 28), (3, 800, 20), (4, 600, 16), (5, 480, 13),
+                                                  (6, 400, 11)])
+def test_setup_cash_certificate_limit_and_bank(n: int, cash: int, limit: int) -> None:
+    g = game(n)
+    assert all(p.cash == cash for p in g.players) and g.cert_limit() == limit
+    assert g.bank == 12000 - n * cash
+    assert [c.sym for c in sorted(g.companies.values(), key=lambda c: c.value)] == ["SV", "CS", "DH", "MH", "CA",
+                                                                                     "BO"]
+    assert all(g.corps[s].size == 10 for s in g.corps)
+
+
+# -- 1. Private auction -----------------------------------------------------------------------------------------
+
+
+def test_1_2_buy_the_cheapest_or_bid_on_another_with_locked_money() -> None:
+    g = game()
+    refused(g, "buy_company", "Only the cheapest", company="CS", price=40)
+    refused(g, "bid", "cheapest unsold private", company="SV", price=25)
+    refused(g, "bid", "at least \\$115", company="MH", price=110)
+    act(g, "bid", company="BO", price=600)  # alice: $800, $600 locked on the BO
+    act(g, "bid", company="BO", price=605)  # bob
+    refused(g, "bid", "at least \\$610", company="BO", price=608)
+    act(g, "pass")  # carol
+    refused(g, "bid", "at most \\$200", company="CA", price=205)  # alice has $200 not set aside
+    act(g, "bid", company="CA", price=200)
+    assert g.available_cash("alice") == 0
+
+
+def test_1_3_the_waterfall_sells_bid_on_privates_after_the_cheapest() -> None:
+    g = game()
+    act(g, "bid", company="CS", price=45)  # alice: the only bid on CS
+    act(g, "bid", company="DH", price=75)  # bob
+    act(g, "bid", company="DH", price=80)  # carol
+    act(g, "buy_company", company="SV", price=20)  # alice buys SV: CS goes to her at once, DH is auctioned
+    assert g.companies["CS"].owner == "alice" and g.player("alice").cash == 800 - 20 - 45
+    auction = g.round.auction
+    assert auction is not None and auction.company == "DH"
+    assert g.current_entity == "bob"  # the rulebook order: the bidders after the high bidder
+    act(g, "pass")
+    assert g.companies["DH"].owner == "carol" and g.player("carol").cash == 720
+    assert g.current_entity == "bob"  # turns resume with the player after the buyer of the cheapest
+
+
+def test_1_5_passes_lower_the_first_private_until_it_is_free() -> None:
+    g = game()
+    for _ in range(3):
+        act(g, "pass")
+    assert g.rules.private_price(g, "SV") == 15
+    for _ in range(9):
+        act(g, "pass")
+    assert g.rules.private_price(g, "SV") == 0
+    refused(g, "pass", "must take it")
+    assert [a["type"] for a in legal(g)] == ["buy_company"]
+    act(g, "buy_company", company="SV", price=0)
+    assert g.companies["SV"].owner is not None
+
+
+def test_1_5_once_the_first_private_is_sold_a_round_of_passes_pays_the_privates() -> None:
+    g = game()
+    act(g, "buy_company", company="SV", price=20)  # alice
+    cash = g.player("alice").cash
+    for _ in range(3):
+        act(g, "pass")
+    assert g.player("alice").cash == cash + 5 and g.round.kind == "stock"
+
+
+def test_1_6_the_bo_private_brings_the_presidency_and_a_par_choice_and_the_ca_a_prr_share() -> None:
+    g = game()
+    for _ in range(4):
+        act(g, "buy_company", company=g.round.unsold(g)[0], price=g.companies[g.round.unsold(g)[0]].value)
+    act(g, "buy_company", company="CA", price=160)  # bob (seat 2)
+    assert g.certs_of("PRR", "bob")[0].id == "PRR_1"
+    act(g, "buy_company", company="BO", price=220)  # carol
+    assert g.corps["B&O"].president == "carol" and g.certs_of("B&O", "carol")[0].president
+    assert g.current_entity == "carol" and {a["type"] for a in legal(g)} == {"par"}
+    refused(g, "par", "not a par value", corporation="B&O", price=95)
+    refused(g, "pass", "must first set the par price")
+    act(g, "par", corporation="B&O", price=90)
+    assert g.price("B&O") == 90 and g.player("carol").cash == 800 - 70 - 220
+
+
+# -- 2. Stock round ---------------------------------------------------------------------------------------------
+
+
+def _sr2() -> Game:
+    """Stock round 2 with PRR floated at 100 (alice president, 4 shares; bob 2, carol 1) and B&O started."""
+    g = to_operating(game())
+    while g.round.kind == "operating":
+        legal_now = legal(g)
+        act(g, "pass") if any(a["type"] == "pass" for a in legal_now) else g.process(legal_now[0])
+    assert g.round.kind == "stock" and g.round_no == 2
+    return g
+
+
+def test_2_no_sales_in_the_first_stock_round_and_a_purchase_ends_that_turn() -> None:
+    g = buy_privates(game())
+    act(g, "par", corporation="PRR", price=100)
+    assert g.current_entity == "bob"  # nothing to sell in stock round 1: the turn ended
+    refused(g, "sell_shares", "No shares may be sold", corporation="PRR", count=1)
+
+
+def test_2_sell_buy_sell_and_no_buying_back_what_was_sold() -> None:
+    g = _sr2()
+    while g.current_entity != "bob":
+        act(g, "pass")
+    act(g, "sell_shares", corporation="PRR", count=1)
+    refused(g, "buy_shares", "sold PRR this round", corporation="PRR", source="pool")
+    act(g, "buy_shares", corporation="B&O", source="ipo")
+    act(g, "sell_shares", corporation="PRR", count=1)  # sell again after the purchase
+    assert g.shares_held(POOL, "PRR") == 2 and g.shares_held("bob", "PRR") == 0
+    refused(g, "buy_shares", "already bought", corporation="B&O", source="ipo")
+
+
+def test_2_a_sale_may_not_put_more_than_half_in_the_pool() -> None:
+    g = _sr2()
+    for c in g.certs_of("PRR", IPO)[:3]:
+        c.owner = "bob"  # bob holds 5 shares
+    while g.current_entity != "bob":
+        act(g, "pass")
+    act(g, "sell_shares", corporation="PRR", count=5)  # the pool may hold 5
+    while g.current_entity != "carol":
+        act(g, "pass")
+    refused(g, "sell_shares", "at most 5 shares of PRR", corporation="PRR", count=1)
+
+
+def test_2_float_at_60_percent_with_full_capitalisation() -> None:
+    g = buy_privates(game())
+    float_corp(g, "PRR", 76, passes=False)
+    assert g.corps["PRR"].cash == 760 and g.sold_shares("PRR") == 6
+
+
+def test_2_zones_lift_the_certificate_and_holding_limits() -> None:
+    g = _sr2()
+    g.market.place("PRR", 6, 4)  # a yellow cell ($54)
+    cert = g.certs_of("PRR", "alice")[0]
+    assert not g.rules.counts_for_cert_limit(g, cert)
+    assert not g.rules.holding_limit_waived(g, "PRR")
+    g.market.place("PRR", 6, 3)  # orange ($45): no 60% limit
+    assert g.rules.holding_limit_waived(g, "PRR")
+    assert not g.rules.multi_buy(g, "PRR", POOL)
+    g.market.place("PRR", 6, 1)  # brown ($27): several pool shares in one purchase
+    assert g.rules.multi_buy(g, "PRR", POOL) and not g.rules.multi_buy(g, "PRR", IPO)
+
+
+def test_2_brown_zone_several_pool_shares_in_one_purchase() -> None:
+    g = _sr2()
+    for cert in g.certs_of("PRR", IPO)[:3]:
+        cert.owner = POOL
+    g.market.place("PRR", 7, 1)  # $20, brown
+    while g.current_entity != "carol":
+        act(g, "pass")
+    act(g, "buy_shares", corporation="PRR", source="pool")
+    act(g, "buy_shares", corporation="PRR", source="pool")  # the same purchase goes on
+    refused(g, "buy_shares", "already bought", corporation="PRR", source="ipo")
+    assert g.shares_held("carol", "PRR") == 3
+
+
+def test_2_the_presidency_passes_to_the_holder_of_more_shares() -> None:
+    g = _sr2()
+    for c in g.certs_of("PRR", IPO)[:3]:
+        c.owner = "bob"  # bob 5 shares, alice 4
+    while g.current_entity != "alice":
+        act(g, "pass")
+    act(g, "sell_shares", corporation="PRR", count=1)
+    assert g.corps["PRR"].president == "bob" and g.certs_of("PRR", "bob")[0].president
+
+
+def test_2_end_of_round_moves_up_a_corporation_held_wholly_by_players() -> None:
+    g = _sr2()
+    for c in g.certs_of("PRR", IPO):
+        c.owner = "carol"
+    g.market.place("PRR", 2, 8)
+    before = g.market.positions["PRR"]
+    pass_round(g)
+    assert g.market.positions["PRR"] == (before[0] - 1, before[1])
+
+
+# -- 3. Stock market --------------------------------------------------------------------------------------------
+
+
+def test_3_market_moves_and_edges() -> None:
+    g = to_operating(game())
+    m = g.market
+    m.place("PRR", 0, 18)  # top right corner: a payout stays
+    g.rules.move_price_after_run(g, "PRR", 10, "payout")
+    assert m.positions["PRR"] == (0, 18)
+    m.place("PRR", 2, 15)  # end of a row: up instead of right
+    g.rules.move_price_after_run(g, "PRR", 10, "payout")
+    assert m.positions["PRR"] == (1, 15)
+    m.place("PRR", 3, 0)  # left edge: down instead of left
+    g.rules.move_price_after_run(g, "PRR", 0, "withhold")
+    assert m.positions["PRR"] == (4, 0)
+    m.place("PRR", 7, 0)  # bottom of its column: a sale leaves it there
+    g.rules.move_price_on_sale(g, "PRR", 2)
+    assert m.positions["PRR"] == (7, 0)
+
+
+def test_3_operating_order_is_fixed_when_the_round_starts() -> None:
+    g = buy_privates(game())
+    float_corp(g, "PRR", 67, passes=False)
+    float_corp(g, "NYC", 100)
+    assert g.round.kind == "operating" and g.round.order == ["NYC", "PRR"]
+
+
+# -- 4. Operating round: track, tokens, routes, trains, privates ------------------------------------------------
+
+
+def test_4_home_station_and_terrain_costs() -> None:
+    g = to_operating(game(), "B&O")
+    assert ("I15", 0) in g.board.stations("B&O")
+    cash = g.corps["B&O"].cash
+    options = [a for a in legal(g) if a["type"] == "lay_tile" and a["hex"] == "I17"]
+    assert options, "the river next to Baltimore takes track"
+    g.process(options[0])
+    assert g.corps["B&O"].cash == cash - 80
+
+
+def test_4_one_tile_per_turn_and_blocked_private_hexes() -> None:
+    g = to_operating(game())
+    assert g.rules.blocker(g, "G15") == "SV"
+    assert "blocked by" in (g.rules.tile_lay_problem(g, "PRR", "G15", "9", 0) or "")
+    act(g, "lay_tile", hex="H14", tile="9", rotation=1)
+    assert g.round.step != "track"
+
+
+def test_4_preprinted_water_hexes_pay_on_their_green_upgrade() -> None:
+    g = to_operating(game())
+    assert g.rules.lay_cost(g, "G19") == 80 and g.rules.lay_cost(g, "E11") == 0
+    g.board.place_tile("G19", "54", 0, [0, 1])
+    assert g.rules.lay_cost(g, "G19") == 0
+
+
+def test_4_station_tokens_cost_and_reserved_homes() -> None:
+    g = to_operating(game())
+    assert g.rules.station_cost(g, "PRR") == 40
+    # NYC's home Albany is kept for it: one circle, so nobody else may take it before NYC is home
+    assert g.rules.reserved_slots(g, "E19", 0, "PRR") == 1
+    # the Erie may choose either Buffalo city: a token there must leave one city free
+    assert g.rules.reserved_slots(g, "E11", 0, "PRR") == 0
+    g.board.hexes["E11"].tokens[1] = ["NYC"]
+    assert g.rules.reserved_slots(g, "E11", 0, "PRR") == 1
+
+
+def test_4_routes_altoona_through_track_and_off_board_areas() -> None:
+    g = to_operating(game())
+    rules = g.rules.route_rules(g)
+    assert rules.location("I1") == rules.location("J2") and rules.location("A9") == rules.location("A11")
+    assert rules.location("F2") != rules.location("I1")
+    lay = g.board.layout("H12")
+    assert any(a[0] == "edge" and b[0] == "edge" for a, b in lay.paths), "the through track bypasses the city"
+
+
+def test_4_diesel_on_sale_with_the_6_and_trade_ins() -> None:
+    g = to_operating(game())
+    for t in g.trains:
+        if t.name in ("2", "3", "4", "5") or t.id == "6-0":
+            t.owner = "PRR" if t.id == "4-0" else "NYC"
+    g.bought_train_types.update({"2", "3", "4", "5", "6"})
+    offered = {t.name for t in g.next_bank_trains()}
+    assert offered == {"6", "D"}
+    skip_to(g, "buy_train")
+    g.corps["PRR"].cash = 900
+    four = next(t for t in g.trains_of("PRR"))
+    trade = [a for a in legal(g) if a.get("exchange")]
+    assert trade and trade[0]["price"] == 800
+    refused(g, "buy_train", "not one", train="D", price=800, exchange=next(t.id for t in g.trains if t.name == "3"))
+    act(g, "buy_train", train="D", price=800, exchange=four.id)
+    assert four not in g.trains and [t.name for t in g.trains_of("PRR")].count("D") == 1
+
+
+def test_4_the_first_5_closes_the_privates_and_the_bo_closes_with_the_b_and_os_first_train() -> None:
+    g = to_operating(game())
+    g.rules.on_corp_bought_train(g, "B&O", g.trains[0])
+    assert g.companies["BO"].closed and not g.companies["SV"].closed
+    g.rules.train_event(g, "close_companies")
+    assert all(c.closed for c in g.companies.values())
+
+
+def test_4_privates_sell_to_corporations_for_half_to_double_from_phase_3_never_the_bo() -> None:
+    g = to_operating(game())
+    assert g.rules.company_price_range(g, "PRR", "MH") is None
+    g.bought_train_types.add("3")
+    assert g.rules.company_price_range(g, "PRR", "MH") == (55, 220)
+    assert g.rules.company_price_range(g, "PRR", "BO") is None
+
+
+def test_4_mh_exchange_for_an_nyc_share() -> None:
+    g = _sr2()
+    while g.current_entity != "alice":
+        act(g, "pass")
+    act(g, "buy_shares", entity="MH", corporation="NYC", source="ipo")
+    assert g.companies["MH"].closed and g.shares_held("alice", "NYC") == 1
+
+
+def test_4_cs_lays_its_town_free_without_a_connection() -> None:
+    g = to_operating(game())
+    g.companies["CS"].owner = "PRR"
+    lays = [a for a in legal(g) if a["entity"] == "CS"]
+    assert lays and all(a["hex"] == "B20" for a in lays)
+    cash = g.corps["PRR"].cash
+    g.process(lays[0])
+    assert g.corps["PRR"].cash == cash and g.round.step == "track"  # an extra lay: the turn's own lay remains
+
+
+# -- 5. Round sequence and game end -----------------------------------------------------------------------------
+
+
+def test_5_the_bank_breaks_at_zero_and_the_set_of_operating_rounds_finishes() -> None:
+    g = to_operating(game())
+    g.pay("bank", "alice", g.bank)
+    assert g.bank_broken and not g.finished
+
+
+def test_5_selfplay_ends_by_a_rule_with_invariants_after_every_action() -> None:
+    res = selfplay("1830", 2, 1, max_actions=4000)
+    assert res["invariant_violations"] == []
+    assert res["finished"] and res["end_reason"] in ("bank", "bankrupt")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_5_selfplay_soak(players: int, seed: int) -> None:
+    res = selfplay("1830", players, seed, max_actions=6000)
+    assert res["invariant_violations"] == []
+    assert res["finished"] and res["end_reason"] in ("bank", "bankrupt")
+
+
+def test_titles_json_lists_1830_with_players_and_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["titles", "--json"]) == 0
+    entry = next(t for t in json.loads(capsys.readouterr().out) if t["title"] == "1830")
+    assert (entry["min_players"], entry["max_players"]) == (2, 6)
+    assert set(entry["options"]) == {"optional_6_train", "multiple_brown_from_ipo"}
+
+
+def test_optional_6_train_adds_a_third_6() -> None:
+    assert sum(t.name == "6" for t in game(3, optional_6_train=True).trains) == 3
+    assert sum(t.name == "6" for t in game(3).trains) == 2
