@@ -496,7 +496,7 @@ async def test_a_whole_game_through_the_service(svc: Service) -> None:
 
 
 def test_left_out_options_are_filled_only_when_the_legal_moves_agree() -> None:
-    from bot.service import _fill_from_legal
+    from bot.service.play import _fill_from_legal
 
     legal = [{"type": "place_token", "entity": "SAL", "hex": "B23", "city": 1},
              {"type": "place_token", "entity": "SAL", "hex": "G20", "city": 0},

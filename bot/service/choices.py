@@ -1,0 +1,167 @@
+"""Autocomplete choices: every list a player picks from is computed from the engine's legal moves (the only source
+of legality), filtered to what they typed, at most 25."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from engine.game import Game
+from engine.stock import share_price
+from engine.titles import TITLES, rules_for
+
+from .. import texts
+from ..commands import Command, encode_action
+from .lobby import find_title
+from .replies import Choice
+from .table import Ctx, Table
+
+
+class Choices(Table):
+    async def _choices(self, ctx: Ctx, cmd: Command, option: str, opts: dict[str, Any]) -> list[Choice]:
+        path = cmd.path
+        if path == "game create" and option == "title":
+            return [Choice(t, t) for t in TITLES]
+        if path == "game create" and option == "options":
+            title = find_title(str(opts.get("title") or TITLES[0]), strict=False)
+            return [Choice(f"{k} — {v}"[:100], k) for k, v in rules_for(title).options.items()]
+        if path == "help":
+            return [Choice(t, t) for t in ("commands", "pictures", "undo", "options", *(g for g in
+                    ("game", "private", "stock", "track", "token", "train", "corp", "view")))]
+        if option == "player":
+            return [Choice(p.name, p.name) for p in ctx.players]
+        if ctx.row is None or ctx.row.status != "active":
+            return []
+        game = await self._game(ctx)
+        seat = ctx.seat()
+        if seat is None:
+            return []
+        mine = self._controlled(game, seat.name)
+        legal = [a for a in await asyncio.to_thread(self.legal, ctx.row.id, game) if a["entity"] in mine]
+        return _legal_choices(game, path, option, opts, legal)
+
+
+# -- helpers -------------------------------------------------------------------------------------------------
+
+def filter_choices(choices: Iterable[Choice], current: str) -> list[Choice]:
+    """The first 25 distinct choices that contain what the user typed, cut to Discord's 100 characters."""
+    needle = (current or "").strip().lower()
+    out: list[Choice] = []
+    seen: set[str] = set()
+    for c in choices:
+        key = str(c.value)
+        if key in seen:
+            continue
+        if needle and needle not in c.name.lower() and needle not in key.lower():
+            continue
+        seen.add(key)
+        out.append(Choice(c.name[:100], c.value if not isinstance(c.value, str) else c.value[:100]))
+        if len(out) == 25:
+            break
+    return out
+
+
+def _legal_choices(game: Game, path: str, option: str, opts: Mapping[str, Any],
+                   legal: list[dict[str, Any]]) -> list[Choice]:
+    """Autocomplete choices from the engine's legal actions (the only source of legality)."""
+    fmt = game.fmt
+    companies = game.companies
+
+    def of(t: str, own: bool = True) -> list[dict[str, Any]]:
+        return [a for a in legal if a["type"] == t and ((a["entity"] not in companies) == own)]
+
+    def same(a: Mapping[str, Any], *keys: str) -> bool:
+        return all(str(a.get(k)) == str(opts[k]) for k in keys if k in opts and k != option)
+
+    if path == "act" and option == "action":
+        return [Choice(texts.describe_action(game, a, with_entity=a["entity"] in game.corps), encode_action(a))
+                for a in legal]
+    if path == "private use":
+        return [Choice(texts.describe_action(game, a, with_entity=True), encode_action(a))
+                for a in legal if a["entity"] in companies]
+    if path == "private bid":
+        bids = of("bid")
+        if option == "price":
+            return [Choice(fmt(int(a.get("price") or 0)), int(a.get("price") or 0)) for a in bids
+                    if not a.get("company") or same(a, "company")]
+        return [Choice(texts.describe_action(game, a), a["company"]) for a in bids if a.get("company")]
+    if path == "private buy":
+        buys = [a for a in of("buy_company") if same(a, "company")]
+        if option == "company":
+            seen: dict[str, str] = {}
+            for a in buys:
+                seen.setdefault(a["company"], texts.describe_action(game, a))
+            return [Choice(label, c) for c, label in seen.items()]
+        return [Choice(fmt(int(a["price"])), int(a["price"])) for a in buys]
+    if path == "private pick":
+        return [Choice(f"{a['company']} — {companies[a['company']].name} ({fmt(companies[a['company']].value)})"
+                       if a["company"] in companies else a["company"], a["company"])
+                for a in of("bid") if a.get("company")]
+    if path == "stock par":
+        pars = [a for a in of("par") if same(a, "corporation", "price", "size")]
+        if option == "corporation":
+            return [Choice(f"{a['corporation']} — {game.corps[a['corporation']].name}", a["corporation"])
+                    for a in pars]
+        if option == "price":
+            return [Choice(fmt(int(a["price"])), int(a["price"])) for a in pars]
+        return [Choice(f"{a['size']} shares", int(a["size"])) for a in pars if a.get("size")]
+    if path == "stock buy" and option == "corporation":
+        sources: dict[str, list[str]] = {}
+        for a in of("buy_shares"):
+            pool = a.get("source") == "pool"
+            what = "President's cert. from the pool" if a.get("president") else ("pool" if pool else "IPO")
+            sources.setdefault(a["corporation"], []).append(
+                f"{fmt(share_price(game, a['corporation'], not pool))} from the {what}")
+        return [Choice(f"{c} — " + " or ".join(w), c) for c, w in sources.items()]
+    if path == "stock sell":
+        sells = [a for a in of("sell_shares") if same(a, "corporation")]
+        if option == "corporation":
+            return [Choice(f"{a['corporation']} (you may sell up to "
+                           f"{max(int(b['count']) for b in sells if b['corporation'] == a['corporation'])})",
+                           a["corporation"]) for a in sells]
+        return [Choice(texts.describe_action(game, a), int(a["count"])) for a in sells]
+    if path == "track lay":
+        lays = [a for a in of("lay_tile") if same(a, "hex", "tile", "rotation")]
+        if option == "hex":
+            counts: dict[str, int] = {}
+            for a in lays:
+                counts[a["hex"]] = counts.get(a["hex"], 0) + 1
+            return [Choice(f"{texts.hex_name(game, h)} — {n} way(s) to build", h) for h, n in counts.items()]
+        if option == "tile":
+            return [Choice(f"#{a['tile']} ({game.data.tiles[a['tile']].color})" if a["tile"] in game.data.tiles
+                           else f"#{a['tile']}", str(a["tile"])) for a in lays]
+        return [Choice(f"rotation {a['rotation']}", int(a["rotation"])) for a in lays]
+    if path in ("token place", "token hotel"):
+        t = "place_token" if path == "token place" else "hex_token"
+        sub = "city" if t == "place_token" else "town"
+        toks = [a for a in of(t) if same(a, "hex", sub)]
+        costs = token_costs(game, t)
+        if option == "hex":
+            return [Choice(f"{texts.hex_name(game, a['hex'])}"
+                           + (f" — {fmt(costs[(a['hex'], int(a.get(sub) or 0))])}"
+                              if (a["hex"], int(a.get(sub) or 0)) in costs else ""), a["hex"]) for a in toks]
+        return [Choice(f"{sub} {int(a.get(sub) or 0)}", int(a.get(sub) or 0)) for a in toks]
+    if path == "train buy":
+        buys = [a for a in of("buy_train") if same(a, "train")]
+        if option == "train":
+            return [Choice(texts.describe_action(game, a), str(a["train"])) for a in buys]
+        if option == "variant":
+            return [Choice(str(a["variant"]), str(a["variant"])) for a in buys if a.get("variant")]
+        return [Choice(fmt(int(a["price"])), int(a["price"])) for a in buys if a.get("price")]
+    if path == "train discard":
+        return [Choice(texts.describe_action(game, a), str(a["train"])) for a in of("discard_train")]
+    return []
+
+
+def token_costs(game: Game, kind: str) -> dict[tuple[str, int], int]:
+    """What each city slot (or town, for hotels) costs the operating corporation: (hex, index) -> cost."""
+    corp = getattr(game.round, "corp", None)
+    fn = getattr(game.rules, "station_options" if kind == "place_token" else "hotel_options", None)
+    if corp is None or fn is None:
+        return {}
+    try:
+        return {(h, int(i)): int(c) for h, i, c in fn(game, corp)}
+    except Exception:
+        return {}
+

@@ -1,0 +1,286 @@
+"""Playing a move: the player's command or button becomes an engine action for the entity they decide for, it is
+authorised (seated, their entity, their turn), applied, stored with the next reminder in one transaction, and
+announced (the round's log lines, round summaries, pictures) with the prompt for whoever acts next."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.actions import dump_action
+from engine.errors import GameError
+from engine.game import Game
+
+from .. import texts
+from ..commands import ANY_ENTITY, Command, decode_action, encode_action
+from ..storage import GameRow
+from .replies import Picture, Refusal, Reply, merge
+from .table import Ctx, Table, drafting, game_result
+
+log = logging.getLogger("stationmaster.service")
+
+_ROUND_START = re.compile(r"^(Stock|Operating) round .*begins")
+
+
+@dataclass
+class _Before:
+    """What the announcement of a move compares with: the game just before it."""
+
+
+    n_messages: int
+    n_actions: int
+    n_finished_rounds: int
+    round_id: int
+    round_kind: str
+    corp: str | None
+    prices: dict[str, tuple[int, int]]
+    acting: list[str]
+    drafting: bool
+    entity: str | None
+
+
+class Play(Table):
+    async def _action_cmd(self, ctx: Ctx, cmd: Command, opts: dict[str, Any]) -> Reply:
+        game = await self._game(ctx)
+        seat = self._need_seat(ctx)
+        if cmd.path == "train run" and not opts.get("confirm"):
+            if ctx.row is not None:
+                await self._prepare(ctx.row.id, game)
+            return self._show_routes(ctx, game, seat)
+        if cmd.action == "*":
+            raw = str(opts.get("action") or opts.get("ability") or "")
+            try:
+                action = decode_action(raw)
+            except ValueError:
+                raise Refusal("Choose one of the actions the list offers (start typing to filter it).") from None
+            if action["entity"] == ANY_ENTITY:
+                action["entity"] = self._entity_for(game, seat.name, str(action["type"]), ctx.row)
+            if cmd.path == "private use" and action["entity"] not in game.companies:
+                raise Refusal("That is not a private company's ability; use `/act` for other actions.")
+        else:
+            assert cmd.action is not None
+            fields = cmd.build(opts) if cmd.build else {}
+            action = {"type": cmd.action, **fields}
+            action["entity"] = self._entity_for(game, seat.name, cmd.action, ctx.row)
+            if any(o.name not in opts and o.name in _FILLABLE for o in cmd.options):
+                _fill_from_legal(action, self.legal(ctx.row.id, game) if ctx.row else [])
+        return await self._apply(ctx, game, action)
+
+    def _controlled(self, game: Game, name: str) -> set[str]:
+        out = {name}
+        out |= {s for s, c in game.corps.items() if c.president == name}
+        out |= {s for s in game.companies if game.player_for(s) == name}
+        return out
+
+    def _entity_for(self, game: Game, name: str, action_type: str, row: GameRow | None) -> str:
+        """Which of the player's entities an action is for: the one the engine offers it to, else the one acting."""
+        mine = self._controlled(game, name)
+        cur = game.current_entity
+        if action_type != "sell_shares" and cur in mine and cur not in game.companies:
+            # the usual case, without listing legal moves; only sales may be the president's own during an OR
+            return cur
+        legal = self.legal(row.id, game) if row else [dump_action(a) for a in game.legal_actions()]
+        ents = []
+        for a in legal:
+            if a["type"] == action_type and a["entity"] in mine and a["entity"] not in game.companies \
+                    and a["entity"] not in ents:
+                ents.append(a["entity"])
+        if len(ents) == 1:
+            return ents[0]
+        if cur in mine and cur not in game.companies:
+            return cur
+        return name
+
+    def _authorize(self, ctx: Ctx, game: Game, action: Mapping[str, Any]) -> None:
+        seat = self._need_seat(ctx)
+        entity = str(action.get("entity"))
+        decider = game.player_for(entity)
+        if entity in game.companies:
+            if decider != seat.name:
+                owner = game.companies[entity].owner or "nobody"
+                raise Refusal(f"{entity} belongs to {owner}; only its owner can use it.")
+            return
+        if decider != seat.name:
+            if entity in game.corps:
+                raise Refusal(f"{entity} is run by its president {decider or 'nobody'}, not by you.")
+            raise Refusal("You can only act for yourself and the corporations you preside.")
+        if seat.name not in game.acting_players():
+            raise Refusal(f"It is not your turn. {game.describe_turn()}")
+
+    def _before(self, game: Game) -> _Before:
+        rnd = game.round
+        return _Before(
+            n_messages=len(game.messages),
+            n_actions=len(game.actions),
+            n_finished_rounds=len(game.finished_rounds),
+            round_id=id(rnd),
+            round_kind=getattr(rnd, "kind", ""),
+            corp=getattr(rnd, "corp", None),
+            prices=dict(game.market.positions),
+            acting=list(game.acting_players()),
+            drafting=drafting(game),
+            entity=game.current_entity,
+        )
+
+    async def _apply(self, ctx: Ctx, game: Game, action: dict[str, Any], *, check_turn: bool = True) -> Reply:
+        row = ctx.row
+        assert row is not None
+        if check_turn:
+            self._authorize(ctx, game, action)
+            proposal = self._needs_seller_consent(ctx, game, action)
+            if proposal is not None:
+                return proposal
+        before = self._before(game)
+        try:
+            await asyncio.to_thread(game.process, action)  # a run may search routes for seconds: off the loop
+        except GameError:
+            raise
+        except Exception:
+            # The engine restores its state on any error; drop the cached copy anyway, the log is the truth.
+            self._evict(row.id)
+            raise
+        stored = dump_action(game.actions[-1])
+        now = self.now()
+        try:
+            async with self.store.transaction() as tx:
+                await tx.append_action(row.id, stored, ctx.user.id, now)
+                await self._set_reminder(tx, ctx, game, now)
+                if game.finished:
+                    await tx.set_status(row.id, "finished", now, game_result(game))
+        except BaseException:
+            self._evict(row.id)  # memory is ahead of the file: replay from the log next time
+            raise
+        self._close_votes(row.id)
+        if game.finished:
+            self._evict(row.id)
+        else:
+            await self._prepare(row.id, game)
+        try:
+            return self._after_action(ctx, game, action, before)
+        except Exception:
+            log.exception("game %s: action %s applied and stored, but the reply failed", row.id, stored)
+            return Reply(text="\n".join(t for _i, t in game.messages[before.n_messages:]) or "Done.")
+
+    def _after_action(self, ctx: Ctx, game: Game, action: Mapping[str, Any], before: _Before,
+                      headline: str = "") -> Reply:
+        row = ctx.row
+        assert row is not None
+        lines = [t for _i, t in game.messages[before.n_messages:]]
+        pictures: list[Picture] = []
+        new_rounds = game.finished_rounds[before.n_finished_rounds:]
+        summaries: list[str] = []
+        for entry in new_rounds:
+            if entry["kind"] == "stock":
+                summaries.append(texts.stock_round_summary(game, entry))
+            elif entry["kind"] == "draft":
+                summaries.append(texts.draft_summary(game))
+            elif entry["kind"] == "operating" and entry is new_rounds[-1] and (
+                    game.finished or getattr(game.round, "kind", "") != "operating"):
+                summaries.append(self._or_set_summary(game))
+        # a round's summary closes that round: it goes before the lines of the round that follows
+        cut = next((i for i, t in enumerate(lines) if _ROUND_START.match(t)), len(lines)) if summaries else len(lines)
+        parts: list[str] = [headline] if headline else []
+        parts += lines[:cut] + summaries + lines[cut:]
+        mode = row.image_mode
+        turn_over = before.round_kind == "operating" and (
+            id(game.round) != before.round_id or getattr(game.round, "corp", None) != before.corp)
+        prices_moved = dict(game.market.positions) != before.prices
+        if game.finished:
+            parts.append(texts.game_over_text(game))
+            pictures.append(self._standings_picture(row, game))
+            pictures.append(self._map_picture(row, game))
+        elif mode == "turn":
+            # after a turn that showed its routes the map is already in the channel (under the routes)
+            if turn_over and self._routes_pictured.get(row.id) != (before.round_id, before.corp):
+                pictures.append(self._map_picture(row, game))
+            if prices_moved:
+                pictures.append(self._market_picture(row, game))
+        elif mode == "round" and new_rounds:
+            pictures.append(self._map_picture(row, game))
+            pictures.append(self._market_picture(row, game))
+        public = Reply(text="\n".join(p for p in parts if p), pictures=pictures)
+        if not game.finished:
+            # a new round, another entity or the end of the bidding is a new turn: ping again even the same player
+            same_turn = (id(game.round) == before.round_id and drafting(game) == before.drafting
+                         and (before.drafting or game.current_entity == before.entity))
+            merge(public, self._prompt(ctx, game, before.acting if same_turn else []))
+        secret_bid = action.get("type") == "bid" and not action.get("company") and before.drafting
+        if secret_bid:
+            price = int(action.get("price") or 0)
+            ack = (f"🤫 Your sealed bid of {game.fmt(price)} is in. Nobody sees it until everyone has bid."
+                   if drafting(game) else f"🤫 Your sealed bid of {game.fmt(price)} is in; all bids are revealed.")
+            return Reply(text=ack, ephemeral=True, followups=[public])
+        return public
+
+    def _or_set_summary(self, game: Game) -> str:
+        entries: list[dict[str, Any]] = []
+        start_action = 0
+        for e in reversed(game.finished_rounds):
+            if e["kind"] != "operating":
+                start_action = e["action_index"]
+                break
+            entries.insert(0, e)
+        since = next((i for i, (idx, _t) in enumerate(game.messages) if idx >= start_action), len(game.messages))
+        return texts.or_set_summary(game, entries, since)
+
+
+    async def _action_click(self, ctx: Ctx, game: Game, state: str, key: str, values: list[str]) -> Reply:
+        """A button ("a:" and the action) or a menu ("s:", the action is the chosen value) of a prompt."""
+        if state != self.state_token(game) and not self._still_open(ctx, game, key):
+            raise Refusal("Too late: the game has moved on since these buttons were shown (someone acted first). "
+                          f"Now: {game.describe_turn()}")
+        if key.startswith("a:"):
+            raw = key[2:]
+        elif key.startswith("s:"):
+            if not values:
+                raise Refusal("Choose an entry from the menu.")
+            raw = values[0]
+        else:
+            raise Refusal("That button is not one of mine.")
+        try:
+            action = decode_action(raw)
+        except ValueError:
+            raise Refusal("That button is not one of mine.") from None
+        seat = self._need_seat(ctx)
+        if action["entity"] == ANY_ENTITY:
+            action["entity"] = self._entity_for(game, seat.name, str(action["type"]), ctx.row)
+        return await self._apply(ctx, game, action)
+
+    def _still_open(self, ctx: Ctx, game: Game, key: str) -> bool:
+        """A button for "whoever clicks" (sealed bids) stays valid while that very action is legal for the clicker:
+        several players bid at once, and each bid makes the others' buttons older without changing their choice."""
+        seat = ctx.seat()
+        if not key.startswith("a:") or seat is None or ctx.row is None:
+            return False
+        try:
+            action = decode_action(key[2:])
+        except ValueError:
+            return False
+        if action["entity"] != ANY_ENTITY:
+            return False
+        action["entity"] = seat.name
+        wanted = encode_action(action)
+        return any(encode_action(a) == wanted for a in self.legal(ctx.row.id, game))
+
+
+# Options a player may leave out when the legal moves leave only one choice (the city of a one-city hex, the
+# source of the only share for sale). Never a price: what to pay another corporation is the player's decision.
+_FILLABLE = ("city", "town", "source", "variant", "size", "count", "company")
+
+
+def _fill_from_legal(action: dict[str, Any], legal: Sequence[Mapping[str, Any]]) -> None:
+    """Complete the fields a player left out from the legal moves that match what they did say."""
+    given = {k: str(v) for k, v in action.items()}
+    matches = [a for a in legal if all(str(a.get(k)) == v for k, v in given.items())]
+    for key in _FILLABLE:
+        if key in action or not matches:
+            continue
+        values = {str(m.get(key)) for m in matches}
+        if len(values) == 1 and matches[0].get(key) is not None:
+            action[key] = matches[0][key]
+        elif key == "source" and "ipo" in values:
+            action[key] = "ipo"

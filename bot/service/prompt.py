@@ -1,0 +1,163 @@
+"""Whose turn it is: the prompt that mentions the players who must act, says what they can do (with the best
+routes at a run-trains step) and offers buttons and menus for the frequent legal moves."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.errors import GameError
+from engine.game import Game
+
+from .. import texts
+from ..commands import ANY_ENTITY, encode_action, make_custom_id
+from ..storage import GameRow, PlayerRow
+from ..texts import mention
+from .choices import token_costs
+from .replies import Button, ButtonStyle, Component, Refusal, Reply, Select, SelectOption
+from .table import Ctx, Table
+from .views import routes_text
+
+log = logging.getLogger("stationmaster.service")
+
+
+class Prompt(Table):
+    def _prompt(self, ctx: Ctx, game: Game, previous: Sequence[str]) -> Reply:
+        row = ctx.row
+        assert row is not None
+        acting = game.acting_players()
+        if not acting:
+            return Reply(text=game.describe_turn())
+        ids = [uid for uid in (ctx.uid(n) for n in acting) if uid is not None]
+        who = " ".join(mention(i) for i in ids)
+        text = f"➡️ {who} — {game.describe_turn()}"
+        # ping only those whose turn just began; the others were pinged already
+        fresh = [uid for n in acting if n not in previous and (uid := ctx.uid(n)) is not None]
+        reply = Reply(text=text, mentions=fresh)
+        cached = self._legal.get(row.id)
+        if getattr(game.round, "step", None) == "track" and not (cached and cached[0] == self.state_token(game)):
+            # Listing every tile and rotation is the slowest legal-move query, and a track step needs only the pass
+            # button; autocomplete computes the full list when someone asks for it.
+            entity = game.current_entity or ""
+            legal = [{"type": "pass", "entity": entity}, {"type": "lay_tile", "entity": entity}]
+        else:
+            legal = self.legal(row.id, game)
+        if any(a["type"] == "run_routes" for a in legal):
+            try:
+                best = self.best_routes(row.id, game)
+            except Exception:
+                log.exception("game %s: best routes failed", row.id)
+                best = None
+            if best is not None:
+                reply.text += "\n" + routes_text(game, best)
+                if row.image_mode != "request":
+                    corp = getattr(game.round, "corp", None)
+                    reply.pictures.append(self._map_picture(row, game, best, corp))
+                    self._routes_pictured[row.id] = (id(game.round), corp)
+        elif any(a["type"] == "lay_tile" and a["entity"] not in game.companies for a in legal):
+            reply.text += "\nLay track with `/track lay` (the lists offer only legal hexes, tiles and rotations)."
+        if any(a["type"] == "par" for a in legal):
+            reply.text += "\nStart a corporation with `/stock par`; `/act` lists everything you can do."
+        reply.components = self._components(row, game, legal)
+        return reply
+
+    def _components(self, row: GameRow, game: Game, legal: list[dict[str, Any]]) -> list[list[Component]]:
+        state = self.state_token(game)
+        buttons: list[Button] = []
+        selects: list[Select] = []
+
+        def button(a: dict[str, Any], label: str, style: ButtonStyle = "secondary", entity: str | None = None) -> None:
+            cid = make_custom_id(row.id, state, "a:" + encode_action(a, entity))
+            if cid and len(buttons) < 15:
+                buttons.append(Button(label[:80], cid, style))
+
+        costs: dict[str, dict[tuple[str, int], int]] = {}
+
+        def label(a: dict[str, Any]) -> str:
+            text = texts.describe_action(game, a)
+            if a["type"] in ("place_token", "hex_token") and a["entity"] not in game.companies:
+                table = costs.setdefault(a["type"], token_costs(game, a["type"]))
+                cost = table.get((a["hex"], int(a.get("city", a.get("town", 0)) or 0)))
+                if cost is not None:
+                    text += f" ({game.fmt(cost)})"
+            return text[:100]
+
+        def select(key: str, placeholder: str, acts: list[dict[str, Any]]) -> None:
+            if not acts or len(acts) > 25:
+                return
+            cid = make_custom_id(row.id, state, key)
+            opts = []
+            for a in acts:
+                value = encode_action(a)
+                if len(value) <= 100:
+                    opts.append(SelectOption(label(a), value))
+            if cid and opts:
+                selects.append(Select(cid, placeholder, opts))
+
+        seen_bids: set[int] = set()
+        for a in legal:
+            t = a["type"]
+            if t == "bid" and not a.get("company"):
+                price = int(a.get("price") or 0)
+                if price not in seen_bids:
+                    seen_bids.add(price)
+                    button(a, f"Bid {game.fmt(price)}", "primary", entity=ANY_ENTITY)
+            elif t == "bid":
+                button(a, texts.describe_action(game, a), "primary")
+            elif t == "dividend":
+                button(a, "Pay out" if a["kind"] == "payout" else "Withhold",
+                       "success" if a["kind"] == "payout" else "secondary")
+            elif t == "run_routes":
+                best = self._best.get(row.id)
+                revenue = f" for {game.fmt(best[1].revenue)}" if best and best[0] == state else ""
+                button(a, f"Run trains{revenue}", "primary")
+            elif t == "buy_train" and _bank_or_pool(game, a):
+                button(a, texts.describe_action(game, a), "primary")
+            elif t in ("convert", "discard_train"):
+                button(a, texts.describe_action(game, a), "primary")
+            elif t == "buy_company" and a["entity"] not in game.corps:
+                button(a, texts.describe_action(game, a), "primary")
+        for a in legal:
+            if a["type"] == "pass":
+                button(a, "Pass" if game.round.kind != "operating" else "Pass (skip this step)")
+        select("s:buy", "Buy a share…", [a for a in legal if a["type"] == "buy_shares"])
+        select("s:sell", "Sell shares…", [a for a in legal if a["type"] == "sell_shares"])
+        select("s:token", "Place a token…", [a for a in legal if a["type"] in ("place_token", "hex_token")
+                                              and a["entity"] not in game.companies])
+        select("s:private", "Use a private company…", [a for a in legal if a["entity"] in game.companies])
+        rows: list[list[Component]] = []
+        for i in range(0, len(buttons), 5):
+            rows.append(list(buttons[i:i + 5]))
+        for s in selects:
+            rows.append([s])
+        return rows[:5]
+
+    def _show_routes(self, ctx: Ctx, game: Game, seat: PlayerRow) -> Reply:
+        row = ctx.row
+        assert row is not None
+        legal = self.legal(row.id, game)
+        runs = [a for a in legal if a["type"] == "run_routes"]
+        if not runs:
+            raise Refusal(f"No corporation is at the run-trains step now. {game.describe_turn()}")
+        corp = str(runs[0]["entity"])
+        best = self.best_routes(row.id, game)
+        state = self.state_token(game)
+        reply = Reply(text=f"🚂 **{corp}**: " + routes_text(game, best),
+                      pictures=[self._map_picture(row, game, best, corp)])
+        cid = make_custom_id(row.id, state, "a:" + encode_action(runs[0]))
+        if cid:
+            label = f"Run trains for {game.fmt(best.revenue)}"
+            reply.components = [[Button(label, cid, "primary")]]
+        if game.player_for(corp) != seat.name:
+            reply.text += f"\n(Only {corp}'s president {game.player_for(corp)} can confirm.)"
+        return reply
+
+
+def _bank_or_pool(game: Game, a: Mapping[str, Any]) -> bool:
+    """Whether a train on offer comes from the bank or the pool (a button) rather than another corporation."""
+    try:
+        t = game.train(str(a["train"]))
+    except GameError:
+        return True  # a train type ("3"): from the bank
+    return t.owner is None or t.owner == "pool"

@@ -1,0 +1,46 @@
+"""Reminders, the service's side: the next reminder is set whenever the turn passes (in the move's transaction),
+and the text of a due reminder is written here. The loop that finds due reminders is `bot.reminders`."""
+
+from __future__ import annotations
+
+from engine.game import Game
+
+from .. import texts
+from ..storage import ReminderRow, Transaction
+from ..texts import mention
+from .replies import User
+from .table import Ctx, Table
+
+
+class Reminders(Table):
+    async def _set_reminder(self, tx: Transaction, ctx: Ctx, game: Game, now: float) -> None:
+        """The turn passed (or the player acted): the next reminder is one interval from now."""
+        row = ctx.row
+        assert row is not None
+        acting = [] if game.finished else game.acting_players()
+        if row.reminder_interval <= 0 or not acting:
+            await tx.set_reminder(row.id, None, None)
+            return
+        ids = [ctx.uid(n) for n in acting]
+        uid = ids[0] if len(ids) == 1 else None
+        await tx.set_reminder(row.id, uid, now + row.reminder_interval)
+
+    async def reminder_message(self, reminder: ReminderRow) -> tuple[str, list[int]] | None:
+        """The reminder text and whom it mentions, or None if the game is not waiting for anyone."""
+        ctx = Ctx(reminder.channel_id, reminder.guild_id, User(0, "reminder"))
+        async with self.lock(reminder.channel_id):
+            await self._load_ctx(ctx)
+            if ctx.row is None or ctx.row.id != reminder.game_id or ctx.row.status != "active":
+                return None
+            game = await self._game(ctx)
+            acting = game.acting_players()
+            if not acting:
+                return None
+            ids = [u for u in (ctx.uid(n) for n in acting) if u is not None]
+        # the turn began one interval before the first due time; later reminders follow one interval apart
+        due = reminder.due_at if reminder.due_at is not None else self.now()
+        waited = texts.hours_text(int(reminder.interval * (reminder.sent_count + 1) + max(0.0, self.now() - due)))
+        text = (f"⏰ Reminder {' '.join(mention(i) for i in ids)}: game #{reminder.game_id} ({ctx.row.title}) "
+                f"in <#{reminder.channel_id}> has waited {waited} for you. {game.describe_turn()}")
+        return text, ids
+

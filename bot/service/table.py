@@ -1,0 +1,227 @@
+"""The table the concern rooms share: the store, one lock per channel, the cache of replayed games and the caches
+read from them (legal moves, best routes), and `Ctx`, who asks in which channel about which game.
+
+`Table` is the base of `Service`; each concern (lobby, records, play, prompt, consent, views, choices, reminders) is a
+mixin over it and reaches the others through `self`, so no concern module imports another's methods. Rules stay in
+the engine: the table only loads games (replaying the stored log off the event loop) and remembers what they answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import time
+import zlib
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Self
+
+from engine.actions import dump_action
+from engine.game import Game
+from engine.records.reader import PROFILE as SITE_PROFILE
+from engine.titles import new_game
+
+from ..storage import GameRow, PendingImportRow, PlayerRow, Store
+from .replies import Refusal, User
+
+if TYPE_CHECKING:
+    from .consent import Vote
+
+log = logging.getLogger("stationmaster.service")
+
+
+@dataclass
+class Ctx:
+    """Who asks, in which channel, and that channel's game as stored (loaded under the channel's lock)."""
+
+    channel_id: int
+    guild_id: int | None
+    user: User
+    row: GameRow | None = None
+    players: list[PlayerRow] = field(default_factory=list)
+    pending: PendingImportRow | None = None  # the stored record an import lobby waits to activate (see records)
+
+    def seat(self) -> PlayerRow | None:
+        return next((p for p in self.players if p.user_id == self.user.id), None)
+
+    def is_admin(self) -> bool:
+        return self.user.is_admin or (self.row is not None and self.row.creator_id == self.user.id)
+
+    def uid(self, name: str) -> int | None:
+        return next((p.user_id for p in self.players if p.name == name), None)
+
+
+class Table:
+    """Shared state of the service and the loading of games; see the module's docstring."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        now: Callable[[], float] = time.time,
+        seed_source: Callable[[], int] | None = None,
+        cache_size: int = 256,
+    ) -> None:
+        self.store = store
+        self.now = now
+        self._seed = seed_source or (lambda: secrets.randbits(31))
+        self._cache_size = cache_size
+        self._games: OrderedDict[int, Game] = OrderedDict()
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._legal: dict[int, tuple[str, list[dict[str, Any]]]] = {}
+        self._best: dict[int, tuple[str, Any]] = {}
+        self._votes: dict[tuple[int, str], Vote] = {}  # open questions to players, by game and kind (see consent)
+        self._routes_pictured: dict[int, tuple[int, str | None]] = {}  # (round, corp) whose routes were drawn
+        # who decided each imported action, by game: (fingerprint of those actions, seat names); see consent._deciders
+        self._deciders: dict[int, tuple[str, list[str | None]]] = {}
+
+    @classmethod
+    async def open(cls, path: str, **kwargs: Any) -> Self:
+        return cls(await Store.open(path), **kwargs)
+
+    async def close(self) -> None:
+        await self.store.close()
+
+    def lock(self, channel_id: int) -> asyncio.Lock:
+        lk = self._locks.get(channel_id)
+        if lk is None:
+            lk = self._locks[channel_id] = asyncio.Lock()
+        return lk
+
+    async def _load_ctx(self, ctx: Ctx) -> None:
+        ctx.row = await self.store.active_game(ctx.channel_id)
+        if ctx.row is not None:
+            ctx.players = await self.store.players(ctx.row.id)
+            if is_import_lobby(ctx.row):
+                ctx.pending = await self.store.pending_import(ctx.row.id)
+
+    async def _game(self, ctx: Ctx) -> Game:
+        """The channel's game in play, from the cache or replayed from the stored log (call under the lock)."""
+        row = ctx.row
+        if row is None:
+            raise Refusal("There is no game in this channel. Create one with `/game create title:18FL`.")
+        if row.status != "active":
+            raise Refusal("The game has not started yet: " + self._lobby_hint(ctx))
+        game = self._games.get(row.id)
+        if game is not None:
+            self._games.move_to_end(row.id)
+            return game
+        stored = await self.store.actions(row.id)
+        names = [p.name for p in ctx.players]
+        try:
+            # a long log takes seconds to replay: off the event loop, so the bot still answers Discord in time
+            actions = [a.action for a in stored]
+            game = await asyncio.to_thread(new_game, row.title, names, row.seed, row.options, actions)
+        except Exception:
+            log.exception("game %s could not be replayed (%d actions)", row.id, len(stored))
+            raise Refusal(f"Game #{row.id} cannot be loaded: the engine refuses its stored log. An administrator can "
+                          "`/game abandon` it.") from None
+        self._remember(row.id, game)
+        return game
+
+    def _remember(self, game_id: int, game: Game) -> None:
+        self._games[game_id] = game
+        self._games.move_to_end(game_id)
+        while len(self._games) > self._cache_size:
+            old, _ = self._games.popitem(last=False)
+            self._forget(old)
+
+    def _evict(self, game_id: int) -> None:
+        self._games.pop(game_id, None)
+        self._forget(game_id)
+
+    def _forget(self, game_id: int) -> None:
+        """Drop what was read from a game that leaves the cache."""
+        self._legal.pop(game_id, None)
+        self._best.pop(game_id, None)
+        self._routes_pictured.pop(game_id, None)
+        self._deciders.pop(game_id, None)
+
+    @staticmethod
+    def state_token(game: Game) -> str:
+        n = len(game.actions)
+        last = json.dumps(dump_action(game.actions[-1]), sort_keys=True) if n else ""
+        return f"{n}x{zlib.crc32(f'{n}{last}'.encode()) & 0xFFFF:04x}"
+
+    def legal(self, game_id: int, game: Game) -> list[dict[str, Any]]:
+        token = self.state_token(game)
+        hit = self._legal.get(game_id)
+        if hit is not None and hit[0] == token:
+            return hit[1]
+        acts = [dump_action(a) for a in game.legal_actions()]
+        self._legal[game_id] = (token, acts)
+        return acts
+
+    async def _prepare(self, game_id: int, game: Game) -> None:
+        """Compute in a worker thread what the next reply reads from the caches: the legal moves and, at a run-trains
+        step, the best routes. A route search takes seconds late in a game; on the event loop it would keep the bot
+        from answering any interaction within Discord's 3 seconds (call under the channel's lock)."""
+        await asyncio.to_thread(self._warm, game_id, game)
+
+    def _warm(self, game_id: int, game: Game) -> None:
+        if game.finished or getattr(game.round, "step", None) == "track":
+            return  # a track step's prompt does not list every tile (see prompt._prompt)
+        legal = self.legal(game_id, game)
+        if any(a["type"] == "run_routes" for a in legal):
+            try:
+                self.best_routes(game_id, game)
+            except Exception:
+                log.debug("game %s: best routes failed while preparing the prompt", game_id, exc_info=True)
+
+    def best_routes(self, game_id: int, game: Game) -> Any:
+        token = self.state_token(game)
+        hit = self._best.get(game_id)
+        if hit is not None and hit[0] == token:
+            return hit[1]
+        best = game.round.best(game)
+        self._best[game_id] = (token, best)
+        return best
+
+    def _lobby_hint(self, ctx: Ctx) -> str:
+        """Who is seated and how to go on, for a game that has not started (an import lobby: the seats to claim)."""
+        if ctx.row is not None and is_import_lobby(ctx.row):
+            pending = ctx.pending
+            if pending is None:
+                return LOST_IMPORT
+            claimed = {p.name for p in ctx.players}
+            free = ", ".join(n for n in pending.seats if n not in claimed) or "none"
+            return f"an imported game; seats still to claim: {free}. Claim one with the menu of the import message."
+        names = ", ".join(p.name for p in ctx.players) or "nobody yet"
+        return f"seated: {names}. Join with `/game join`; a seated player starts it with `/game start`."
+
+    def _need_admin(self, ctx: Ctx) -> None:
+        if not ctx.is_admin():
+            raise Refusal("Only the game's creator or a member with the Manage Server permission can do that.")
+
+    def _need_seat(self, ctx: Ctx) -> PlayerRow:
+        seat = ctx.seat()
+        if seat is None:
+            names = ", ".join(p.name for p in ctx.players)
+            raise Refusal(f"You are not playing in this game (players: {names}). Only seated players can act.")
+        return seat
+
+
+def drafting(game: Game) -> bool:
+    """Whether a draft round's sealed bidding is under way (18FL): bids stay secret until all are in."""
+    rnd = game.round
+    return getattr(rnd, "kind", "") == "draft" and bool(getattr(rnd, "bidding", lambda: False)())
+
+
+def game_result(game: Game) -> dict[str, Any]:
+    """What the store keeps of a finished game: why it ended, the standings, the winners."""
+    ranking = sorted(game.result().items(), key=lambda kv: -kv[1])
+    return {"reason": game.end_reason, "standings": [[n, v] for n, v in ranking], "winners": game.winner(),
+            "actions": len(game.actions)}
+
+
+LOST_IMPORT = ("an imported game whose record was lost (an older version of the bot kept it in memory only and "
+               "restarted before every seat was claimed); its creator or an administrator can `/game abandon` it, "
+               "then `/game import` the file again.")
+
+
+def is_import_lobby(row: GameRow) -> bool:
+    """A lobby holding an imported record: only imports get the site's rules profile (/game create cannot)."""
+    return row.status == "lobby" and row.options.get("rules_profile") == SITE_PROFILE

@@ -1,0 +1,163 @@
+"""Views and pictures: players, corporations, history, and the map, market and standings pictures. A picture is a
+job over a snapshot of the state (`Picture`), rendered later in a worker thread by `Service.render`."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import logging
+from typing import Any
+
+from engine.errors import GameError
+from engine.game import Game
+from engine.titles import new_game
+
+from .. import texts
+from ..storage import GameRow
+from .replies import Picture, Refusal, Reply
+from .table import Ctx, Table
+
+log = logging.getLogger("stationmaster.service")
+
+
+class Views(Table):
+    async def _view(self, ctx: Ctx, name: str, opts: dict[str, Any]) -> Reply:
+        row, game = await self._shown_game(ctx, "show")
+        view_ctx = Ctx(ctx.channel_id, ctx.guild_id, ctx.user, row, ctx.players)
+        return self._render_view(view_ctx, game, name, opts)
+
+    async def _shown_game(self, ctx: Ctx, doing: str) -> tuple[GameRow, Game]:
+        """The channel's game in play, else its last finished one (views and exports work after the end)."""
+        if ctx.row is not None and ctx.row.status == "active":
+            return ctx.row, await self._game(ctx)
+        last = await self._last_finished(ctx)
+        if last is None:
+            await self._game(ctx)  # refuses with the reason (no game, not started)
+            raise Refusal(f"There is no game to {doing}.")
+        return last
+
+    async def _last_finished(self, ctx: Ctx) -> tuple[GameRow, Game] | None:
+        """The channel's most recent finished game: views still show it until another game starts."""
+        rows = await self.store.finished_games(ctx.channel_id, limit=1)
+        if not rows or rows[0].status != "finished":
+            return None
+        row = rows[0]
+        game = self._games.get(row.id)
+        if game is None:
+            players = await self.store.players(row.id)
+            stored = await self.store.actions(row.id)
+            try:
+                game = await asyncio.to_thread(new_game, row.title, [p.name for p in players], row.seed, row.options,
+                                               [a.action for a in stored])
+            except Exception:
+                log.exception("finished game %s could not be replayed", row.id)
+                return None
+            self._remember(row.id, game)
+        return row, game
+
+    def _render_view(self, ctx: Ctx, game: Game, name: str, opts: dict[str, Any]) -> Reply:
+        assert ctx.row is not None
+        private = not opts.get("share")
+        if name == "players":
+            return Reply(embeds=[texts.players_embed(game)], ephemeral=private)
+        if name == "corporations":
+            return Reply(embeds=[texts.corporations_embed(game)], ephemeral=private)
+        if name == "history":
+            return Reply(text=texts.history_text(game, int(opts.get("lines") or 20)), ephemeral=private)
+        if name == "map":
+            return Reply(text=f"Map — {texts.round_line(game)}", pictures=[self._map_picture(ctx.row, game)],
+                         ephemeral=private)
+        if name == "market":
+            return Reply(text=f"Market — {texts.round_line(game)}", pictures=[self._market_picture(ctx.row, game)],
+                         ephemeral=private)
+        if name == "standings":
+            return Reply(text="**Net worth**\n" + "\n".join(texts.standings_lines(game)),
+                         pictures=[self._standings_picture(ctx.row, game)], ephemeral=private)
+        raise Refusal(f"Unknown view {name}.")
+
+    # ------------------------------------------------------------------ pictures (snapshots, rendered later)
+    def _corp_colors(self, game: Game) -> dict[str, tuple[str, str]]:
+        return {c.sym: (c.color, c.text_color) for c in game.data.corporations}
+
+    def _map_picture(self, row: GameRow, game: Game, routes: Any = None, corp: str | None = None) -> Picture:
+        board = board_snapshot(game)
+        late = bool(getattr(game.phase, "late_values", False))
+        colors = self._corp_colors(game)
+        title = f"{row.title} · game #{row.id} · {texts.round_line(game)}"
+        draws = route_draws(game, routes) if routes is not None else None
+        if corp:
+            title += f" · {corp} routes"
+
+        def render() -> bytes:
+            from render.mapimg import render_map
+
+            return render_map(board, late=late, routes=draws, corp_colors=colors, title_text=title)
+
+        n = len(game.actions)
+        return Picture(f"game{row.id}-{n:05d}-{'routes' if routes is not None else 'map'}.png", render)
+
+    def _market_picture(self, row: GameRow, game: Game) -> Picture:
+        market = copy.deepcopy(game.market)
+        data = game.data
+        colors = self._corp_colors(game)
+        caption = f"{row.title} · game #{row.id} · {texts.round_line(game)}"
+
+        def render() -> bytes:
+            from render.market import render_market
+
+            return render_market(data, market, colors, caption=caption)
+
+        return Picture(f"game{row.id}-{len(game.actions):05d}-market.png", render)
+
+    def _standings_picture(self, row: GameRow, game: Game) -> Picture:
+        rows = sorted(game.result().items(), key=lambda kv: -kv[1])
+        names = [p.name for p in game.players]
+        history = {n: [h.get(n, 0) for h in game.history] for n in names}
+        if not game.finished:  # the chart ends with the current worth; a finished game recorded it already
+            for n in names:
+                history[n].append(game.net_worth(n))
+        title = f"{row.title} · game #{row.id} · " + ("final standings" if game.finished else texts.round_line(game))
+
+        def render() -> bytes:
+            from render.charts import render_standings
+
+            return render_standings(rows, history, title_text=title)
+
+        return Picture(f"game{row.id}-{len(game.actions):05d}-standings.png", render)
+
+
+def board_snapshot(game: Game) -> Any:
+    board = game.board
+    memo: dict[int, Any] = {id(board.title): board.title}
+    return copy.deepcopy(board, memo)
+
+
+def route_draws(game: Game, routes: Any) -> list[Any]:
+    from render.mapimg import RouteDraw
+
+    draws = []
+    for r in getattr(routes, "routes", []) or []:
+        variant, stops = _route_label(game, r)
+        paths = [(str(h), int(i)) for h, i in (getattr(r, "paths", None) or [])]
+        draws.append(RouteDraw(f"{variant}: {stops}", int(r.revenue), paths))
+    return draws
+
+
+def routes_text(game: Game, best: Any) -> str:
+    routes = getattr(best, "routes", []) or []
+    if not routes:
+        return f"No route earns anything: the trains run for {game.fmt(0)}."
+    lines = []
+    for r in routes:
+        variant, stops = _route_label(game, r)
+        lines.append(f"· {variant}-train: {stops} {game.fmt(r.revenue)}")
+    return "Best routes:\n" + "\n".join(lines) + f"\nTotal {game.fmt(best.revenue)}."
+
+
+def _route_label(game: Game, route: Any) -> tuple[str, str]:
+    """A route's train (its variant, e.g. "3") and its stops by name, as the text and the map's legend show them."""
+    try:
+        variant = game.train(route.train).variant
+    except GameError:
+        variant = str(route.train)
+    return variant, "–".join(game.rules.stop_name(game, s) for s in route.stops)
