@@ -144,7 +144,10 @@ def describe_action(game: Game, a: Mapping[str, Any], *, with_entity: bool = Fal
     elif t == "hex_token":
         text = f"Hotel at {hex_name(game, a['hex'])}"
     elif t == "assign":
-        text = f"Place the marker at {hex_name(game, a['target'])}"
+        if game.data.has_hex(a["target"]) and game.data.hex(a["target"]).port:
+            text = f"Station to the port side of {hex_name(game, a['target'])} (takes the port marker)"
+        else:
+            text = f"Place the marker at {hex_name(game, a['target'])}"
     elif t == "name_train":
         text = (f"Put the {a['chit']} on train {a['train']}" if a.get("train")
                 else f"Take the {a['chit']} off its train")
@@ -179,6 +182,14 @@ def _train_label(game: Game, a: Mapping[str, Any]) -> str:
     except Exception:
         t = None
     variant = a.get("variant") or (t.variant if t else a["train"])
+    if a.get("exchange"):
+        try:
+            old = game.train(str(a["exchange"]))
+        except Exception:
+            old = None
+        handed = f"{old.variant}-train {old.id}" if old else str(a["exchange"])
+        price = f" ({game.fmt(int(a['price']))})" if a.get("price") else ""
+        return f"Hand in {handed} for a {variant}-train{price}"
     if t is not None and t.owner not in (None, POOL):
         return f"Buy {t.variant}-train {t.id} from {t.owner} (name a price)"
     src = "pool" if t is not None and t.owner == POOL else "bank"
@@ -375,7 +386,7 @@ def help_text(topic: str | None, title_options: Mapping[str, Mapping[str, str]] 
         lines = ["**Titles and options** (`/game create title:18FL options:name1,name2`)"]
         for title, opts in (title_options or {}).items():
             lines.append(f"**{title}**: " + ("; ".join(f"`{k}` — {v}" for k, v in opts.items()) or "no options"))
-        return "\n".join(lines)
+        return "\n".join(lines + reconstruction_notes())
     groups = {g.name: g for g in GROUPS}
     if topic in groups:
         cmds = [c for c in COMMANDS if c.group == topic]
@@ -389,7 +400,21 @@ def help_text(topic: str | None, title_options: Mapping[str, Mapping[str, str]] 
     lines.append("`/pass`, `/act`, `/undo`, `/redo`, `/help` — " + "pass; any legal action from a list; undo; redo; "
                  "this help")
     lines.append("More: `/help topic:pictures`, `/help topic:undo`, `/help topic:options`, `/help topic:stock` …")
+    lines += reconstruction_notes()
     return "\n".join(lines)
+
+
+def reconstruction_notes(title: str | None = None) -> list[str]:
+    """A warning line per title whose board is a reconstruction, not the published map (18FR-RCE)."""
+    from engine.titledata import load_title
+    from engine.titles import TITLES
+
+    out = []
+    for t in [title] if title else TITLES:
+        if load_title(t).reconstructed:
+            out.append(f"⚠️ **{t}**: the board and its special tiles are a reconstruction from the rules text and "
+                       "geography, not the published map (every hex says where it comes from in the title data).")
+    return out
 
 
 def _cmd_line(c: Any) -> str:

@@ -54,7 +54,8 @@ class Lobby(Table):
             f"🚂 **{name}** created a game of **{title}** (game #{gid}) for {td.min_players}–{td.max_players} "
             f"players. Join with `/game join`, then start it with `/game start` when everyone is seated.\n"
             f"Options: {opt_text} · reminders: {texts.hours_text(row.reminder_interval)} · "
-            f"pictures: {_image_mode_text(row.image_mode)}"))
+            f"pictures: {_image_mode_text(row.image_mode)}"
+            + "".join("\n" + line for line in texts.reconstruction_notes(title))))
 
     async def _cmd_join(self, ctx: Ctx, opts: dict[str, Any]) -> Reply:
         row = self._need_lobby(ctx, "join")

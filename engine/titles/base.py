@@ -28,6 +28,8 @@ class TitleRules:
     sales_after_purchase = False
     # sales may come before and after the turn's one purchase (1830: sell-buy-sell)
     sell_buy_sell = False
+    # a holding above the limit, bought while the zone allowed it, is kept when the price leaves the zone (18FR-RCE)
+    over_limit_kept = False
     bid_multiple = 1  # bids on privates are whole multiples of this (18FR-RCE: 5fr)
     multi_buy_mixed_sources = False  # one brown-zone purchase may take shares from the IPO and the pool (18FR-RCE)
     one_sale_per_corporation = True  # all of a turn's sales of one corporation are one sale (18FL, 18AL)
