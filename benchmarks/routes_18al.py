@@ -101,6 +101,20 @@ def dense_game(seed: int = 1, title: str = "18AL") -> Game:
     return game
 
 
+def train_sets(game: Game, sets: dict[str, list[TrainSpec]]) -> list[tuple[str, str, list[TrainSpec]]]:
+    """(corporation, label, trains) to time on a game's map: each stationed corporation's own trains, then the
+    late-game sets as if it owned them."""
+    out = []
+    for corp in game.corps:
+        if not game.board.stations(corp):
+            continue
+        own = game.rules.train_specs(game, corp)
+        for label, trains in [("own " + ",".join(t.name for t in own), own), *sets.items()]:
+            if trains:
+                out.append((corp, label, trains))
+    return out
+
+
 RECORD = Path(__file__).resolve().parents[2] / "shared" / "reference" / "records" / "18AL-4p-bank.json"
 
 
@@ -140,15 +154,9 @@ def main() -> int:  # noqa: C901
         game = late_game(seed)
         tiles = sum(1 for st in game.board.hexes.values() if st.tile)
         print(f"seed {seed}: phase {game.phase.name}, {tiles} tiles laid, {len(game.actions)} actions")
-        for corp in game.corps:
-            if not game.board.stations(corp):
-                continue
-            own = game.rules.train_specs(game, corp)
-            for label, trains in [("own " + ",".join(t.name for t in own), own), *SETS.items()]:
-                if not trains:
-                    continue
-                med, worst, rev = timed(game, corp, trains)
-                print(f"  {corp:4} {label:14} median {med * 1000:8.1f} ms  worst {worst * 1000:8.1f} ms  ${rev}")
+        for corp, label, trains in train_sets(game, SETS):
+            med, worst, rev = timed(game, corp, trains)
+            print(f"  {corp:4} {label:14} median {med * 1000:8.1f} ms  worst {worst * 1000:8.1f} ms  ${rev}")
         # denser: every corporation tokened in every free circle
         for st in game.board.hexes.values():
             for slots in st.tokens:

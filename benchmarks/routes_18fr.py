@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.routes_18al import dense_game, late_game, timed  # noqa: E402
+from benchmarks.routes_18al import dense_game, late_game, timed, train_sets  # noqa: E402
 from engine.routes import TrainSpec  # noqa: E402
 
 TARGET_MS = 50.0
@@ -45,13 +45,8 @@ def main() -> int:
         game = late_game(seed, title="18FR-RCE")
         tiles = sum(1 for st in game.board.hexes.values() if st.tile)
         print(f"seed {seed}: phase {game.phase.name}, {tiles} tiles laid, {len(game.actions)} actions")
-        for corp in game.corps:
-            if not game.board.stations(corp):
-                continue
-            own = game.rules.train_specs(game, corp)
-            for label, trains in [("own " + ",".join(t.name for t in own), own), *SETS.items()]:
-                if trains:
-                    print(line(corp, label, *timed(game, corp, trains)))
+        for corp, label, trains in train_sets(game, SETS):
+            print(line(corp, label, *timed(game, corp, trains)))
     return 0
 
 
