@@ -485,16 +485,31 @@ def test_rule_22_pro_so_direct_brown_port() -> None:
     assert fr_state(g).port_markers["Bordeaux"] == "SO"
 
 
+def fitting_rotation(g: Game, hex_id: str, tile: str) -> int:
+    from engine.tiles import tile_layout
+    from engine.track import exit_problem
+
+    return next(r for r in range(6) if exit_problem(g, hex_id, tile_layout(g.data.tiles[tile], r)) is None)
+
+
 def test_rule_31_gray_tiles_from_first_7_or_d() -> None:
     g = operating({"MID": 100})
     to_step(g, "MID", "track")
     fund(g, "MID", 500)
-    put(g, "J8", "65", 0) if "65" in g.data.tiles else None
+    put(g, "J8", "59", fitting_rotation(g, "J8", "59"))  # the green double-O (MID's home waits for it, as 1830's Erie)
+    brown_oo = next(t for t in ("64", "65", "66", "67", "68") if g.data.tiles[t].count)
+    put(g, "J8", brown_oo, fitting_rotation(g, "J8", brown_oo))
     bought(g, "3", "4", "5", "6")
-    assert "gray" not in g.phase.tiles
+    assert "gray" not in g.phase.tiles and not legal(g, type="lay_tile", hex="J8", tile="167")
     bought(g, "D")
     assert "gray" in g.phase.tiles
-    assert g.data.tiles["513"].color == "gray" and g.rules.tile_lay_problem(g, "MID", "D14", "513", 0)
+    opts = legal(g, type="lay_tile", hex="J8", tile="167")
+    assert opts
+    act(g, **opts[0])
+    assert g.board.hexes["J8"].tile == "167"
+    # #513 goes only on a brown #63, #167 only on a double-O tile
+    assert "upgrades only #63" in (g.rules.tile_lay_problem(g, "MID", "K7", "513", 0) or "")
+    assert "double-O" in (g.rules.tile_lay_problem(g, "MID", "K7", "167", 0) or "")
 
 
 # -- 24, 25: forced purchases ----------------------------------------------------------------------------------

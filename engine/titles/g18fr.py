@@ -38,7 +38,7 @@ RULINGS = (
     "Rule 29: port income is paid from the first operating round after the marker is taken (NOTES c6).",
     "Rule 12 with #0: up to three yellow lays in one turn (normal, the 20fr extra, and #0's) (NOTES c7).",
     "Rule 20: a train upgrade is a swap, allowed at the train limit; its price counts as the train's price (c9).",
-    "Rule 31: #167 replaces a green double-O tile (1830 has no brown double-O tile), #513 a brown #63.",
+    "Rule 31: #513 replaces only a brown #63, #167 only a brown double-O tile (#64-#68).",
 )
 
 
@@ -138,7 +138,7 @@ class Rules18FR(Rules1830):
         return offer[0] if offer is not None and offer[1] - len(game.actions) in (0, 1) else None
 
     def more_lays_possible(self, game: Game, rnd: OperatingRound) -> bool:
-        if self.port_offer(game):
+        if self.port_offer(game) or super().more_lays_possible(game, rnd):  # 1830: #2's extra tile in E13
             return True
         if self._tb(game, rnd) and "private" not in rnd.lays:
             return True
@@ -173,11 +173,6 @@ class Rules18FR(Rules1830):
             # rule 22: PRO and SO lay the brown port tile on an empty or yellow port hex
             return five and bool(hdef.port) and corp in p.get("port_companies", ()) and old.color in ("white",
                                                                                                       "yellow")
-        for gray, olds in p.get("gray_upgrades", {}).items():
-            # rule 31: #167 on a double-O tile (green: 1830 has no brown double-O)
-            if tile == gray and "OO" in olds and "gray" in game.phase.tiles and old.color == "green" \
-                    and len(old.cities) == 2:
-                return True
         return False
 
     def tile_lay_problem(self, game: Game, corp: str, hex_id: str, tile: str, rotation: int) -> str | None:
@@ -186,9 +181,12 @@ class Rules18FR(Rules1830):
             return (f"Tile #{tile} replaces a yellow two-town tile on a rule-21 hex once a 5-train has been bought; "
                     "it is laid nowhere else.")
         for gray, olds in p.get("gray_upgrades", {}).items():
+            # rule 31: #513 on a brown #63, #167 on a brown double-O tile ("OO": any tile with that label)
             current = game.board.hexes[hex_id].tile
-            if tile == gray and "OO" not in olds and current not in olds:
-                return f"Gray #{tile} upgrades only #{', #'.join(olds)}."
+            label = game.board.layout(hex_id).label
+            if tile == gray and current not in olds and label not in olds:
+                return f"Gray #{tile} upgrades only " + " or ".join(
+                    "a double-O tile" if o == "OO" else f"#{o}" for o in olds) + "."
         return self._single_city_problem(game, hex_id, tile, rotation)
 
     def _single_city_problem(self, game: Game, hex_id: str, tile: str, rotation: int) -> str | None:
