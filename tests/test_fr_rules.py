@@ -223,6 +223,10 @@ def test_rule_12_only_the_five_companies() -> None:
     first = opts[0]
     act(g, **first)
     assert g.round.step != "track"
+    g.round.step = "track"  # even were ETA still in its track step, a second lay is refused
+    second = next(m for m in legal(g, type="lay_tile") if m["hex"] != first["hex"]) if legal(g, type="lay_tile") \
+        else {"type": "lay_tile", "entity": "ETA", "hex": "I13", "tile": "57", "rotation": 0}
+    refused(g, "Only one tile may be laid per turn", **second)
 
 
 def test_rule_5_private_0_extra_lay_then_closes() -> None:
@@ -244,8 +248,9 @@ def test_rule_5_extra_lay_needs_the_private() -> None:
     g = operating({"PRO": 100})
     to_step(g, "PRO", "track")
     owner = g.companies["TB"].owner
-    refused(g, "", type="lay_tile", entity="TB", hex="N14", tile="57", rotation=1)
     assert owner is not None and owner in P4  # held by a player: no corporation may use it
+    refused(g, "TB is used by the corporation that owns it", type="lay_tile", entity="TB", hex="N14", tile="57",
+            rotation=1)
 
 
 # -- 6, 7, 8, 9: stock ----------------------------------------------------------------------------------------
