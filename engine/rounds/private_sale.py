@@ -347,7 +347,7 @@ class PrivateSaleStockRound(StockRound):
             return out
         player = self.player(game)
         if not self.selling_privates(game):
-            out = super().legal_actions(game)
+            out = super().legal_actions(game) + game.rules.stock_company_actions(game, self, player)
             if not self.bought_this_turn and game.rules.stock_turn_end_problem(game, self, player) is None \
                     and game.rules.player_trade_problem(game, self) is None:
                 for c in game.companies.values():

@@ -37,6 +37,12 @@ class TitleRules:
     fixed_operating_order = False
     # when the president pays toward a forced train: only the cheapest bank/pool train, none from a corporation
     emergency_cheapest_only = False
+    # a player above the certificate limit may not end his stock turn while a sale is possible (18AL, 1830)
+    sell_down_to_cert_limit = False
+    privates_count_for_cert_limit = False  # open privates count as certificates (18AL, 1830)
+    ipo_at_par = False  # IPO certificates cost the par value, pool ones the market value (18AL, 1830)
+    # the president's emergency sales for a train stop as soon as they cover it (18AL, 1830)
+    emergency_sales_only_needed = False
     bankrupt_keeps_holdings = False  # 18AL: a bankrupt player's unsold stock and privates still score
     bank_broken_text = "The bank has broken: the game ends after the current set of operating rounds."
     bank_breaks_below = 1  # the bank is broken once it holds less than this: $0 or less
@@ -92,12 +98,35 @@ class TitleRules:
         return False
 
     def company_cert_count(self, game: Game, player: str) -> int:
-        """Certificates of private companies counted toward the player's limit (none by default)."""
-        return 0
+        """Certificates of private companies counted toward the player's limit."""
+        if not self.privates_count_for_cert_limit:
+            return 0
+        return sum(1 for c in game.companies.values() if c.owner == player and not c.closed)
 
     def stock_turn_end_problem(self, game: Game, rnd: Any, player: str) -> str | None:
-        """Why the player may not end his stock turn yet (e.g. still above the certificate limit)."""
-        return None
+        """Why the player may not end his stock turn yet (still above the certificate limit)."""
+        from .. import stock
+
+        count, limit = game.cert_count(player), game.cert_limit()
+        if not self.sell_down_to_cert_limit or count <= limit or not self.sales_allowed(game, rnd):
+            return None
+        if getattr(rnd, "bought_this_turn", False) and not rnd.may_sell_after_purchase(game):
+            return None  # no further sale is possible this turn
+        sold = getattr(rnd, "sold_this_turn", set())
+        if not any(stock.sell_problem(game, player, s, 1) is None for s in game.corps
+                   if s not in sold or not self.one_sale_per_corporation):
+            return None
+        return (f"You hold {count} certificates, over the limit of {limit}: sell enough to comply before ending "
+                "your turn.")
+
+    def sold_out_moves(self, game: Game) -> None:
+        """End of a stock round (2-D markets): every corporation wholly held by players moves up one row."""
+        held = [s for s, c in game.corps.items() if c.started and
+                sum(c2.shares for c2 in game.certs if c2.corp == s and game.has_player(c2.owner)) == c.size]
+        for sym in game.market.operating_order(held):
+            before = game.price(sym)
+            if game.market.move(sym, -1, 0):
+                game.say(f"All of {sym} is held by players: price {game.fmt(before)} → {game.fmt(game.price(sym))}.")
 
     def company_price_range(self, game: Game, corp: str, company: str) -> tuple[int, int] | None:
         """What the corporation may pay a player for a private now; None when it may not buy it."""
@@ -141,6 +170,10 @@ class TitleRules:
         """Why privates may not change hands between players in this stock round, or None."""
         return None
 
+    def stock_company_actions(self, game: Game, rnd: Any, player: str) -> list[Action]:
+        """The abilities of the player's privates usable in his stock turn now (1830 M&H exchange)."""
+        return []
+
     def stock_company_action(self, game: Game, rnd: Any, act: Action) -> None:
         """A private's ability used by its owner in a stock round (1830 M&H exchange)."""
         raise GameError(f"{act.entity} has no ability usable in a stock round.")
@@ -168,8 +201,9 @@ class TitleRules:
         game.corps[corp].size = size
 
     def ipo_price(self, game: Game, corp: str) -> int:
-        """Price per share of a certificate from the IPO (18FL: market value)."""
-        return game.price(corp)
+        """Price per share of a certificate from the IPO: the market value (18FL) or the par value."""
+        par = game.corps[corp].par_price
+        return par if self.ipo_at_par and par is not None else game.price(corp)
 
     def float_shares(self, game: Game, corp: str) -> int:
         return game.corps[corp].size * game.data.corporation(corp).float_percent // 100
@@ -326,6 +360,12 @@ class TitleRules:
 
     def emergency_sale_problem(self, game: Game, rnd: OperatingRound, player: str, corp: str,
                                count: int) -> str | None:
+        if not self.emergency_sales_only_needed:
+            return None
+        need = rnd.cheapest_price(game) - game.corps[rnd.corp or ""].cash
+        if game.available_cash(player) + (count - 1) * game.price(corp) >= need:
+            return (f"Sell only what the train needs: {player} would already have {game.fmt(need)} with "
+                    f"{count - 1} fewer.")
         return None
 
     def label_problem(self, game: Game, hex_id: str, tile_id: str) -> str | None:

@@ -26,6 +26,7 @@ from ..hexgrid import neighbour
 from ..routes import GenericRules, TrainSpec
 from ..state import BANK, IPO, POOL, Certificate, Corporation
 from .base import TitleRules
+from .stations import HomeStations
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -108,7 +109,7 @@ def offboard_areas(game: Game) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(out))
 
 
-class Rules1830(TitleRules):
+class Rules1830(HomeStations, TitleRules):
     title = "1830"
     options = OPTIONS
     or_steps = ("home", "track", "token", "routes", "dividend", "buy_train")
@@ -116,6 +117,10 @@ class Rules1830(TitleRules):
     one_sale_per_corporation = False
     fixed_operating_order = True
     emergency_cheapest_only = True
+    sell_down_to_cert_limit = True
+    privates_count_for_cert_limit = True
+    ipo_at_par = True
+    emergency_sales_only_needed = True
     rulings = RULINGS
 
     # -- setup and rounds
@@ -146,15 +151,6 @@ class Rules1830(TitleRules):
         from ..rounds.private_sale import PrivateSaleStockRound
 
         return PrivateSaleStockRound(game)
-
-    def sold_out_moves(self, game: Game) -> None:
-        """NOTES 2, end of stock round: every corporation wholly held by players moves up one row."""
-        held = [s for s, c in game.corps.items() if c.floated and
-                sum(c2.shares for c2 in game.certs if c2.corp == s and game.has_player(c2.owner)) == c.size]
-        for sym in game.market.operating_order(held):
-            before = game.price(sym)
-            if game.market.move(sym, -1, 0):
-                game.say(f"All of {sym} is held by players: price {game.fmt(before)} → {game.fmt(game.price(sym))}.")
 
     # -- the private auction (NOTES 1)
     def first_private(self, game: Game) -> str:
@@ -225,6 +221,14 @@ class Rules1830(TitleRules):
     def pending_par(self, game: Game) -> tuple[str, str] | None:
         return state(game).par_due
 
+    def stock_company_actions(self, game: Game, rnd: Any, player: str) -> list[Action]:
+        out: list[Action] = []
+        for c in game.companies.values():
+            if c.owner == player:
+                out += [BuyShares(entity=c.sym, corporation=cert.corp, source=cert.owner)  # type: ignore[arg-type]
+                        for cert in self.exchange_options(game, c.sym)]
+        return out
+
     def stock_company_action(self, game: Game, rnd: Any, act: Action) -> None:
         if isinstance(act, BuyShares) and game.data.company(act.entity).abilities.get("exchange"):
             self.exchange_company(game, act)
@@ -240,10 +244,6 @@ class Rules1830(TitleRules):
     # -- stock round
     def sales_allowed(self, game: Game, rnd: Any) -> bool:
         return game.round_no > 1
-
-    def ipo_price(self, game: Game, corp: str) -> int:
-        par = game.corps[corp].par_price
-        return par if par is not None else game.price(corp)
 
     def _zone(self, game: Game, corp: str, letters: str) -> bool:
         if corp not in game.market.positions:
@@ -261,19 +261,6 @@ class Rules1830(TitleRules):
         if not self._zone(game, corp, ZONE_MULTI_BUY):
             return False
         return source == POOL or bool(game.options.get("multiple_brown_from_ipo"))
-
-    def company_cert_count(self, game: Game, player: str) -> int:
-        return sum(1 for c in game.companies.values() if c.owner == player and not c.closed)
-
-    def stock_turn_end_problem(self, game: Game, rnd: Any, player: str) -> str | None:
-        count, limit = game.cert_count(player), game.cert_limit()
-        if count <= limit or not self.sales_allowed(game, rnd):
-            return None
-        if not any(stock.sell_problem(game, player, s, 1) is None for s in game.corps
-                   if s not in rnd.sold_this_turn or not self.one_sale_per_corporation):
-            return None
-        return (f"You hold {count} certificates, over the limit of {limit}: sell enough to comply before ending "
-                "your turn.")
 
     # -- privates in the hands of corporations, and the M&H exchange
     def company_price_range(self, game: Game, corp: str, company: str) -> tuple[int, int] | None:
@@ -323,11 +310,14 @@ class Rules1830(TitleRules):
         sym = rnd.corp
         assert sym is not None
         if step == "home":
-            return not self._place_home(game, sym) and self.home_due(game, sym)
+            return not self.place_home(game, sym) and self.home_due(game, sym)
         if step == "token":
             return bool(self.station_options(game, sym)) or state(game).dh_token_due == sym or \
                 self.home_due(game, sym)
         return True
+
+    def homes_placed(self, game: Game) -> set[str]:
+        return state(game).homes_placed
 
     def home_due(self, game: Game, sym: str) -> bool:
         """The president chooses the home city now: it is not placed, and the home hex has track (a corporation
@@ -337,113 +327,6 @@ class Rules1830(TitleRules):
         hex_id, _ = self.home(game, sym)
         return len(self.home_choices(game, sym)) > 1 and bool(game.board.layout(hex_id).paths)
 
-    def home(self, game: Game, corp: str) -> tuple[str, int | None]:
-        cd = game.data.corporation(corp)
-        return cd.home, cd.home_city
-
-    def home_choices(self, game: Game, corp: str) -> list[int]:
-        hex_id, city = self.home(game, corp)
-        cities = [city] if city is not None else list(range(len(game.board.hexes[hex_id].tokens)))
-        return [c for c in cities if None in game.board.hexes[hex_id].tokens[c]]
-
-    def _place_home(self, game: Game, sym: str, city: int | None = None) -> bool:
-        """Place the home station; False when the president must choose the city first (the Erie)."""
-        st = state(game)
-        if sym in st.homes_placed:
-            return True
-        hex_id, _ = self.home(game, sym)
-        choices = self.home_choices(game, sym)
-        if city is None:
-            if len(choices) > 1:
-                return False  # the president chooses (home_due)
-            if not choices:  # no free circle is left: the home station waits (cannot happen with reservations)
-                st.homes_placed.add(sym)
-                return True
-            city = choices[0]
-        slots = game.board.hexes[hex_id].tokens[city]
-        slots[slots.index(None)] = sym
-        corp = game.corps[sym]
-        corp.tokens_left -= 1
-        corp.tokens_used.append("station")
-        st.homes_placed.add(sym)
-        game.say(f"{sym} places its home station in {game.data.hex(hex_id).name or hex_id}.")
-        return True
-
-    def reserved_slots(self, game: Game, hex_id: str, city: int, corp: str) -> int:
-        """Circles kept free for corporations that have not placed their home station (NOTES 4, Station tokens:
-        a reservation always blocks). A home on a hex without a named city keeps one circle of the hex free."""
-        st = state(game)
-        out = 0
-        for s in game.corps:
-            if s == corp or s in st.homes_placed:
-                continue
-            h, c = self.home(game, s)
-            if h != hex_id:
-                continue
-            if c == city:
-                out += 1
-            elif c is None:
-                free_elsewhere = sum(slots.count(None) for i, slots in enumerate(game.board.hexes[h].tokens)
-                                     if i != city)
-                out += 0 if free_elsewhere else 1
-        return out
-
-    def station_cost(self, game: Game, corp: str) -> int:
-        cd = game.data.corporation(corp)
-        used = len(cd.tokens) - game.corps[corp].tokens_left
-        return cd.tokens[used] if used < len(cd.tokens) else 0
-
-    def station_options(self, game: Game, corp: str) -> list[tuple[str, int, int]]:
-        c = game.corps[corp]
-        if c.tokens_left <= 0:
-            return []
-        cost = self.station_cost(game, corp)
-        if c.cash < cost:
-            return []
-        r = reach(game.board, corp)
-        own_hexes = {h for h, _ in game.board.stations(corp)}
-        out = []
-        for h, ci in sorted(r.cities):
-            if h in own_hexes:
-                continue
-            free = game.board.hexes[h].tokens[ci].count(None) - self.reserved_slots(game, h, ci, corp)
-            if free > 0:
-                out.append((h, ci, cost))
-        return out
-
-    def _station(self, game: Game, rnd: OperatingRound, act: PlaceToken) -> None:
-        sym = rnd.corp
-        assert sym is not None
-        if rnd.token_placed:
-            raise GameError(f"{sym} has placed its station token this turn.")
-        if game.corps[sym].tokens_left <= 0:
-            raise GameError(f"{sym} has no station tokens left.")
-        cost = self.station_cost(game, sym)
-        if game.corps[sym].cash < cost:
-            raise GameError(f"A station costs {game.fmt(cost)}; {sym} has {game.fmt(game.corps[sym].cash)}.")
-        opts = {(h, c) for h, c, _ in self.station_options(game, sym)}
-        if (act.hex, act.city) not in opts:
-            listing = ", ".join(f"{h} city {c}" for h, c in sorted(opts)) or "none"
-            raise GameError(f"{sym} cannot place a station at {act.hex} city {act.city}: it needs a free circle it "
-                            f"can reach that is not kept for another corporation's home, on a hex without its "
-                            f"station. Options: {listing}.")
-        self._put_token(game, sym, act.hex, act.city, cost)
-        rnd.token_placed = True
-        rnd.advance(game)
-
-    def _put_token(self, game: Game, sym: str, hex_id: str, city: int, cost: int) -> None:
-        slots = game.board.hexes[hex_id].tokens[city]
-        free = [i for i, s in enumerate(slots) if s is None]
-        # the first free circles are the ones kept for unplaced homes
-        slots[free[min(self.reserved_slots(game, hex_id, city, sym), len(free) - 1)]] = sym
-        if cost:
-            game.pay(sym, BANK, cost)
-        corp = game.corps[sym]
-        corp.tokens_left -= 1
-        corp.tokens_used.append("station")
-        game.say(f"{sym} places a station in {game.data.hex(hex_id).name or hex_id} ({hex_id}) for "
-                 f"{game.fmt(cost)}.")
-
     def or_action(self, game: Game, rnd: OperatingRound, act: Action) -> bool:
         sym = rnd.corp or ""
         if rnd.step in ("home", "token") and isinstance(act, PlaceToken) and self.home_due(game, sym):
@@ -452,7 +335,7 @@ class Rules1830(TitleRules):
             if act.hex != hex_id or act.city not in choices:
                 raise GameError(f"{sym} first places its home station in {hex_id}, in city "
                                 f"{' or '.join(str(c) for c in choices)}.")
-            self._place_home(game, sym, act.city)
+            self.place_home(game, sym, act.city)
             if rnd.step == "home" or not self.station_options(game, sym):
                 rnd.advance(game)
             return True
@@ -460,7 +343,7 @@ class Rules1830(TitleRules):
             if state(game).dh_token_due == sym:
                 self._dh_token(game, rnd, act)
             else:
-                self._station(game, rnd, act)
+                self.place_station(game, rnd, act)
             return True
         return False
 
@@ -560,7 +443,7 @@ class Rules1830(TitleRules):
         if game.corps[sym].tokens_left <= 0:
             st.dh_token_due = None
             raise GameError(f"{sym} has no station tokens left.")
-        self._put_token(game, sym, act.hex, act.city, token.get("price", 0))
+        self.put_station(game, sym, act.hex, act.city, token.get("price", 0))
         st.dh_token_due = None
         rnd.token_placed = True
         rnd.advance(game)
@@ -642,14 +525,6 @@ class Rules1830(TitleRules):
 
     def president_funds_corporation_train(self, game: Game, rnd: OperatingRound) -> bool:
         return rnd.must_raise(game)
-
-    def emergency_sale_problem(self, game: Game, rnd: OperatingRound, player: str, corp: str,
-                               count: int) -> str | None:
-        need = rnd.cheapest_price(game) - game.corps[rnd.corp or ""].cash
-        if game.available_cash(player) + (count - 1) * game.price(corp) >= need:
-            return (f"Sell only what the train needs: {player} would already have {game.fmt(need)} with "
-                    f"{count - 1} fewer.")
-        return None
 
     def on_corp_bought_train(self, game: Game, corp: str, train: Any) -> None:
         for c in game.companies.values():

@@ -15,13 +15,12 @@ import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .. import stock
 from ..actions import Action, Assign, BuyCompany, BuyTrain, LayTile, NameTrain, PlaceToken
 from ..errors import GameError
-from ..graph import reach
 from ..routes import GenericRules, Stop, TrainSpec
 from ..state import BANK, POOL, Certificate, Corporation, Train
 from .base import TitleRules
+from .stations import HomeStations
 
 if TYPE_CHECKING:
     from ..board import Board
@@ -103,7 +102,7 @@ class ALRouteRules(GenericRules):
         return 0
 
 
-class Rules18AL(TitleRules):
+class Rules18AL(HomeStations, TitleRules):
     title = "18AL"
     options = OPTIONS
     or_steps = ("home", "track", "token", "routes", "dividend", "buy_train")
@@ -112,6 +111,10 @@ class Rules18AL(TitleRules):
     sales_after_purchase = True
     emergency_cheapest_only = True
     bankrupt_keeps_holdings = True
+    sell_down_to_cert_limit = True
+    privates_count_for_cert_limit = True  # 3.2
+    ipo_at_par = True  # 1.4: certificates from the Initial Offering always cost the par value
+    emergency_sales_only_needed = True
     privates_scored = True  # 5.1: open privates count at their par value
     auto_name_chits = False  # the president places the name chits (name_train); the engine does not
     bank_broken_text = ("The bank has run out of cash: the game ends after the current operating round (after this "
@@ -126,7 +129,7 @@ class Rules18AL(TitleRules):
             self._top_up_4d(game)
         game.round = PrivateSaleStockRound(game)
 
-    def home(self, game: Game, corp: str) -> tuple[str, int]:
+    def home(self, game: Game, corp: str) -> tuple[str, int | None]:
         if corp == "L&N" and game.options.get("LN_home_city_moved"):
             return "C4", 0
         cd = game.data.corporation(corp)
@@ -149,21 +152,13 @@ class Rules18AL(TitleRules):
             game.record_history()
             return PrivateSaleStockRound(game)
         assert isinstance(finished, StockRound)
-        self._sold_out_moves(game)
+        self.sold_out_moves(game)
         game.record_history()
         total = game.phase.operating_rounds
         if st.end_after_next_or:
             st.end_after_or, st.end_after_next_or, total = st.end_after_next_or, None, 1
         game.or_set = (1, total)
         return OperatingRound(game, 1, total)
-
-    def _sold_out_moves(self, game: Game) -> None:
-        held = [s for s, c in game.corps.items() if c.started and
-                sum(c2.shares for c2 in game.certs if c2.corp == s and game.has_player(c2.owner)) == c.size]
-        for sym in game.market.operating_order(held):
-            before = game.price(sym)
-            if game.market.move(sym, -1, 0):
-                game.say(f"All of {sym} is held by players: price {game.fmt(before)} → {game.fmt(game.price(sym))}.")
 
     def extra_round_at_end(self, game: Game, finished: Any, reason: str) -> Any:
         """5.1 (tournament option): a tie for first place plays one extra operating round, skipping the stock
@@ -197,26 +192,6 @@ class Rules18AL(TitleRules):
 
     def counts_for_cert_limit(self, game: Game, cert: Certificate) -> bool:
         return not (cert.corp in game.market.positions and game.market.in_zone(cert.corp, "y"))
-
-    def company_cert_count(self, game: Game, player: str) -> int:
-        return sum(1 for c in game.companies.values() if c.owner == player and not c.closed)
-
-    def stock_turn_end_problem(self, game: Game, rnd: Any, player: str) -> str | None:
-        count, limit = game.cert_count(player), game.cert_limit()
-        if count <= limit or not self.sales_allowed(game, rnd):
-            return None
-        if getattr(rnd, "bought_this_turn", False) and not rnd.may_sell_after_purchase(game):
-            return None  # no further sale is possible this turn
-        sold = getattr(rnd, "sold_this_turn", set())
-        if not any(stock.sell_problem(game, player, s, 1) is None for s in game.corps if s not in sold):
-            return None
-        return (f"You hold {count} certificates, over the limit of {limit}: sell enough to comply before ending "
-                "your turn.")
-
-    def ipo_price(self, game: Game, corp: str) -> int:
-        """Rules 1.4: certificates from the Initial Offering always cost the par value."""
-        par = game.corps[corp].par_price
-        return par if par is not None else game.price(corp)
 
     def private_price(self, game: Game, company: str) -> int:
         value = game.companies[company].value
@@ -256,24 +231,11 @@ class Rules18AL(TitleRules):
         sym = rnd.corp
         assert sym is not None
         if step == "home":
-            self._place_home(game, sym)
+            self.place_home(game, sym)
             return False
         if step == "token":
             return bool(self.station_options(game, sym))
         return True
-
-    def _place_home(self, game: Game, sym: str) -> None:
-        st = state(game)
-        if sym in st.homes_placed:
-            return
-        hex_id, city = self.home(game, sym)
-        slots = game.board.hexes[hex_id].tokens[city]
-        slots[slots.index(None)] = sym
-        corp = game.corps[sym]
-        corp.tokens_left -= 1
-        corp.tokens_used.append("station")
-        st.homes_placed.add(sym)
-        game.say(f"{sym} places its home station in {game.data.hex(hex_id).name or hex_id}.")
 
     def lay_allowance_problem(self, game: Game, rnd: OperatingRound, kind: str) -> str | None:
         if not rnd.lays:
@@ -309,73 +271,22 @@ class Rules18AL(TitleRules):
                         "may be laid there.")
         return None
 
-    # -- stations
-    def reserved_slots(self, game: Game, hex_id: str, city: int, corp: str) -> int:
-        """Circles kept free for corporations that have not yet placed their home station there."""
-        st = state(game)
-        return sum(1 for s in game.corps if s != corp and s not in st.homes_placed and self.home(game, s) ==
-                   (hex_id, city))
+    # -- stations (engine.titles.stations)
+    def homes_placed(self, game: Game) -> set[str]:
+        return state(game).homes_placed
 
-    def station_cost(self, game: Game, corp: str) -> int:
-        cd = game.data.corporation(corp)
-        used = len(cd.tokens) - game.corps[corp].tokens_left
-        return cd.tokens[used] if used < len(cd.tokens) else 0
-
-    def station_options(self, game: Game, corp: str) -> list[tuple[str, int, int]]:
-        c = game.corps[corp]
-        if c.tokens_left <= 0:
-            return []
-        cost = self.station_cost(game, corp)
-        if c.cash < cost:
-            return []
-        r = reach(game.board, corp)
-        own_hexes = {h for h, _ in game.board.stations(corp)}
-        out = []
-        for h, ci in sorted(r.cities):
-            if h in own_hexes:
-                continue
-            free = game.board.hexes[h].tokens[ci].count(None) - self.reserved_slots(game, h, ci, corp)
-            if free > 0:
-                out.append((h, ci, cost))
-        return out
-
-    def _station(self, game: Game, rnd: OperatingRound, act: PlaceToken) -> None:
-        sym = rnd.corp
-        assert sym is not None
-        if rnd.token_placed:
-            raise GameError(f"{sym} has placed its station this turn.")
-        if game.corps[sym].tokens_left <= 0:
-            raise GameError(f"{sym} has no station tokens left.")
-        cost = self.station_cost(game, sym)
-        if game.corps[sym].cash < cost:
-            raise GameError(f"A station costs {game.fmt(cost)}; {sym} has {game.fmt(game.corps[sym].cash)}.")
-        opts = {(h, c) for h, c, _ in self.station_options(game, sym)}
-        if (act.hex, act.city) not in opts:
-            listing = ", ".join(f"{h}" for h, _ in sorted(opts)) or "none"
-            raise GameError(f"{sym} cannot place a station at {act.hex}: it needs a free circle it can reach (one "
-                            f"circle stays free for an unplaced home), on a hex without its station. Options: "
-                            f"{listing}.")
-        slots = game.board.hexes[act.hex].tokens[act.city]
-        slots[slots.index(None)] = sym
-        if cost:
-            game.pay(sym, BANK, cost)
-        corp = game.corps[sym]
-        corp.tokens_left -= 1
-        corp.tokens_used.append("station")
-        rnd.token_placed = True
-        name = game.data.hex(act.hex).name or act.hex
-        game.say(f"{sym} places a station in {name} ({act.hex}) for {game.fmt(cost)}.")
+    def after_station(self, game: Game, sym: str, hex_id: str) -> None:
         cd = game.data.corporation(sym)
         st = state(game)
-        if cd.objective == act.hex and sym not in st.objectives_paid:
+        if cd.objective == hex_id and sym not in st.objectives_paid:
             st.objectives_paid.add(sym)
             game.pay(BANK, sym, cd.objective_bonus)
-            game.say(f"{sym} reaches its historical objective {name} and receives {game.fmt(cd.objective_bonus)}.")
-        rnd.advance(game)
+            game.say(f"{sym} reaches its historical objective {game.data.hex(hex_id).name or hex_id} and receives "
+                     f"{game.fmt(cd.objective_bonus)}.")
 
     def or_action(self, game: Game, rnd: OperatingRound, act: Action) -> bool:
         if rnd.step == "token" and isinstance(act, PlaceToken):
-            self._station(game, rnd, act)
+            self.place_station(game, rnd, act)
             return True
         if isinstance(act, NameTrain):
             self._name_train(game, rnd, act)
@@ -653,15 +564,6 @@ class Rules18AL(TitleRules):
         must = bool(net.walks([TrainSpec("", "2", 2)]))
         rnd._al_must = (key, must)  # type: ignore[attr-defined]
         return must
-
-    def emergency_sale_problem(self, game: Game, rnd: OperatingRound, player: str, corp: str,
-                               count: int) -> str | None:
-        need = rnd.cheapest_price(game) - game.corps[rnd.corp or ""].cash
-        price = game.price(corp)
-        if game.available_cash(player) + (count - 1) * price >= need:
-            return (f"Sell only what the train needs: {player} would already have {game.fmt(need)} with "
-                    f"{count - 1} fewer.")
-        return None
 
     def on_corp_bought_train(self, game: Game, corp: str, train: Any) -> None:
         st = state(game)

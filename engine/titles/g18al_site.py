@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..actions import Action, Pass
-from ..companies import purchasable_companies
+from ..actions import Action
 from ..graph import reach
 from ..state import Train
 from .base import TitleRules
 from .g18al import LUMBER_TILE, Rules18AL, state
+from .site_steps import CompanyStep
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -40,7 +40,7 @@ DEVIATIONS = (
 )
 
 
-class Rules18ALSite(Rules18AL):
+class Rules18ALSite(CompanyStep, Rules18AL):
     profile = "18xx.games"
     or_steps = (*Rules18AL.or_steps, "company")
     bank_breaks_below = 0  # S12
@@ -95,28 +95,16 @@ class Rules18ALSite(Rules18AL):
     def more_lays_possible(self, game: Game, rnd: OperatingRound) -> bool:
         return super().more_lays_possible(game, rnd) or self._lumber_buyable(game, rnd)
 
-    def _company_step(self, game: Game, rnd: OperatingRound) -> bool:
-        """The site ends a turn with a purchase step while the corporation can afford some player's private."""
-        sym = rnd.corp or ""
-        ranges = purchasable_companies(game, sym)
-        return bool(ranges) and game.corps[sym].cash >= min(lo for lo, _hi in ranges.values())
-
     def step_applies(self, game: Game, rnd: OperatingRound, step: str) -> bool:
         if step == "company":
-            return self._company_step(game, rnd)
+            return self.company_step_applies(game, rnd)
         return super().step_applies(game, rnd, step)
 
     def or_action(self, game: Game, rnd: OperatingRound, act: Action) -> bool:
-        if rnd.step == "company" and isinstance(act, Pass):
-            rnd.advance(game)
-            return True
-        return super().or_action(game, rnd, act)
+        return self.company_step_pass(game, rnd, act) or super().or_action(game, rnd, act)
 
     def or_legal_actions(self, game: Game, rnd: OperatingRound) -> list[Action]:
-        out = super().or_legal_actions(game, rnd)
-        if rnd.step == "company":
-            out.insert(0, Pass(entity=rnd.corp or ""))
-        return out
+        return self.company_step_actions(game, rnd) + super().or_legal_actions(game, rnd)
 
 
 __all__ = ["Rules18ALSite", "DEVIATIONS"]

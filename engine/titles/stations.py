@@ -1,0 +1,141 @@
+"""Station tokens of 1830-style titles (18AL, 1830): the home station placed as the corporation first operates,
+home circles kept free until then, token costs from the corporation's data, and one station per turn on a reachable
+free circle of a hex without the corporation's own station.
+
+A title mixes ``HomeStations`` into its rules and keeps the set of corporations whose home is placed in its own
+state (``homes_placed``), so that a refused action rolls it back with the rest.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..actions import PlaceToken
+from ..errors import GameError
+from ..graph import reach
+from ..state import BANK
+
+if TYPE_CHECKING:
+    from ..game import Game
+    from ..rounds.operating_round import OperatingRound
+
+
+class HomeStations:
+    def homes_placed(self, game: Game) -> set[str]:
+        raise NotImplementedError
+
+    def home(self, game: Game, corp: str) -> tuple[str, int | None]:
+        """The home hex and city; None when the corporation chooses among the hex's cities (1830 Erie)."""
+        cd = game.data.corporation(corp)
+        return cd.home, cd.home_city
+
+    def home_choices(self, game: Game, corp: str) -> list[int]:
+        hex_id, city = self.home(game, corp)
+        cities = [city] if city is not None else list(range(len(game.board.hexes[hex_id].tokens)))
+        return [c for c in cities if None in game.board.hexes[hex_id].tokens[c]]
+
+    def place_home(self, game: Game, sym: str, city: int | None = None) -> bool:
+        """Place the home station; False when the president must first choose the city."""
+        placed = self.homes_placed(game)
+        if sym in placed:
+            return True
+        hex_id, _ = self.home(game, sym)
+        choices = self.home_choices(game, sym)
+        if city is None:
+            if len(choices) > 1:
+                return False
+            if not choices:  # no free circle is left (reservations keep one): nothing to place
+                placed.add(sym)
+                return True
+            city = choices[0]
+        slots = game.board.hexes[hex_id].tokens[city]
+        slots[slots.index(None)] = sym
+        corp = game.corps[sym]
+        corp.tokens_left -= 1
+        corp.tokens_used.append("station")
+        placed.add(sym)
+        game.say(f"{sym} places its home station in {game.data.hex(hex_id).name or hex_id}.")
+        return True
+
+    def reserved_slots(self, game: Game, hex_id: str, city: int, corp: str) -> int:
+        """Circles of this city kept free for corporations that have not placed their home station. A home without
+        a named city keeps a circle of the hex free: this city's, when no other city of the hex has one."""
+        placed = self.homes_placed(game)
+        out = 0
+        for s in game.corps:
+            if s == corp or s in placed:
+                continue
+            h, c = self.home(game, s)
+            if h != hex_id:
+                continue
+            if c == city:
+                out += 1
+            elif c is None:
+                free_elsewhere = sum(slots.count(None) for i, slots in enumerate(game.board.hexes[h].tokens)
+                                     if i != city)
+                out += 0 if free_elsewhere else 1
+        return out
+
+    def station_cost(self, game: Game, corp: str) -> int:
+        cd = game.data.corporation(corp)
+        used = len(cd.tokens) - game.corps[corp].tokens_left
+        return cd.tokens[used] if used < len(cd.tokens) else 0
+
+    def station_options(self, game: Game, corp: str) -> list[tuple[str, int, int]]:
+        """(hex, city, cost) where the corporation may place its next station now."""
+        c = game.corps[corp]
+        if c.tokens_left <= 0:
+            return []
+        cost = self.station_cost(game, corp)
+        if c.cash < cost:
+            return []
+        r = reach(game.board, corp)
+        own_hexes = {h for h, _ in game.board.stations(corp)}
+        out = []
+        for h, ci in sorted(r.cities):
+            if h in own_hexes:
+                continue
+            free = game.board.hexes[h].tokens[ci].count(None) - self.reserved_slots(game, h, ci, corp)
+            if free > 0:
+                out.append((h, ci, cost))
+        return out
+
+    def place_station(self, game: Game, rnd: OperatingRound, act: PlaceToken) -> None:
+        """The token step's station: checked, paid, placed; the step ends."""
+        sym = rnd.corp
+        assert sym is not None
+        if rnd.token_placed:
+            raise GameError(f"{sym} has placed its station this turn.")
+        if game.corps[sym].tokens_left <= 0:
+            raise GameError(f"{sym} has no station tokens left.")
+        cost = self.station_cost(game, sym)
+        if game.corps[sym].cash < cost:
+            raise GameError(f"A station costs {game.fmt(cost)}; {sym} has {game.fmt(game.corps[sym].cash)}.")
+        opts = {(h, c) for h, c, _ in self.station_options(game, sym)}
+        if (act.hex, act.city) not in opts:
+            listing = ", ".join(f"{h}" + (f" city {c}" if len(game.board.hexes[h].tokens) > 1 else "")
+                                for h, c in sorted(opts)) or "none"
+            raise GameError(f"{sym} cannot place a station at {act.hex}: it needs a free circle it can reach (a "
+                            f"circle stays free for an unplaced home), on a hex without its station. Options: "
+                            f"{listing}.")
+        self.put_station(game, sym, act.hex, act.city, cost)
+        rnd.token_placed = True
+        self.after_station(game, sym, act.hex)
+        rnd.advance(game)
+
+    def put_station(self, game: Game, sym: str, hex_id: str, city: int, cost: int) -> None:
+        slots = game.board.hexes[hex_id].tokens[city]
+        free = [i for i, s in enumerate(slots) if s is None]
+        # the first free circles are the ones kept for unplaced homes (as the site numbers slots)
+        slots[free[min(self.reserved_slots(game, hex_id, city, sym), len(free) - 1)]] = sym
+        if cost:
+            game.pay(sym, BANK, cost)
+        corp = game.corps[sym]
+        corp.tokens_left -= 1
+        corp.tokens_used.append("station")
+        game.say(f"{sym} places a station in {game.data.hex(hex_id).name or hex_id} ({hex_id}) for "
+                 f"{game.fmt(cost)}.")
+
+    def after_station(self, game: Game, sym: str, hex_id: str) -> None:
+        """Called after a station is placed in the token step (18AL: historical objectives)."""
+        return None
