@@ -125,8 +125,12 @@ class TitleRules:
                 sum(c2.shares for c2 in game.certs if c2.corp == s and game.has_player(c2.owner)) == c.size]
         for sym in game.market.operating_order(held):
             before = game.price(sym)
-            if game.market.move(sym, -1, 0):
+            if self.sold_out_move(game, sym):
                 game.say(f"All of {sym} is held by players: price {game.fmt(before)} → {game.fmt(game.price(sym))}.")
+
+    def sold_out_move(self, game: Game, corp: str) -> bool:
+        """Move a sold-out corporation's price (up one row); True if it moved."""
+        return game.market.move(corp, -1, 0)
 
     def company_price_range(self, game: Game, corp: str, company: str) -> tuple[int, int] | None:
         """What the corporation may pay a player for a private now; None when it may not buy it."""

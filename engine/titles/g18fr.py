@@ -90,16 +90,12 @@ class Rules18FR(Rules1830):
         """Rule 9: in the brown zone one purchase may be several shares, from the IPO and the pool together."""
         return self._zone(game, corp, "b")
 
-    def sold_out_moves(self, game: Game) -> None:
-        """Rule 33: a corporation wholly held by players moves up one row at the end of a stock round, or from the
-        top row one down and one right; at the highest value it stays."""
-        held = [s for s, c in game.corps.items() if c.floated and
-                sum(c2.shares for c2 in game.certs if c2.corp == s and game.has_player(c2.owner)) == c.size]
-        for sym in game.market.operating_order(held):
-            before = game.price(sym)
-            row = game.market.positions[sym][0]
-            if game.market.move(sym, 1, 1) if row == 0 else game.market.move(sym, -1, 0):
-                game.say(f"All of {sym} is held by players: price {game.fmt(before)} → {game.fmt(game.price(sym))}.")
+    def sold_out_move(self, game: Game, corp: str) -> bool:
+        """Rule 33: from the top row a sold-out corporation moves one down and one right (not from the highest
+        value); elsewhere up one row (1830)."""
+        if game.market.positions[corp][0] == 0:
+            return game.market.move(corp, 1, 1)
+        return super().sold_out_move(game, corp)
 
     # -- track (rules 5, 10-17, 21, 22, 31)
     def _extra_lay_corp(self, game: Game, corp: str) -> bool:
