@@ -671,3 +671,18 @@ def test_map_picture_shows_port_markers_and_reconstruction() -> None:
     assert "port" not in g.board.hexes["H6"].markers  # the marker left the map for SO's charter
     assert any("Bordeaux" in line for line in g.rules.charter_notes(g, "SO"))
     assert render_map(g.board) != png
+
+
+# -- the board: Genève is a pass-through off-board -------------------------------------------------------------
+def test_geneve_pass_through_offboard() -> None:
+    from engine.routes import TrainSpec, best_routes
+
+    g = new_game("18FR-RCE", P4)
+    geneve = next(h.id for h in g.data.hexes if h.offboard is not None and h.offboard.pass_through)
+    put(g, "H18", "57", 2)  # Dijon, towards Besançon
+    put(g, "I19", "9", 2)  # Besançon, Dijon to Genève
+    g.board.hexes["H18"].tokens[0][0] = "PLM"
+    best = best_routes(g.board, "PLM", [TrainSpec("d", "D", None)], g.rules.route_rules(g))
+    stops = [s.hex for s in best.routes[0].stops]
+    assert geneve in stops[1:-1]  # through Genève, on to Mulhouse, Strasbourg and Germany
+    assert stops == ["H18", "J20", "I23", "H24", "H26"] and best.revenue == 20 + 30 + 10 + 20 + 30
