@@ -310,16 +310,19 @@ def test_rule_8_seller_orders_sales(order: tuple[str, str]) -> None:
 
 
 def test_rule_9_brown_zone_buys_ipo_and_pool_together() -> None:
-    g = _second_sr({"PRO": 100})
+    g = _second_sr({"PRO": 100, "SO": 100})
     who = g.current_entity
     g.market.place("PRO", 6, 0)  # a brown-zone cell (25fr)
     pool = [c for c in g.certs_of("PRO", IPO) if not c.president][:2]
     for c in pool:
         c.owner = POOL  # two shares in the bank pool
+    held = g.shares_held(who, "PRO")
     act(g, type="buy_shares", entity=who, corporation="PRO", source="ipo")
+    assert legal(g, type="buy_shares", corporation="PRO", source="pool")  # the same purchase goes on, from the pool
     act(g, type="buy_shares", entity=who, corporation="PRO", source="pool")
     act(g, type="buy_shares", entity=who, corporation="PRO", source="ipo")
-    assert g.current_entity == who
+    assert g.current_entity == who and g.shares_held(who, "PRO") == held + 3
+    refused(g, "already bought", type="buy_shares", entity=who, corporation="SO", source="ipo")  # one company
     g.market.place("PRO", 0, 6)  # out of the brown zone: one certificate
     h = _second_sr({"PRO": 100})
     w = h.current_entity
