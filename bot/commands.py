@@ -203,7 +203,8 @@ COMMANDS: tuple[Command, ...] = (
         Option("train", "str", "Train (the list shows what you can buy)", required=True, autocomplete=True),
         Option("price", "int", "Price, when buying from another corporation", autocomplete=True, min_value=1),
         Option("variant", "str", "Which side of a double-sided train card", autocomplete=True),
-    ), action="buy_train", build=_fields(train="train", price="price", variant="variant")),
+        Option("exchange", "str", "Own train to trade in (1830 Diesel: a 4, 5 or 6)", autocomplete=True),
+    ), action="buy_train", build=_fields(train="train", price="price", variant="variant", exchange="exchange")),
     Command("train discard", "Discard a train when over the limit", "action", (
         Option("train", "str", "Train", required=True, autocomplete=True),
     ), action="discard_train", build=_fields(train="train")),

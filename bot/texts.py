@@ -127,6 +127,9 @@ def describe_action(game: Game, a: Mapping[str, Any], *, with_entity: bool = Fal
     elif t == "par":
         size = f", {a['size']} shares" if a.get("size") else ""
         text = f"Start {a['corporation']} at {fmt(int(a['price']))}{size}"
+    elif t == "buy_shares" and a.get("entity") in game.companies:
+        where = "the pool" if a.get("source") == "pool" else "the IPO"
+        text = f"Exchange for a share of {a['corporation']} from {where} (the private closes)"
     elif t == "buy_shares":
         corp = a["corporation"]
         where = "the pool" if a.get("source") == "pool" else "the IPO"
@@ -194,7 +197,14 @@ def _train_label(game: Game, a: Mapping[str, Any]) -> str:
         return f"Buy {t.variant}-train {t.id} from {t.owner} (name a price)"
     src = "pool" if t is not None and t.owner == POOL else "bank"
     price = a.get("price")
-    return f"Buy a {variant}-train from the {src}" + (f" ({game.fmt(int(price))})" if price else "")
+    trade = ""
+    if a.get("exchange"):
+        try:
+            own = game.train(str(a["exchange"]))
+            trade = f", trading in its {own.variant}-train {own.id}"
+        except Exception:
+            trade = f", trading in {a['exchange']}"
+    return f"Buy a {variant}-train from the {src}" + (f" ({game.fmt(int(price))}{trade})" if price else trade)
 
 
 def hex_name(game: Game, hex_id: str) -> str:

@@ -47,6 +47,16 @@ def purchasable_companies(game: Game, corp: str) -> dict[str, tuple[int, int]]:
     return out
 
 
+def company_purchase_actions(game: Game, corp: str) -> list[BuyCompany]:
+    """Purchases of players' privates the corporation can pay for now: the lowest, face and highest prices."""
+    out = []
+    for sym, (lo, hi) in purchasable_companies(game, corp).items():
+        for price in sorted({lo, game.companies[sym].value, hi}):
+            if price <= game.corps[corp].cash:
+                out.append(BuyCompany(entity=corp, company=sym, price=price))
+    return out
+
+
 def corporation_buys_company(game: Game, corp: str, act: BuyCompany) -> None:
     problem = corporation_buy_problem(game, corp, act.company, act.price)
     if problem:

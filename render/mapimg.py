@@ -537,7 +537,7 @@ def _plan_for(board: Board, hex_id: str, px: float) -> Plan:
         tuple(sorted(st.markers)),
     )
     cost_text = None
-    if st.tile is None and h.cost and not lay.paths:
+    if st.tile is None and h.cost:  # still printed: the first tile pays it (1830 G19 on its green upgrade)
         cost_text = board.title.fmt(h.cost)
     key = (id(board.title), board.layout_kind, round(px, 3), hex_id, st.tile, st.rotation, extras, cost_text)
     hit = _PLANS.get(key)

@@ -68,6 +68,19 @@ def to_operating(g: Game, corp: str = "PRR", par: int = 100) -> Game:
     return g
 
 
+def diesel_position() -> Game:
+    """PRR at its train step with one 4-train and $900, the 2s to 5s and the first 6 sold (to NYC): the bank sells
+    the second 6 and the Diesel."""
+    g = to_operating(game())
+    for t in g.trains:
+        if t.name in ("2", "3", "4", "5") or t.id == "6-0":
+            t.owner = "PRR" if t.id == "4-0" else "NYC"
+    g.bought_train_types.update({"2", "3", "4", "5", "6"})
+    skip_to(g, "buy_train")
+    g.corps["PRR"].cash = 900
+    return g
+
+
 def skip_to(g: Game, step: str) -> None:
     """Pass the operating corporation's steps until ``step``."""
     while g.round.step != step:

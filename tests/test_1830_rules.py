@@ -10,9 +10,19 @@ import pytest
 from engine import Game
 from engine.__main__ import main
 from engine.errors import GameError
+from engine.routes import TrainSpec, best_routes
 from engine.selfplay import selfplay
 from engine.state import IPO, POOL
-from tests.c1830_helpers import act, buy_privates, float_corp, game, legal, pass_round, skip_to, to_operating
+from tests.c1830_helpers import (
+    act,
+    buy_privates,
+    diesel_position,
+    float_corp,
+    game,
+    legal,
+    pass_round,
+    to_operating,
+)
 from tests.test_records import fingerprint
 
 
@@ -284,15 +294,8 @@ def test_4_routes_altoona_through_track_and_off_board_areas() -> None:
 
 
 def test_4_diesel_on_sale_with_the_6_and_trade_ins() -> None:
-    g = to_operating(game())
-    for t in g.trains:
-        if t.name in ("2", "3", "4", "5") or t.id == "6-0":
-            t.owner = "PRR" if t.id == "4-0" else "NYC"
-    g.bought_train_types.update({"2", "3", "4", "5", "6"})
-    offered = {t.name for t in g.next_bank_trains()}
-    assert offered == {"6", "D"}
-    skip_to(g, "buy_train")
-    g.corps["PRR"].cash = 900
+    g = diesel_position()
+    assert {t.name for t in g.next_bank_trains()} == {"6", "D"}
     four = next(t for t in g.trains_of("PRR"))
     trade = [a for a in legal(g) if a.get("exchange")]
     assert trade and trade[0]["price"] == 800
@@ -369,3 +372,13 @@ def test_titles_json_lists_1830_with_players_and_options(capsys: pytest.CaptureF
 def test_optional_6_train_adds_a_third_6() -> None:
     assert sum(t.name == "6" for t in game(3, optional_6_train=True).trains) == 3
     assert sum(t.name == "6" for t in game(3).trains) == 2
+
+
+def test_4_routes_run_through_altoona_on_its_through_track() -> None:
+    g = to_operating(game())  # PRR's home fills Altoona's only circle
+    for hex_id, tile in (("H10", "57"), ("H14", "9"), ("H16", "57")):
+        g.board.place_tile(hex_id, tile, 1, [0] * len(g.board.hexes[hex_id].tokens))
+    g.board.hexes["H10"].tokens[0] = ["C&O"]
+    best = best_routes(g.board, "C&O", [TrainSpec("2-0", "2", 2)], g.rules.route_rules(g))
+    # Pittsburgh to Lancaster past Altoona's full city ($20 + $20) beats Pittsburgh-Altoona ($20 + $10)
+    assert best.revenue == 40 and [s.hex for s in best.routes[0].stops] in (["H10", "H16"], ["H16", "H10"])

@@ -143,11 +143,13 @@ def _legal_choices(game: Game, path: str, option: str, opts: Mapping[str, Any],
                               if (a["hex"], int(a.get(sub) or 0)) in costs else ""), a["hex"]) for a in toks]
         return [Choice(f"{sub} {int(a.get(sub) or 0)}", int(a.get(sub) or 0)) for a in toks]
     if path == "train buy":
-        buys = [a for a in of("buy_train") if same(a, "train")]
+        buys = [a for a in of("buy_train") if same(a, "train", "exchange")]
         if option == "train":
             return [Choice(texts.describe_action(game, a), str(a["train"])) for a in buys]
         if option == "variant":
             return [Choice(str(a["variant"]), str(a["variant"])) for a in buys if a.get("variant")]
+        if option == "exchange":
+            return [Choice(texts.describe_action(game, a), str(a["exchange"])) for a in buys if a.get("exchange")]
         return [Choice(fmt(int(a["price"])), int(a["price"])) for a in buys if a.get("price")]
     if path == "train discard":
         return [Choice(texts.describe_action(game, a), str(a["train"])) for a in of("discard_train")]

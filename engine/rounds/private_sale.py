@@ -252,12 +252,7 @@ class PrivateSaleStockRound(StockRound):
             a.passes += 1
             game.say(f"{who} passes on {a.company}.")
         elif isinstance(act, Bid) and act.company in (None, a.company):
-            self._check_multiple(game, act.price)
-            if act.price < a.amount + BID_STEP:
-                raise GameError(f"Raise to at least {game.fmt(a.amount + BID_STEP)}, or pass.")
-            free = game.available_cash(who, a.company)
-            if act.price > free:
-                raise GameError(f"You can bid at most {game.fmt(free)} (cash less your bids on other privates).")
+            self._check_raise(game, who, act.price)
             a.high, a.amount, a.passes = who, act.price, 0
             game.say(f"{who} bids {game.fmt(act.price)} on {a.company}.")
         else:
@@ -270,6 +265,16 @@ class PrivateSaleStockRound(StockRound):
         a.turn = (a.turn + 1) % len(a.bidders)
         if a.bidders[a.turn] == a.high:  # never the high bidder's turn: the others have all passed
             a.turn = (a.turn + 1) % len(a.bidders)
+
+    def _check_raise(self, game: Game, who: str, price: int) -> None:
+        a = self.auction
+        assert a is not None
+        self._check_multiple(game, price)
+        if price < a.amount + BID_STEP:
+            raise GameError(f"Raise to at least {game.fmt(a.amount + BID_STEP)}, or pass.")
+        free = game.available_cash(who, a.company)
+        if price > free:
+            raise GameError(f"You can bid at most {game.fmt(free)} (cash less your bids on other privates).")
 
     def _lowest_turn(self) -> None:
         """The bidder with the lowest standing bid acts (the earlier bid first among equal ones)."""
@@ -288,11 +293,7 @@ class PrivateSaleStockRound(StockRound):
             game.private_bids[a.company] = [(p, x) for p, x in game.private_bids[a.company] if p != who]
             game.say(f"{who} drops out of the auction for {a.company}.")
         elif isinstance(act, Bid) and act.company in (None, a.company):
-            if act.price < a.amount + BID_STEP:
-                raise GameError(f"Raise to at least {game.fmt(a.amount + BID_STEP)}, or pass.")
-            free = game.available_cash(who, a.company)
-            if act.price > free:
-                raise GameError(f"You can bid at most {game.fmt(free)} (cash less your bids on other privates).")
+            self._check_raise(game, who, act.price)
             del a.standing[who]
             a.standing[who] = act.price
             a.high, a.amount = who, act.price

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import stock
-from ..actions import Action, BuyCompany, BuyShares, BuyTrain, LayTile, Par, Pass, PlaceToken
+from ..actions import Action, BuyShares, BuyTrain, LayTile, Par, Pass, PlaceToken
+from ..companies import company_purchase_actions
 from ..errors import GameError
 from ..graph import reach
 from ..hexgrid import neighbour
@@ -162,8 +163,8 @@ class Rules1830(HomeStations, TitleRules):
             return max(0, value - state(game).first_private_discount)
         return value
 
-    def everyone_passed(self, game: Game, rnd: Any) -> None:
-        """NOTES 1.5: everyone passed in a row while privates are unsold."""
+    def all_passed_in_sale(self, game: Game, rnd: Any) -> bool:
+        """NOTES 1.5: everyone passed in a row while privates are unsold; the round goes on."""
         first = self.first_private(game)
         st = state(game)
         if game.companies[first].owner is None:
@@ -175,6 +176,7 @@ class Rules1830(HomeStations, TitleRules):
             game.say("Everyone passes: the privates pay their revenue (a privates-only operating turn).")
             self.pay_private_revenue(game)
             rnd.summary.append("privates paid their revenue")
+        return True
 
     def must_take_first_private(self, game: Game) -> bool:
         first = self.first_private(game)
@@ -213,10 +215,6 @@ class Rules1830(HomeStations, TitleRules):
         game.say(f"{player} sets the par price of {sym} at {game.fmt(act.price)}.")
         rnd.summary.append(f"{player} set {sym}'s par at {game.fmt(act.price)}")
         stock.check_float(game, sym)
-
-    def all_passed_in_sale(self, game: Game, rnd: Any) -> bool:
-        self.everyone_passed(game, rnd)
-        return True
 
     def pending_par(self, game: Game) -> tuple[str, str] | None:
         return state(game).par_due
@@ -493,12 +491,7 @@ class Rules1830(HomeStations, TitleRules):
                     out += [PlaceToken(entity=sym, hex=h, city=c) for h, c, _ in self.station_options(game, sym)]
         if rnd.step == "buy_train":
             out += self.trade_in_options(game, rnd)
-        for c in game.companies.values():
-            rng = self.company_price_range(game, sym, c.sym)
-            if rng and not c.closed and c.owner is not None and game.has_player(c.owner):
-                for price in sorted({rng[0], c.value, rng[1]}):
-                    if price <= game.corps[sym].cash:
-                        out.append(BuyCompany(entity=sym, company=c.sym, price=price))
+        out += company_purchase_actions(game, sym)
         return out
 
     # -- routes

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..actions import Action
 from .g1830 import Rules1830
 from .site_steps import CompanyStep
 
 if TYPE_CHECKING:
-    from ..game import Game
-    from ..rounds.operating_round import OperatingRound
+    pass
 
 DEVIATIONS = (
     ("S1", "In an auction among a private's bidders the lowest bidder acts: he raises above the highest bid by at "
@@ -33,17 +31,6 @@ class Rules1830Site(CompanyStep, Rules1830):
     lowest_bidder_acts = True  # S1
     bank_breaks_below = 0  # S2
     privates_scored = True  # S3
-
-    def step_applies(self, game: Game, rnd: OperatingRound, step: str) -> bool:
-        if step == "company":
-            return self.company_step_applies(game, rnd)
-        return super().step_applies(game, rnd, step)
-
-    def or_action(self, game: Game, rnd: OperatingRound, act: Action) -> bool:
-        return self.company_step_pass(game, rnd, act) or super().or_action(game, rnd, act)
-
-    def or_legal_actions(self, game: Game, rnd: OperatingRound) -> list[Action]:
-        return self.company_step_actions(game, rnd) + super().or_legal_actions(game, rnd)
 
 
 __all__ = ["Rules1830Site", "DEVIATIONS"]

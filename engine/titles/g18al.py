@@ -15,7 +15,8 @@ import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..actions import Action, Assign, BuyCompany, BuyTrain, LayTile, NameTrain, PlaceToken
+from ..actions import Action, Assign, BuyTrain, LayTile, NameTrain, PlaceToken
+from ..companies import company_purchase_actions
 from ..errors import GameError
 from ..routes import GenericRules, Stop, TrainSpec
 from ..state import BANK, POOL, Certificate, Corporation, Train
@@ -425,12 +426,7 @@ class Rules18AL(HomeStations, TitleRules):
                 len(game.trains_of(sym)) < game.train_limit(sym):
             out += [BuyTrain(entity="NDY", train=t.id, price=t.price // 2) for t, _src in self.ndy_offers(game, rnd)
                     if game.corps[sym].cash >= t.price // 2]
-        for c in game.companies.values():
-            rng = self.company_price_range(game, sym, c.sym)
-            if rng and not c.closed and c.owner is not None and game.has_player(c.owner):
-                for price in sorted({rng[0], c.value, rng[1]}):
-                    if price <= game.corps[sym].cash:
-                        out.append(BuyCompany(entity=sym, company=c.sym, price=price))
+        out += company_purchase_actions(game, sym)
         return out
 
     # -- routes and revenue

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..actions import Action
 from ..graph import reach
 from ..state import Train
 from .base import TitleRules
@@ -95,16 +94,7 @@ class Rules18ALSite(CompanyStep, Rules18AL):
     def more_lays_possible(self, game: Game, rnd: OperatingRound) -> bool:
         return super().more_lays_possible(game, rnd) or self._lumber_buyable(game, rnd)
 
-    def step_applies(self, game: Game, rnd: OperatingRound, step: str) -> bool:
-        if step == "company":
-            return self.company_step_applies(game, rnd)
-        return super().step_applies(game, rnd, step)
 
-    def or_action(self, game: Game, rnd: OperatingRound, act: Action) -> bool:
-        return self.company_step_pass(game, rnd, act) or super().or_action(game, rnd, act)
-
-    def or_legal_actions(self, game: Game, rnd: OperatingRound) -> list[Action]:
-        return self.company_step_actions(game, rnd) + super().or_legal_actions(game, rnd)
 
 
 __all__ = ["Rules18ALSite", "DEVIATIONS"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, Pass
 from ..companies import purchasable_companies
@@ -14,18 +14,25 @@ if TYPE_CHECKING:
 
 class CompanyStep:
     """The site ends a turn with a purchase step while the corporation can afford some player's private: the
-    president buys one or passes. Mixed into a title's site profile that lists "company" in its ``or_steps``."""
+    president buys one or passes. Mixed in before a title's rules class, in a profile that lists "company" in its
+    ``or_steps``."""
 
-    def company_step_applies(self, game: Game, rnd: OperatingRound) -> bool:
-        sym = rnd.corp or ""
-        ranges = purchasable_companies(game, sym)
-        return bool(ranges) and game.corps[sym].cash >= min(lo for lo, _hi in ranges.values())
+    def step_applies(self, game: Game, rnd: OperatingRound, step: str) -> bool:
+        if step == "company":
+            sym = rnd.corp or ""
+            ranges = purchasable_companies(game, sym)
+            return bool(ranges) and game.corps[sym].cash >= min(lo for lo, _hi in ranges.values())
+        return bool(self._rules().step_applies(game, rnd, step))
 
-    def company_step_pass(self, game: Game, rnd: OperatingRound, act: Action) -> bool:
+    def or_action(self, game: Game, rnd: OperatingRound, act: Action) -> bool:
         if rnd.step == "company" and isinstance(act, Pass):
             rnd.advance(game)
             return True
-        return False
+        return bool(self._rules().or_action(game, rnd, act))
 
-    def company_step_actions(self, game: Game, rnd: OperatingRound) -> list[Action]:
-        return [Pass(entity=rnd.corp or "")] if rnd.step == "company" else []
+    def or_legal_actions(self, game: Game, rnd: OperatingRound) -> list[Action]:
+        own: list[Action] = [Pass(entity=rnd.corp or "")] if rnd.step == "company" else []
+        return own + list(self._rules().or_legal_actions(game, rnd))
+
+    def _rules(self) -> Any:
+        return super()

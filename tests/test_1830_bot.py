@@ -1,0 +1,85 @@
+"""1830 through the bot's service: offered by /game create, the private auction's buy/bid/pass, the B&O par, the
+M&H exchange and the Diesel trade-in with autocomplete of the legal choices (issue 12, item 5)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.commands import decode_action, encode_action
+from bot.service import Service
+from bot.service.choices import _legal_choices
+from engine.actions import dump_action
+from tests.c1830_helpers import diesel_position, legal, to_operating
+from tests.c1830_helpers import game as engine_game
+from tests.test_service import ALICE, BOB, CAROL, CH, SEED, USERS, Clock, do, state
+
+
+@pytest.fixture
+async def svc(tmp_path: Path) -> Any:
+    service = await Service.open(str(tmp_path / "bot.sqlite3"), now=Clock(), seed_source=lambda: SEED)
+    yield service
+    await service.close()
+
+
+async def _start(svc: Service) -> Any:
+    assert "1830" in [c.value for c in await svc.autocomplete(CH, ALICE, "game create", "title", "18")]
+    r = await do(svc, ALICE, "game create", title="1830")
+    assert r.ok, r.text
+    for u in (BOB, CAROL):
+        assert (await do(svc, u, "game join")).ok
+    assert (await do(svc, ALICE, "game start")).ok
+    return await state(svc)
+
+
+async def test_the_private_auction_and_the_bo_par_in_the_bot(svc: Service) -> None:
+    _row, game = await _start(svc)
+    first = USERS[game.current_entity]
+    buys = await svc.autocomplete(CH, first, "private buy", "company")
+    assert [c.value for c in buys] == ["SV"]  # only the cheapest is bought outright
+    refused = await do(svc, first, "private buy", company="CS", price=40)
+    assert not refused.ok and "Only the cheapest unsold private" in refused.text
+    bids = await svc.autocomplete(CH, first, "private bid", "company")
+    assert {c.value for c in bids} == {"CS", "DH", "MH", "CA", "BO"}
+    low = await do(svc, first, "private bid", company="CA", price=162)
+    assert not low.ok and "at least $165" in low.text
+    assert (await do(svc, first, "private bid", company="CA", price=165)).ok
+    second = USERS[(await state(svc))[1].current_entity]
+    assert (await do(svc, second, "pass")).ok
+    # the rest of the privates are bought in turn, cheapest first; the BO's buyer then sets the B&O par
+    while (await state(svc))[1].round.selling_privates((await state(svc))[1]):
+        _row, game = await state(svc)
+        who = USERS[game.current_entity]
+        cheapest = game.round.unsold(game)[0]
+        r = await do(svc, who, "private buy", company=cheapest, price=game.rules.private_price(game, cheapest))
+        assert r.ok, r.text
+    _row, game = await state(svc)
+    owner = game.companies["BO"].owner
+    assert game.current_entity == owner
+    pars = await svc.autocomplete(CH, USERS[owner], "stock par", "price", "", {"corporation": "B&O"})
+    assert sorted(c.value for c in pars) == [67, 71, 76, 82, 90, 100]
+    assert (await do(svc, USERS[owner], "stock par", corporation="B&O", price=90)).ok
+    assert (await state(svc))[1].price("B&O") == 90
+
+
+def test_the_diesel_trade_in_is_offered_by_train_buy_autocomplete() -> None:
+    g = diesel_position()
+    mine = [a for a in legal(g) if a["entity"] == "PRR"]
+    choices = _legal_choices(g, "train buy", "exchange", {"train": "D-0"}, mine)
+    assert [c.value for c in choices] == ["4-0"] and "trading in its 4-train 4-0" in choices[0].name
+    act = next(a for a in mine if a.get("exchange"))
+    assert decode_action(encode_action(act))["exchange"] == "4-0"
+
+
+def test_the_mh_exchange_is_offered_by_private_use() -> None:
+    g = to_operating(engine_game())
+    while g.round.kind == "operating":
+        nxt = [a for a in legal(g) if a["type"] == "pass"] or legal(g)
+        g.process(nxt[0])
+    while g.current_entity != g.companies["MH"].owner:
+        g.process({"type": "pass", "entity": g.current_entity})
+    mine = [dump_action(a) for a in g.legal_actions()]
+    choices = _legal_choices(g, "private use", "ability", {}, mine)
+    assert any("MH: Exchange for a share of NYC from the IPO" in c.name for c in choices)
