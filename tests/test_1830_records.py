@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
+import pytest
+
 from engine.records import read_record, write_record
-from engine.titles import rules_for
+from engine.selfplay import choose
+from engine.titles import new_game, rules_for
 from engine.titles.g1830_site import DEVIATIONS
 from tests.test_records import _site_form, fingerprint, needs_records, record
 
@@ -43,3 +47,16 @@ def test_the_site_profile_lists_its_deviations() -> None:
     site = rules_for("1830", "18xx.games")
     assert site.lowest_bidder_acts and not rules_for("1830").lowest_bidder_acts
     assert [d[0] for d in DEVIATIONS][:3] == ["S1", "S2", "S3"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("profile", ["18xx.games", "rulebook"])
+def test_a_selfplay_game_exports_and_reimports_exactly(profile: str) -> None:
+    game = new_game("1830", [f"Player {i + 1}" for i in range(3)], seed=2, options={"rules_profile": profile})
+    rng = random.Random(2)
+    while not game.finished and len(game.actions) < 3000:
+        game.process(choose(rng, game.legal_actions(), game))
+    assert game.finished
+    again = read_record(json.loads(json.dumps(write_record(game))))
+    assert again.adjustments == [] and again.game.action_log() == game.action_log()
+    assert again.game.result() == game.result()
