@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 OptionType = Literal["str", "int", "float", "bool", "user", "attachment"]  # attachment: a file (its bytes)
-Kind = Literal["lifecycle", "action", "view", "undo", "help"]
+Kind = Literal["lifecycle", "action", "view", "undo", "help", "member"]  # member: about you, in any channel or DM
 
 ANY_ENTITY = "*"
 MAX_CUSTOM_ID = 100
@@ -129,6 +129,8 @@ COMMANDS: tuple[Command, ...] = (
         Option("reminder_hours", "float", "Hours before a reminder (0 = off)"),
         Option("images", "str", "When to post the map and market", choices=("turn", "round", "request")),
         Option("dm", "bool", "Send my reminders by direct message"),
+        Option("stall_after", "int", "Tell the creator after this many reminders without a move (0 = never)",
+               min_value=0, max_value=100),
     )),
     Command("game abandon", "Abandon the game (creator or Manage Server; asks to confirm)", "lifecycle", admin=True),
     Command("game finished", "Finished games of this channel", "lifecycle", (_SHARE,)),
@@ -234,6 +236,15 @@ COMMANDS: tuple[Command, ...] = (
     Command("view history", "The last lines of the game log", "view", (
         Option("lines", "int", "How many lines (default 20)", min_value=1, max_value=200), _SHARE)),
     Command("view standings", "Net worth now and a chart over the game", "view", (_SHARE,), slow=True),
+    # -- you, across all your games (any channel, or a DM with the bot)
+    Command("mygames", "Your games in every server: where it is your turn first, how long each has waited",
+            "member"),
+    Command("reminders", "How and when the bot reminds you, in all your games", "member", (
+        Option("via", "str", "Where reminders reach you", choices=("channel", "dm", "per-game")),
+        Option("time_zone", "str", "Your time zone, e.g. Europe/Paris or Asia/Tokyo", autocomplete=True),
+        Option("quiet", "str", "Quiet hours in your time, e.g. 22-07 (no reminders then), or off"),
+        Option("away", "str", "Away until a date (YYYY-MM-DD) or for a span (3d, 36h); off when back"),
+    )),
     Command("help", "Commands, how a turn works and how to read the pictures", "help", (
         Option("topic", "str", "commands, pictures, undo, options or a group name", autocomplete=True),
     )),

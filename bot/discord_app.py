@@ -32,7 +32,7 @@ from .commands import COMMANDS, GROUPS, Command, Option, command_set_hash
 from .config import Config
 from .reminders import Notice, ReminderLoop
 from .service import MAX_UPLOAD_BYTES, Button, Reply, Select, Service, User
-from .texts import Embed, split_message
+from .texts import Embed, split_message, turn_over_text
 
 log = logging.getLogger("stationmaster.discord")
 
@@ -97,7 +97,10 @@ def make_command(spec: Command, run: CommandRunner, complete: Completer) -> app_
     cb: Any = callback
     if spec.options:
         cb = app_commands.describe(**{o.name: o.description for o in spec.options})(cb)
-    if spec.group is None:
+    if spec.kind == "member":
+        # about the member across their games: also in a DM with the bot
+        cb = app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)(cb)
+    elif spec.group is None:
         cb = app_commands.guild_only()(cb)
     cmd: app_commands.Command[Any, ..., None] = app_commands.Command(
         name=spec.name, description=spec.description, callback=cb)
@@ -325,8 +328,14 @@ class StationmasterBot(discord.Client):
                 kw = message_kwargs(text, msg, last=i == len(parts) - 1)
                 if not (set(kw) & {"content", "embeds", "files", "view"}):
                     continue
-                await self._send(interaction, kw, first=first, deferred=deferred)
+                sent = await self._send(interaction, kw, first=first, deferred=deferred)
                 first = False
+                if msg.turn_of is not None and not msg.ephemeral and i == len(parts) - 1:
+                    if sent is None:
+                        with contextlib.suppress(discord.HTTPException):
+                            sent = await interaction.original_response()
+                    if sent is not None:
+                        await self.turn_posted(msg.turn_of, sent)
             if late_pictures:
                 # the text went out at once; the pictures follow when drawn
                 await self.service.render(msg, deep=False)
@@ -337,31 +346,47 @@ class StationmasterBot(discord.Client):
                     await interaction.followup.send(msg.text.rsplit("\n", 1)[-1], ephemeral=True)
 
     async def _send(self, interaction: discord.Interaction, kw: dict[str, Any], *, first: bool,
-                    deferred: bool | None) -> None:
+                    deferred: bool | None) -> discord.Message | None:
+        """Send one message; returns it when Discord said which it is (not for the first response)."""
         if first and not interaction.response.is_done():
             await interaction.response.send_message(**kw)
-            return
+            return None
         if first and deferred is not None and kw["ephemeral"] and not deferred:
             # the "thinking…" placeholder is public but the answer is private: remove it, answer privately
             with contextlib.suppress(discord.HTTPException):
                 await interaction.delete_original_response()
-        await interaction.followup.send(**kw, wait=True)
+        return await interaction.followup.send(**kw, wait=True)
+
+    async def turn_posted(self, game_id: int, message: discord.Message) -> None:
+        """A game's new call to act is out: the previous one is marked over (its buttons taken off), so the
+        channel does not keep old pings and old buttons of the same game."""
+        try:
+            previous = await self.service.turn_posted(game_id, message.channel.id, message.id)
+            if previous is None:
+                return
+            old = await message.channel.fetch_message(previous)
+            await old.edit(content=turn_over_text(old.content), view=None)
+        except discord.HTTPException as e:
+            log.info("game %s: could not mark the previous turn message over: %s", game_id, e)
 
     # -- reminders
     async def deliver(self, notice: Notice) -> None:
         mentions = discord.AllowedMentions(everyone=False, roles=False,
                                            users=[discord.Object(u) for u in notice.mentions])
+        view = to_view(list(notice.components))
+        extra: dict[str, Any] = {"view": view} if view is not None else {}
         if notice.dm_user_id is not None:
             try:
                 user = self.get_user(notice.dm_user_id) or await self.fetch_user(notice.dm_user_id)
-                await user.send(notice.text)
+                await user.send(notice.text, **extra)
                 return
             except discord.HTTPException:
                 log.info("DM to %s failed; reminding in the channel instead", notice.dm_user_id)
         channel = self.get_channel(notice.channel_id) or await self.fetch_channel(notice.channel_id)
         if isinstance(channel, discord.abc.Messageable):
-            for part in split_message(notice.text):
-                await channel.send(part, allowed_mentions=mentions)
+            parts = split_message(notice.text)
+            for i, part in enumerate(parts):
+                await channel.send(part, allowed_mentions=mentions, **(extra if i == len(parts) - 1 else {}))
 
 
 def run_bot(config: Config) -> int:

@@ -97,6 +97,7 @@ class LocalChannel:
         self.current: User | None = None
         self.components: list[Button | Select] = []
         self.pictures = 0
+        self.messages = 0  # public messages posted, as their ids (a call to act marks the game's previous one over)
 
     # -- parsing ------------------------------------------------------------------------------------------
     def _user(self, token: str) -> User:
@@ -234,12 +235,26 @@ class LocalChannel:
             target = f"(direct message to @{self.names.get(notice.dm_user_id, notice.dm_user_id)}) " \
                 if notice.dm_user_id is not None else ""
             self.write(f"🤖 {target}{self._plain(notice.text)}")
+            self._show_components(list(notice.components))
         return LineResult(True, expect)
 
     # -- output ---------------------------------------------------------------------------------------------
     def _echo(self, line: str) -> None:
         who = self.current.name if self.current else "?"
         self.write(f"\n@{who}: {line}")
+
+    def _show_components(self, rows: list[list[Button | Select]]) -> None:
+        for row in rows:
+            parts = []
+            for comp in row:
+                self.components.append(comp)
+                n = len(self.components)
+                if isinstance(comp, Button):
+                    parts.append(f"[#{n} {comp.label}]")
+                else:
+                    entries = "; ".join(f"{i}) {o.label}" for i, o in enumerate(comp.options, 1))
+                    parts.append(f"[#{n} {comp.placeholder} {entries}]")
+            self.write("   " + " ".join(parts))
 
     def _local_refusal(self, text: str, expect: bool) -> LineResult:
         self.write(f"🔒 {text}")
@@ -265,17 +280,13 @@ class LocalChannel:
             for emb in msg.embeds:
                 body += ("\n" if body else "") + self._plain(emb.as_text())
             self.write(f"🤖 {lock}{body}" if body else f"🤖 {lock}".rstrip())
-            for row in msg.components:
-                parts = []
-                for comp in row:
-                    self.components.append(comp)
-                    n = len(self.components)
-                    if isinstance(comp, Button):
-                        parts.append(f"[#{n} {comp.label}]")
-                    else:
-                        entries = "; ".join(f"{i}) {o.label}" for i, o in enumerate(comp.options, 1))
-                        parts.append(f"[#{n} {comp.placeholder} {entries}]")
-                self.write("   " + " ".join(parts))
+            self._show_components(msg.components)
+            if not msg.ephemeral:
+                self.messages += 1
+                if msg.turn_of is not None:
+                    previous = await self.service.turn_posted(msg.turn_of, self.channel_id, self.messages)
+                    if previous is not None:
+                        self.write(f"   ✏️  (message {previous}: its call to act is struck out, ☑️ done)")
             for name, data in msg.files:
                 self.out_dir.mkdir(parents=True, exist_ok=True)
                 self.pictures += 1

@@ -4,6 +4,11 @@ The service sets a game's reminder after every action (one interval ahead; none 
 `due_notices` turns due rows into notices and marks each one sent *before* it is handed to the transport: a crash
 between the two loses that one reminder rather than sending it twice. The next one is due an interval after the
 one sent, so a bot that was down for days sends one reminder on restart, not a burst.
+
+A member's own preferences come first: a reminder due in their quiet hours (in their time zone) or while they are
+away moves to the first moment they may be reminded, without counting as sent; they choose the channel or a DM for
+all their games. After the game's `stall_after` reminders without a move, the game's creator and administrators are
+told once (until the next move), with the remedies.
 """
 
 from __future__ import annotations
@@ -12,9 +17,11 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from .service import Service
+from .availability import next_reminder_time
+from .commands import make_custom_id
+from .service import Button, Service
 
 log = logging.getLogger("stationmaster.reminders")
 
@@ -29,6 +36,7 @@ class Notice:
     text: str
     mentions: list[int]
     dm_user_id: int | None  # the player asked for reminders by direct message
+    components: list[list[Button]] = field(default_factory=list)  # e.g. "Not now", or a stalled game's remedies
 
 
 async def due_notices(service: Service, limit: int = 100) -> list[Notice]:
@@ -36,6 +44,12 @@ async def due_notices(service: Service, limit: int = 100) -> list[Notice]:
     now = service.now()
     out: list[Notice] = []
     for row in await service.store.due_reminders(now, limit):
+        member = await service.store.member(row.user_id) if row.user_id is not None else None
+        allowed = next_reminder_time(member, now)
+        if allowed > now:
+            # quiet hours or away: the reminder waits for the member instead of being counted as sent
+            await service.store.defer_reminder(row.game_id, allowed, seen=row)
+            continue
         try:
             message = await service.reminder_message(row)
         except Exception:
@@ -49,8 +63,20 @@ async def due_notices(service: Service, limit: int = 100) -> list[Notice]:
         if not await service.store.mark_reminded(row.game_id, now, next_due, seen=row):
             continue  # the player acted meanwhile, or another worker sent it
         text, mentions = message
-        dm = row.user_id if row.dm and row.user_id is not None else None
-        out.append(Notice(row.game_id, row.channel_id, row.guild_id, text, mentions, dm))
+        wants_dm = member.reminders_via == "dm" if member and member.reminders_via else row.dm
+        dm = row.user_id if wants_dm and row.user_id is not None else None
+        cid = make_custom_id(row.game_id, "any", "notnow")
+        not_now = [[Button("Not now", cid)]] if row.user_id is not None and cid else []
+        out.append(Notice(row.game_id, row.channel_id, row.guild_id, text, mentions, dm, not_now))
+        if 0 < row.stall_after <= row.sent_count + 1 and await service.store.mark_stall_noticed(row.game_id, now):
+            try:
+                stall = await service.stall_message(row)
+            except Exception:
+                log.exception("stall notice for game %s could not be built", row.game_id)
+                stall = None
+            if stall is not None:
+                text, mentions, buttons = stall
+                out.append(Notice(row.game_id, row.channel_id, row.guild_id, text, mentions, None, buttons))
     return out
 
 

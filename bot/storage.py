@@ -33,6 +33,7 @@ from typing import Any, Literal, get_args
 import aiosqlite
 
 Status = Literal["lobby", "active", "finished", "abandoned"]
+ReminderVia = Literal["channel", "dm"]
 ImageMode = Literal["turn", "round", "request"]
 ActionState = Literal["live", "undone", "discarded"]
 
@@ -42,6 +43,8 @@ IMAGE_MODES: tuple[str, ...] = get_args(ImageMode)
 OCCUPYING_STATUSES: tuple[str, ...] = ("lobby", "active")
 DEFAULT_REMINDER_INTERVAL = 12 * 60 * 60
 DEFAULT_IMAGE_MODE: ImageMode = "turn"
+DEFAULT_STALL_AFTER = 4  # reminders without a move before the game's creator and administrators are told
+REMINDER_VIAS: tuple[str, ...] = get_args(ReminderVia)
 
 # finished -> active lets an admin undo the move that ended a game; the partial unique index still refuses it when
 # the channel has started another game meanwhile.
@@ -126,6 +129,29 @@ MIGRATIONS: list[tuple[str, ...]] = [
             created_at DOUBLE PRECISION NOT NULL
         )""",
     ),
+    # v4: members across their games (reminder preferences, quiet hours, away), the stall threshold per game, and
+    # the last "your turn" message per game so the next one replaces it instead of piling up.
+    (
+        """CREATE TABLE members (
+            user_id BIGINT PRIMARY KEY,
+            reminders_via TEXT CHECK (reminders_via IN ('channel', 'dm')),
+            time_zone TEXT,
+            quiet_start INTEGER CHECK (quiet_start BETWEEN 0 AND 1439),
+            quiet_end INTEGER CHECK (quiet_end BETWEEN 0 AND 1439),
+            away_until DOUBLE PRECISION,
+            updated_at DOUBLE PRECISION NOT NULL
+        )""",
+        "ALTER TABLE games ADD COLUMN stall_after INTEGER NOT NULL DEFAULT 4 CHECK (stall_after >= 0)",
+        "ALTER TABLE reminders ADD COLUMN stall_noticed_at DOUBLE PRECISION",
+        "ALTER TABLE reminders ADD COLUMN waiting_since DOUBLE PRECISION",
+        """CREATE TABLE turn_messages (
+            game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            channel_id BIGINT NOT NULL,
+            message_id BIGINT NOT NULL,
+            posted_at DOUBLE PRECISION NOT NULL
+        )""",
+        "CREATE INDEX players_by_user ON players (user_id)",
+    ),
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -178,6 +204,7 @@ class GameRow:
     result: dict[str, Any] | None
     created_at: float
     updated_at: float
+    stall_after: int = DEFAULT_STALL_AFTER
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,17 +246,50 @@ class ReminderRow:
     last_sent_at: float | None
     interval: int  # the game's reminder interval, so the reminder task can compute the next due time
     dm: bool  # the reminded player asked to be reminded by DM
+    stall_after: int = DEFAULT_STALL_AFTER  # the game's threshold: reminders without a move before it is stalled
+    stall_noticed_at: float | None = None  # when the creator was told the game stalls (since the last move)
+    waiting_since: float | None = None  # when the game began to wait for this reminder's player (None: unknown)
+
+
+@dataclass(frozen=True, slots=True)
+class MemberRow:
+    """A member's preferences across all their games (no row: the defaults)."""
+
+    user_id: int
+    reminders_via: ReminderVia | None  # None: as each game's seat says (channel unless /game settings dm:true)
+    time_zone: str | None  # IANA name such as Europe/Paris; None: UTC
+    quiet_start: int | None  # minutes after local midnight; quiet hours run from start to end (may wrap midnight)
+    quiet_end: int | None
+    away_until: float | None  # reminders pause until then
+    updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class TurnMessageRow:
+    game_id: int
+    channel_id: int
+    message_id: int
+    posted_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class SeatedGame:
+    """One active game a member is seated in, with whom it waits for (its reminder row)."""
+
+    game: GameRow
+    seat: PlayerRow
+    reminder: ReminderRow | None
 
 
 _GAME_COLS = (
     "id, guild_id, channel_id, title, options, seed, creator_id, status, reminder_interval, image_mode, result, "
-    "created_at, updated_at"
+    "created_at, updated_at, stall_after"
 )
 _PLAYER_COLS = "game_id, seat, user_id, name, dm_reminders"
 _ACTION_COLS = "game_id, seq, action, user_id, created_at, state, undone_at"
 _REMINDER_SELECT = (
     "SELECT r.game_id, g.guild_id, g.channel_id, r.user_id, r.due_at, r.sent_count, r.last_sent_at, "
-    "g.reminder_interval, p.dm_reminders "
+    "g.reminder_interval, p.dm_reminders, g.stall_after, r.stall_noticed_at, r.waiting_since "
     "FROM reminders r JOIN games g ON g.id = r.game_id "
     "LEFT JOIN players p ON p.game_id = r.game_id AND p.user_id = r.user_id"
 )
@@ -250,6 +310,7 @@ def _game_row(r: Sequence[Any]) -> GameRow:
         result=None if r[10] is None else json.loads(r[10]),
         created_at=r[11],
         updated_at=r[12],
+        stall_after=r[13],
     )
 
 
@@ -274,7 +335,19 @@ def _reminder_row(r: Sequence[Any]) -> ReminderRow:
         last_sent_at=r[6],
         interval=r[7],
         dm=bool(r[8]),
+        stall_after=r[9],
+        stall_noticed_at=r[10],
+        waiting_since=r[11],
     )
+
+
+_MEMBER_COLS = "user_id, reminders_via, time_zone, quiet_start, quiet_end, away_until, updated_at"
+MEMBER_PREFERENCES = frozenset({"reminders_via", "time_zone", "quiet_start", "quiet_end", "away_until"})
+
+
+def _member_row(r: Sequence[Any]) -> MemberRow:
+    return MemberRow(user_id=r[0], reminders_via=r[1], time_zone=r[2], quiet_start=r[3], quiet_end=r[4],
+                     away_until=r[5], updated_at=r[6])
 
 
 def _pending_import_row(r: Sequence[Any]) -> PendingImportRow:
@@ -294,13 +367,16 @@ def _check_int64(value: int, what: str) -> int:
     return value
 
 
-def _check_settings(reminder_interval: object, image_mode: object) -> None:
+def _check_settings(reminder_interval: object, image_mode: object, stall_after: object = None) -> None:
     if reminder_interval is not None and (
         not isinstance(reminder_interval, int) or isinstance(reminder_interval, bool) or reminder_interval < 0
     ):
         raise ValueError(f"reminder_interval must be whole seconds >= 0 (0 = off), got {reminder_interval!r}")
     if image_mode is not None and image_mode not in IMAGE_MODES:
         raise ValueError(f"image_mode must be one of {', '.join(IMAGE_MODES)}, got {image_mode!r}")
+    if stall_after is not None and (not isinstance(stall_after, int) or isinstance(stall_after, bool)
+                                    or not 0 <= stall_after <= 100):
+        raise ValueError(f"stall_after must be a whole number of reminders from 0 (never) to 100, got {stall_after!r}")
 
 
 class Transaction:
@@ -376,12 +452,13 @@ class Transaction:
     ) -> int:
         """Create a game in the lobby and return its id; raises ChannelBusyError if the channel is occupied."""
         settings = dict(settings or {})
-        unknown = set(settings) - {"reminder_interval", "image_mode"}
+        unknown = set(settings) - {"reminder_interval", "image_mode", "stall_after"}
         if unknown:
             raise ValueError(f"unknown game settings: {', '.join(sorted(unknown))}")
         reminder_interval = settings.get("reminder_interval", DEFAULT_REMINDER_INTERVAL)
         image_mode = settings.get("image_mode", DEFAULT_IMAGE_MODE)
-        _check_settings(reminder_interval, image_mode)
+        stall_after = settings.get("stall_after", DEFAULT_STALL_AFTER)
+        _check_settings(reminder_interval, image_mode, stall_after)
         _check_int64(seed, "seed")
         if not title:
             raise ValueError("title must not be empty")
@@ -392,9 +469,10 @@ class Transaction:
         try:
             row = await self._one(
                 "INSERT INTO games (guild_id, channel_id, title, options, seed, creator_id, status, "
-                "reminder_interval, image_mode, result, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, NULL, ?, ?) RETURNING id",
-                (guild_id, channel_id, title, options_json, seed, creator_id, reminder_interval, image_mode, now, now),
+                "reminder_interval, image_mode, stall_after, result, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, NULL, ?, ?) RETURNING id",
+                (guild_id, channel_id, title, options_json, seed, creator_id, reminder_interval, image_mode,
+                 stall_after, now, now),
             )
         except sqlite3.IntegrityError as exc:
             # Another connection (another process on the same file) won the race for the channel.
@@ -458,14 +536,17 @@ class Transaction:
         *,
         reminder_interval: int | None = None,
         image_mode: ImageMode | None = None,
+        stall_after: int | None = None,
     ) -> None:
         """Change the given settings; None leaves a setting as it is. An interval of 0 turns reminders off."""
-        _check_settings(reminder_interval, image_mode)
+        _check_settings(reminder_interval, image_mode, stall_after)
         await self._game_or_raise(game_id)
         if reminder_interval is not None:
             await self._exec("UPDATE games SET reminder_interval = ? WHERE id = ?", (reminder_interval, game_id))
         if image_mode is not None:
             await self._exec("UPDATE games SET image_mode = ? WHERE id = ?", (image_mode, game_id))
+        if stall_after is not None:
+            await self._exec("UPDATE games SET stall_after = ? WHERE id = ?", (stall_after, game_id))
         await self._touch(game_id, now)
 
     # -- players -----------------------------------------------------------------------------------------------
@@ -677,14 +758,18 @@ class Transaction:
 
     # -- reminders ---------------------------------------------------------------------------------------------
 
-    async def set_reminder(self, game_id: int, user_id: int | None, due: float | None) -> None:
-        """Set who is to be reminded and when (due None: no reminder); restarts the count of reminders sent."""
+    async def set_reminder(
+        self, game_id: int, user_id: int | None, due: float | None, since: float | None = None
+    ) -> None:
+        """Set who is to be reminded and when (due None: no reminder); restarts the count of reminders sent.
+        `since`: when the game began to wait for them (the move that passed the turn)."""
         await self._game_or_raise(game_id)
         await self._exec(
-            "INSERT INTO reminders (game_id, user_id, due_at, sent_count, last_sent_at) VALUES (?, ?, ?, 0, NULL) "
+            "INSERT INTO reminders (game_id, user_id, due_at, sent_count, last_sent_at, waiting_since) "
+            "VALUES (?, ?, ?, 0, NULL, ?) "
             "ON CONFLICT (game_id) DO UPDATE SET user_id = excluded.user_id, due_at = excluded.due_at, "
-            "sent_count = 0, last_sent_at = NULL",
-            (game_id, user_id, due),
+            "sent_count = 0, last_sent_at = NULL, stall_noticed_at = NULL, waiting_since = excluded.waiting_since",
+            (game_id, user_id, due, since),
         )
 
     async def reminder(self, game_id: int) -> ReminderRow | None:
@@ -718,6 +803,108 @@ class Transaction:
             )
             params += [seen.sent_count, seen.due_at, seen.due_at, seen.user_id, seen.user_id]
         return await self._exec(sql, params) == 1
+
+    async def postpone_reminder(self, game_id: int, user_id: int, by: float) -> float | None:
+        """Move the next reminder of `user_id` in the game `by` seconds later ("not now"); return the new due time,
+        or None when the game no longer waits for that member (the reminder moved on)."""
+        changed = await self._exec(
+            "UPDATE reminders SET due_at = due_at + ? WHERE game_id = ? AND user_id = ? AND due_at IS NOT NULL",
+            (by, game_id, user_id),
+        )
+        if changed != 1:
+            return None
+        row = await self.reminder(game_id)
+        return None if row is None else row.due_at
+
+    async def defer_reminder(self, game_id: int, due: float, *, seen: ReminderRow) -> bool:
+        """Move a due reminder to `due` without counting it as sent (quiet hours, away); False if it moved on."""
+        return await self._exec(
+            "UPDATE reminders SET due_at = ? WHERE game_id = ? AND sent_count = ? AND due_at = ? "
+            "AND (user_id = ? OR (user_id IS NULL AND ? IS NULL))",
+            (due, game_id, seen.sent_count, seen.due_at, seen.user_id, seen.user_id),
+        ) == 1
+
+    async def mark_stall_noticed(self, game_id: int, now: float) -> bool:
+        """Record that the creator was told the game stalls; False if that was already done since the last move."""
+        return await self._exec(
+            "UPDATE reminders SET stall_noticed_at = ? WHERE game_id = ? AND stall_noticed_at IS NULL", (now, game_id)
+        ) == 1
+
+    # -- members across their games ----------------------------------------------------------------------------
+
+    async def member(self, user_id: int) -> MemberRow | None:
+        row = await self._one(f"SELECT {_MEMBER_COLS} FROM members WHERE user_id = ?", (user_id,))
+        return None if row is None else _member_row(row)
+
+    async def set_member(self, user_id: int, now: float, **changes: Any) -> MemberRow:
+        """Change a member's preferences (a field given as None is cleared; fields not given stay as they are)."""
+        _check_int64(user_id, "user_id")
+        unknown = set(changes) - MEMBER_PREFERENCES
+        if unknown:
+            raise ValueError(f"unknown member preferences: {', '.join(sorted(unknown))}")
+        via = changes.get("reminders_via")
+        if via is not None and via not in REMINDER_VIAS:
+            raise ValueError(f"reminders_via must be one of {', '.join(REMINDER_VIAS)}, got {via!r}")
+        for key in ("quiet_start", "quiet_end"):
+            minute = changes.get(key)
+            if minute is not None and (not isinstance(minute, int) or not 0 <= minute <= 1439):
+                raise ValueError(f"{key} must be minutes after midnight (0-1439), got {minute!r}")
+        await self._exec(
+            "INSERT INTO members (user_id, updated_at) VALUES (?, ?) ON CONFLICT (user_id) DO NOTHING", (user_id, now)
+        )
+        for key, value in changes.items():
+            await self._exec(f"UPDATE members SET {key} = ? WHERE user_id = ?", (value, user_id))
+        await self._exec("UPDATE members SET updated_at = ? WHERE user_id = ?", (now, user_id))
+        member = await self.member(user_id)
+        assert member is not None
+        return member
+
+    async def members(self, user_ids: Sequence[int]) -> list[MemberRow]:
+        """The preferences of those of `user_ids` who have any."""
+        ids = [_check_int64(u, "user_id") for u in user_ids]
+        if not ids:
+            return []
+        rows = await self._all(
+            f"SELECT {_MEMBER_COLS} FROM members WHERE user_id IN ({', '.join('?' * len(ids))}) ORDER BY user_id", ids
+        )
+        return [_member_row(r) for r in rows]
+
+    async def seated_games(self, user_id: int) -> list[SeatedGame]:
+        """Every game in play in which the member holds a seat, in any channel or server, oldest first."""
+        rows = await self._all(
+            f"SELECT {', '.join('g.' + c for c in _GAME_COLS.split(', '))}, "
+            f"{', '.join('p.' + c for c in _PLAYER_COLS.split(', '))} "
+            "FROM games g JOIN players p ON p.game_id = g.id WHERE p.user_id = ? AND g.status = 'active' "
+            "ORDER BY g.id",
+            (user_id,),
+        )
+        width = len(_GAME_COLS.split(", "))
+        out = []
+        for r in rows:
+            game = _game_row(r[:width])
+            out.append(SeatedGame(game, _player_row(r[width:]), await self.reminder(game.id)))
+        return out
+
+    # -- the last "your turn" message of a game ----------------------------------------------------------------
+
+    async def turn_message(self, game_id: int) -> TurnMessageRow | None:
+        row = await self._one(
+            "SELECT game_id, channel_id, message_id, posted_at FROM turn_messages WHERE game_id = ?", (game_id,)
+        )
+        return None if row is None else TurnMessageRow(*row)
+
+    async def set_turn_message(self, game_id: int, channel_id: int, message_id: int | None, now: float) -> None:
+        """Remember the game's newest "your turn" message (None: forget it)."""
+        if message_id is None:
+            await self._exec("DELETE FROM turn_messages WHERE game_id = ?", (game_id,))
+            return
+        _check_int64(message_id, "message_id")
+        await self._exec(
+            "INSERT INTO turn_messages (game_id, channel_id, message_id, posted_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (game_id) DO UPDATE SET channel_id = excluded.channel_id, "
+            "message_id = excluded.message_id, posted_at = excluded.posted_at",
+            (game_id, channel_id, message_id, now),
+        )
 
 
 class Store:
@@ -884,9 +1071,11 @@ class Store:
         *,
         reminder_interval: int | None = None,
         image_mode: ImageMode | None = None,
+        stall_after: int | None = None,
     ) -> None:
         async with self.transaction() as tx:
-            await tx.update_settings(game_id, now, reminder_interval=reminder_interval, image_mode=image_mode)
+            await tx.update_settings(game_id, now, reminder_interval=reminder_interval, image_mode=image_mode,
+                                     stall_after=stall_after)
 
     async def players(self, game_id: int) -> list[PlayerRow]:
         async with self.transaction(write=False) as tx:
@@ -944,9 +1133,11 @@ class Store:
         async with self.transaction() as tx:
             return await tx.redo(game_id, now)
 
-    async def set_reminder(self, game_id: int, user_id: int | None, due: float | None) -> None:
+    async def set_reminder(
+        self, game_id: int, user_id: int | None, due: float | None, since: float | None = None
+    ) -> None:
         async with self.transaction() as tx:
-            await tx.set_reminder(game_id, user_id, due)
+            await tx.set_reminder(game_id, user_id, due, since)
 
     async def reminder(self, game_id: int) -> ReminderRow | None:
         async with self.transaction(write=False) as tx:
@@ -961,3 +1152,39 @@ class Store:
     ) -> bool:
         async with self.transaction() as tx:
             return await tx.mark_reminded(game_id, now, next_due, seen=seen)
+
+    async def postpone_reminder(self, game_id: int, user_id: int, by: float) -> float | None:
+        async with self.transaction() as tx:
+            return await tx.postpone_reminder(game_id, user_id, by)
+
+    async def defer_reminder(self, game_id: int, due: float, *, seen: ReminderRow) -> bool:
+        async with self.transaction() as tx:
+            return await tx.defer_reminder(game_id, due, seen=seen)
+
+    async def mark_stall_noticed(self, game_id: int, now: float) -> bool:
+        async with self.transaction() as tx:
+            return await tx.mark_stall_noticed(game_id, now)
+
+    async def member(self, user_id: int) -> MemberRow | None:
+        async with self.transaction(write=False) as tx:
+            return await tx.member(user_id)
+
+    async def set_member(self, user_id: int, now: float, **changes: Any) -> MemberRow:
+        async with self.transaction() as tx:
+            return await tx.set_member(user_id, now, **changes)
+
+    async def members(self, user_ids: Sequence[int]) -> list[MemberRow]:
+        async with self.transaction(write=False) as tx:
+            return await tx.members(user_ids)
+
+    async def seated_games(self, user_id: int) -> list[SeatedGame]:
+        async with self.transaction(write=False) as tx:
+            return await tx.seated_games(user_id)
+
+    async def turn_message(self, game_id: int) -> TurnMessageRow | None:
+        async with self.transaction(write=False) as tx:
+            return await tx.turn_message(game_id)
+
+    async def set_turn_message(self, game_id: int, channel_id: int, message_id: int | None, now: float) -> None:
+        async with self.transaction() as tx:
+            await tx.set_turn_message(game_id, channel_id, message_id, now)

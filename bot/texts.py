@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.game import Game
 from engine.state import IPO, POOL
 from engine.stock import share_price
 
 from .commands import COMMANDS, GROUPS
+
+if TYPE_CHECKING:
+    from .storage import GameRow
 
 MESSAGE_LIMIT = 2000
 EMBED_DESCRIPTION_LIMIT = 4096
@@ -93,6 +96,36 @@ def _flush(current: str, in_code: bool) -> list[str]:
 
 def mention(user_id: int) -> str:
     return f"<@{user_id}>"
+
+
+PROMPT_MARK = "➡️"  # starts the line of a message that calls players to act
+
+
+def turn_over_text(content: str) -> str:
+    """A call to act whose turn has passed: what came before the call stays, the call itself is struck out."""
+    before, mark, call = content.partition(PROMPT_MARK)
+    if not mark:
+        return content
+    first = call.split("\n", 1)[0].strip()
+    return f"{before}~~{PROMPT_MARK} {first}~~ ☑️ done".strip()
+
+
+def game_tag(row: GameRow) -> str:
+    """How a game is named wherever a member in several games must know which one calls: "18FL · game #3"."""
+    return f"{row.title} · game #{row.id}"
+
+
+def duration_text(seconds: float) -> str:
+    """How long something has waited: "40 min", "5 h", "2 d 3 h"."""
+    minutes = int(seconds // 60)
+    if minutes < 1:
+        return "less than a minute"
+    if minutes < 60:
+        return f"{minutes} min"
+    hours = minutes // 60
+    if hours < 48:
+        return f"{hours} h"
+    return f"{hours // 24} d" + (f" {hours % 24} h" if hours % 24 else "")
 
 
 def hours_text(seconds: int) -> str:

@@ -51,7 +51,8 @@ async def test_command_tree_respects_discord_limits(payload: list[dict[str, Any]
         assert cmd["name"] == cmd["name"].lower() and NAME.match(cmd["name"])
         assert 1 <= len(cmd["description"]) <= 100
         assert _chars(cmd) <= 4000, cmd["name"]
-        assert cmd.get("contexts") == [0]  # servers only: a game lives in a channel
+        # servers only (a game lives in a channel), except a member's own commands, which also work in a DM
+        assert cmd.get("contexts") == ([0, 1, 2] if cmd["name"] in ("mygames", "reminders") else [0]), cmd["name"]
         subs = cmd.get("options", [])
         assert len(subs) <= 25
         for sub in subs:

@@ -166,14 +166,18 @@ class Lobby(Table):
         image_mode = opts.get("images")
         if image_mode is not None and image_mode not in IMAGE_MODES:
             raise Refusal(f"images must be one of {', '.join(IMAGE_MODES)}.")
-        if interval is not None or image_mode is not None:
+        stall_after = opts.get("stall_after")
+        if stall_after is not None and (not isinstance(stall_after, int) or not 0 <= stall_after <= 100):
+            raise Refusal("stall_after must be a whole number of reminders from 0 (never tell) to 100.")
+        if interval is not None or image_mode is not None or stall_after is not None:
             if ctx.seat() is None and not ctx.is_admin():
                 raise Refusal("Only the players or an administrator can change the game's settings.")
             now = self.now()
             # load before the transaction: a cold load reads the store, which a open transaction would refuse
             game = await self._game(ctx) if interval is not None and row.status == "active" else None
             async with self.store.transaction() as tx:
-                await tx.update_settings(row.id, now, reminder_interval=interval, image_mode=image_mode)
+                await tx.update_settings(row.id, now, reminder_interval=interval, image_mode=image_mode,
+                                         stall_after=stall_after)
                 ctx.row = await tx.game(row.id)
                 if game is not None:
                     await self._set_reminder(tx, ctx, game, now)
@@ -181,11 +185,15 @@ class Lobby(Table):
                 changes.append(f"reminders {texts.hours_text(interval)}")
             if image_mode is not None:
                 changes.append(f"pictures {_image_mode_text(image_mode)}")
+            if stall_after is not None:
+                changes.append("the creator is never told of a stalled game" if stall_after == 0 else
+                               f"the creator is told after {stall_after} reminders without a move")
         if not changes:
             r = ctx.row
             assert r is not None
             return Reply(text=f"Game #{r.id} settings: reminders {texts.hours_text(r.reminder_interval)}, pictures "
-                              f"{_image_mode_text(r.image_mode)}.", ephemeral=True)
+                              f"{_image_mode_text(r.image_mode)}, stalled after {r.stall_after or 'never'} "
+                              "reminders.", ephemeral=True)
         return Reply(text=f"⚙️ {ctx.user.name}: " + "; ".join(changes) + ".")
 
     async def _cmd_abandon(self, ctx: Ctx, opts: dict[str, Any]) -> Reply:

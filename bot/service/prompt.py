@@ -31,10 +31,14 @@ class Prompt(Table):
             return Reply(text=game.describe_turn())
         ids = [uid for uid in (ctx.uid(n) for n in acting) if uid is not None]
         who = " ".join(mention(i) for i in ids)
-        text = f"➡️ {who} — {game.describe_turn()}"
+        text = f"{texts.PROMPT_MARK} {texts.game_tag(row)} · {who} — {game.describe_turn()}"
+        away = [f"{p.name} is away until {ctx.away[p.user_id]}" for p in ctx.players
+                if p.user_id in ctx.away and p.user_id in ids]
+        if away:
+            text += "\n🏖️ " + "; ".join(away) + "."
         # ping only those whose turn just began; the others were pinged already
         fresh = [uid for n in acting if n not in previous and (uid := ctx.uid(n)) is not None]
-        reply = Reply(text=text, mentions=fresh)
+        reply = Reply(text=text, mentions=fresh, turn_of=row.id if fresh else None)
         cached = self._legal.get(row.id)
         if getattr(game.round, "step", None) == "track" and not (cached and cached[0] == self.state_token(game)):
             # Listing every tile and rotation is the slowest legal-move query, and a track step needs only the pass

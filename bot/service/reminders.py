@@ -23,7 +23,7 @@ class Reminders(Table):
             return
         ids = [ctx.uid(n) for n in acting]
         uid = ids[0] if len(ids) == 1 else None
-        await tx.set_reminder(row.id, uid, now + row.reminder_interval)
+        await tx.set_reminder(row.id, uid, now + row.reminder_interval, since=now)
 
     async def reminder_message(self, reminder: ReminderRow) -> tuple[str, list[int]] | None:
         """The reminder text and whom it mentions, or None if the game is not waiting for anyone."""
@@ -37,10 +37,16 @@ class Reminders(Table):
             if not acting:
                 return None
             ids = [u for u in (ctx.uid(n) for n in acting) if u is not None]
-        # the turn began one interval before the first due time; later reminders follow one interval apart
-        due = reminder.due_at if reminder.due_at is not None else self.now()
-        waited = texts.hours_text(int(reminder.interval * (reminder.sent_count + 1) + max(0.0, self.now() - due)))
-        text = (f"⏰ Reminder {' '.join(mention(i) for i in ids)}: game #{reminder.game_id} ({ctx.row.title}) "
-                f"in <#{reminder.channel_id}> has waited {waited} for you. {game.describe_turn()}")
+        waited = texts.duration_text(self.now() - waiting_since(reminder, self.now()))
+        text = (f"⏰ Reminder {' '.join(mention(i) for i in ids)}: {texts.game_tag(ctx.row)} in "
+                f"<#{reminder.channel_id}> has waited {waited} for you. {game.describe_turn()}")
         return text, ids
 
+
+
+def waiting_since(reminder: ReminderRow, now: float) -> float:
+    """When the game began to wait: stored since schema v4; before, one interval before the first due time."""
+    if reminder.waiting_since is not None:
+        return reminder.waiting_since
+    due = reminder.due_at if reminder.due_at is not None else now
+    return due - reminder.interval * (reminder.sent_count + 1)

@@ -63,6 +63,9 @@ class Reply:
     ephemeral: bool = False
     ok: bool = True  # False: a refusal (nothing changed)
     followups: list[Reply] = field(default_factory=list)
+    # this message calls a game's players to act (its id): the transport reports where it posted it
+    # (`Service.turn_posted`) and marks the game's previous call as over, so old pings do not pile up
+    turn_of: int | None = None
 
     def all(self) -> list[Reply]:
         out = [self]
@@ -109,5 +112,6 @@ def merge(into: Reply, other: Reply) -> None:
     into.pictures += other.pictures
     into.components += other.components
     into.embeds += other.embeds
+    into.turn_of = other.turn_of if other.turn_of is not None else into.turn_of
 
 

@@ -18,6 +18,7 @@ action); a click made for an older state is refused, so two clicks at once apply
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -32,6 +33,7 @@ from ..storage import ConflictError, GameRow, NotFoundError, StorageError
 from .choices import Choices, filter_choices
 from .consent import VOTE_KEYS, Consent
 from .lobby import Lobby
+from .members import Members
 from .play import Play
 from .prompt import Prompt
 from .records import Records
@@ -45,7 +47,7 @@ log = logging.getLogger("stationmaster.service")
 APOLOGY = "Sorry, something went wrong on my side; nothing was changed. The error has been logged."
 
 
-class Service(Lobby, Records, Play, Prompt, Consent, Views, Choices, Reminders, Table):
+class Service(Lobby, Records, Members, Play, Prompt, Consent, Views, Choices, Reminders, Table):
     """The entry points: a command, a click or an autocomplete request is routed to the concern that handles it,
     under the channel's lock; refusals become ephemeral replies and unknown errors an apology (logged)."""
 
@@ -63,9 +65,11 @@ class Service(Lobby, Records, Play, Prompt, Consent, Views, Choices, Reminders, 
             return refusal(f"There is no command /{path}. Try /help.")
         opts = {k: v for k, v in (options or {}).items() if v is not None}
         ctx = Ctx(channel_id, guild_id, user)
-        async with self.lock(channel_id):
+        # a member's own commands read games in many channels, each under that channel's lock: not this one's
+        async with self.lock(channel_id) if cmd.kind != "member" else contextlib.nullcontext():
             try:
-                await self._load_ctx(ctx)
+                if cmd.kind != "member":
+                    await self._load_ctx(ctx)
                 return await self._dispatch(ctx, cmd, opts)
             except Refusal as e:
                 return refusal(str(e))
@@ -93,6 +97,15 @@ class Service(Lobby, Records, Play, Prompt, Consent, Views, Choices, Reminders, 
         cid = parse_custom_id(custom_id)
         if cid is None:
             return refusal("That button is not one of mine.")
+        if cid.key == "notnow":
+            # a reminder's button: it may be clicked in a DM, far from the game's channel
+            try:
+                return await self.not_now(cid.game_id, user)
+            except Refusal as e:
+                return refusal(str(e))
+            except Exception:
+                log.exception("error on click %s, game %s, user %s", custom_id, cid.game_id, user.id)
+                return refusal(APOLOGY)
         ctx = Ctx(channel_id, guild_id, user)
         async with self.lock(channel_id):
             try:
@@ -164,8 +177,9 @@ class Service(Lobby, Records, Play, Prompt, Consent, Views, Choices, Reminders, 
         if cmd.kind == "help":
             return Reply(text=texts.help_text(opts.get("topic"), {t: rules_for(t).options for t in TITLES}),
                          ephemeral=True)
-        if cmd.kind == "lifecycle":
-            # /game NAME is the method _cmd_NAME: of the lobby, or of records for import and export
+        if cmd.kind in ("lifecycle", "member"):
+            # /game NAME is the method _cmd_NAME: of the lobby, or of records for import and export; /mygames and
+            # /reminders are the members' own
             handler = getattr(self, "_cmd_" + cmd.name)
             return await handler(ctx, opts)
         if cmd.kind == "view":
@@ -184,6 +198,8 @@ class Service(Lobby, Records, Play, Prompt, Consent, Views, Choices, Reminders, 
             return await self._abandon(ctx)
         if key == "claim":
             return await self._claim(ctx, values)
+        if key.startswith("stall-"):
+            return await self._stall_remedy(ctx, key)
         game = await self._game(ctx)
         if key.startswith(VOTE_KEYS):
             return await self._vote(ctx, game, state, key)

@@ -24,6 +24,7 @@ from engine.game import Game
 from engine.records.reader import PROFILE as SITE_PROFILE
 from engine.titles import new_game
 
+from ..availability import is_away, local_text
 from ..storage import GameRow, PendingImportRow, PlayerRow, Store
 from .replies import Refusal, User
 
@@ -43,6 +44,7 @@ class Ctx:
     row: GameRow | None = None
     players: list[PlayerRow] = field(default_factory=list)
     pending: PendingImportRow | None = None  # the stored record an import lobby waits to activate (see records)
+    away: dict[int, str] = field(default_factory=dict)  # seated members who said they are away: id -> until when
 
     def seat(self) -> PlayerRow | None:
         return next((p for p in self.players if p.user_id == self.user.id), None)
@@ -95,6 +97,10 @@ class Table:
         ctx.row = await self.store.active_game(ctx.channel_id)
         if ctx.row is not None:
             ctx.players = await self.store.players(ctx.row.id)
+            now = self.now()
+            ctx.away = {m.user_id: local_text(m.away_until, m.time_zone)
+                        for m in await self.store.members([p.user_id for p in ctx.players])
+                        if m.away_until is not None and is_away(m, now)}
             if is_import_lobby(ctx.row):
                 ctx.pending = await self.store.pending_import(ctx.row.id)
 

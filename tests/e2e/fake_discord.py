@@ -525,10 +525,17 @@ class FakeDiscord:
         payload: dict[str, Any] = {
             "id": iid, "application_id": APP_ID, "type": kind, "token": f"itok{iid}x{len(self.interactions)}",
             "version": 1, "attachment_size_limit": self.limits.attachment_size, "guild_id": GUILD_ID,
-            "channel_id": cid, "channel": {k: v for k, v in self.channels[cid].items() if k != "permission_overwrites"},
+            "channel_id": cid, "channel": {k: v for k, v in self.channels.get(cid, {}).items()
+                                           if k != "permission_overwrites"},
             "member": user.member_json(), "app_permissions": str(MEMBER_PERMISSIONS), "locale": "en-US",
             "guild_locale": "en-US", "entitlements": [], "authorizing_integration_owners": {"0": GUILD_ID},
             "context": 0, "data": data}
+        if cid in self.dm_channels:
+            # an interaction in a DM with the bot: no guild, no member; the user himself, and the private context
+            for key in ("guild_id", "member", "guild_locale"):
+                payload.pop(key)
+            payload.update(user=user.user_json(), context=1, channel={"id": cid, "type": 1},
+                           authorizing_integration_owners={"1": str(user.id)})
         with self.lock:
             if message_id is not None:
                 payload["message"] = self.messages[message_id].to_json(self.users)
