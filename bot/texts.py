@@ -218,14 +218,6 @@ def _train_label(game: Game, a: Mapping[str, Any]) -> str:
     except Exception:
         t = None
     variant = a.get("variant") or (t.variant if t else a["train"])
-    if a.get("exchange"):
-        try:
-            old = game.train(str(a["exchange"]))
-        except Exception:
-            old = None
-        handed = f"{old.variant}-train {old.id}" if old else str(a["exchange"])
-        price = f" ({game.fmt(int(a['price']))})" if a.get("price") else ""
-        return f"Hand in {handed} for a {variant}-train{price}"
     if t is not None and t.owner not in (None, POOL):
         return f"Buy {t.variant}-train {t.id} from {t.owner} (name a price)"
     src = "pool" if t is not None and t.owner == POOL else "bank"
