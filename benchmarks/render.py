@@ -21,6 +21,9 @@ from engine.titledata import load_title  # noqa: E402
 from render import RouteDraw, render_map, render_market, render_standings  # noqa: E402
 from render.mapimg import hex_layout_of  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from timing import repeat  # noqa: E402
+
 # (hex, tile, rotation, city map) in play order: a plausible board after a few operating rounds.
 LAYS: list[tuple[str, str, int, list[int]]] = [
     ("B3", "9", 1, []), ("B7", "4", 1, []), ("B9", "9", 1, []), ("B11", "9", 1, []), ("B13", "4", 1, []),
@@ -92,18 +95,6 @@ def sample_history() -> tuple[list[tuple[str, int]], dict[str, list[int]]]:
     return rows, history
 
 
-def _time(fn: Callable[[], bytes], runs: int) -> tuple[list[float], list[float], bytes]:
-    """Wall and CPU milliseconds per call; CPU time shows the cost when other processes share the machine."""
-    out = fn()  # warm caches (fonts, hex plans) as a long-running bot would have them
-    wall, cpu = [], []
-    for _ in range(runs):
-        t0, c0 = time.perf_counter(), time.process_time()
-        out = fn()
-        wall.append((time.perf_counter() - t0) * 1000)
-        cpu.append((time.process_time() - c0) * 1000)
-    return wall, cpu, out
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", type=Path, default=None, help="write the PNGs here")
@@ -127,7 +118,7 @@ def main() -> None:
     }
     print(f"map cold (first call, empty caches): {cold_ms:.1f} ms wall, {cold_cpu:.1f} ms cpu")
     for name, fn in cases.items():
-        wall, cpu, png = _time(fn, args.runs)
+        wall, cpu, png = repeat(fn, args.runs)
         print(f"{name:10s} median {statistics.median(wall):7.1f} ms  max {max(wall):7.1f} ms  "
               f"cpu median {statistics.median(cpu):7.1f} ms  size {len(png) / 1024:7.1f} KB")
         if args.out:

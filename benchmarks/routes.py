@@ -1,19 +1,20 @@
-"""Timings of route search on dense late-game 18FL positions.
+"""Route search speed over real positions, per title, next to the targets and the Ruby auto-router.
 
-Run: ``python benchmarks/routes.py`` (from the repository root).
+Run: ``python benchmarks/routes.py [--games N] [--titles 18FL,18AL] [--worst K]`` (from the repository root).
 
-* "dense" positions are built programmatically: every hex gets the highest-colour tile of its kind that the
-  supply allows, turned to connect to as many neighbours as possible (denser than any real game, so these
-  figures are an upper bound), then tokens, hotels and trains;
-* "record" positions are the final map of a real 4-player game from 18xx.games (the reference records, if
-  present), each corporation with its last trains and with late-game pairs.
-
-Each line prints the median and worst wall time of several runs of ``best_routes`` (and the median CPU time,
-steadier on a busy machine), the time of ``reach``, and the revenue and routes found.
+Positions (``benchmarks/route_positions.py``): every ``run_routes`` point of the reference records of the title, and
+every route run of N seeded self-played games per title (default 30, spread over the player counts; captured once
+and cached under ``.cache/``, which takes a while the first time). Each position is searched once with
+``best_routes`` at its default budget. Printed per title and source: p50, p95 and max of the CPU time (steadier
+than wall time on a shared machine; wall p95 beside it), the positions whose answer is not proven best, and the
+ratios to the target (p95 20 ms, max 250 ms) and to the 18xx.games auto-router on the record points
+(``../shared/reference/anchors/ruby-engine.md``; a ratio below 1 is faster).
 """
 
 from __future__ import annotations
 
+import argparse
+import gc
 import statistics
 import sys
 import time
@@ -21,164 +22,65 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.board import Board  # noqa: E402
-from engine.graph import reach  # noqa: E402
-from engine.hexgrid import opposite  # noqa: E402
-from engine.routes import TrainSpec, best_routes  # noqa: E402
-from engine.tiles import distinct_rotations, keeps_track, tile_layout  # noqa: E402
-from engine.titledata import load_title  # noqa: E402
-from engine.titles.g18fl_routes import FLRouteRules, train_spec  # noqa: E402
+from benchmarks.route_positions import GAMES_PER_TITLE, Position, all_positions  # noqa: E402
+from engine.routes import best_routes  # noqa: E402
 
-TITLE = load_title("18FL")
-
-# Upgrade families by hex kind, most exits first within a colour.
-PLAIN = {"yellow": ["9", "8"], "green": ["82", "83", "81", "80"], "brown": ["545", "544", "546"]}
-TOWN = {"yellow": ["4", "58", "3"], "green": ["141", "142", "143"], "brown": ["146"]}
-CITY = {
-    "F23": ["6o", "443o", "63"],
-    "J27": ["6fl", "443fl", "611"],
-    "G20": ["405", "431"],
-    "K28": ["405", "431"],
-    "B5": ["15"],
-    "B15": ["15"],
-    "B23": ["487", "488"],
-}
-KEYS = {"L27": ("9", {0, 3}), "M26": ("8", {1, 3}), "M24": ("58", {4, 0})}
+TARGET_P95_MS, TARGET_MAX_MS = 20.0, 250.0
+# The site's auto-router at every run_routes point of the public records: p50, p95, max in ms.
+RUBY_MS = {"18FL": (63.0, 10_900.0, 39_500.0), "18AL": (6.8, 429.0, 553.0), "1830": (5.3, 122.0, 366.0)}
 
 
-def _score(board: Board, hex_id: str, tile: str, rot: int) -> int:
-    """How many of the tile's exits meet an open side (track-bearing neighbours count double)."""
-    score = 0
-    for e in tile_layout(TITLE.tiles[tile], rot).exits:
-        if not board.edge_open(hex_id, e):
-            return -1
-        other = board.neighbour(hex_id, e)
-        assert other is not None
-        color = TITLE.hex(other).color
-        if color in ("gray",) and opposite(e) not in board.layout(other).exits:
-            return -1
-        if color == "red" and opposite(e) not in board.layout(other).exits:
-            return -1
-        score += 2 if opposite(e) in board.layout(other).exits else 1
-    return score
+def _pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
-def _upgrade(board: Board, hex_id: str, choices: list[str]) -> bool:
-    old = board.layout(hex_id)
-    best: tuple[int, str, int] | None = None
-    for tile in choices:
-        if not board.supply[tile] and not TITLE.tiles[tile].unlimited:
-            continue
-        for rot in distinct_rotations(TITLE.tiles[tile]):
-            if not keeps_track(old, tile_layout(TITLE.tiles[tile], rot)):
-                continue
-            s = _score(board, hex_id, tile, rot)
-            if s >= 0 and (best is None or s > best[0]):
-                best = (s, tile, rot)
-    if best is None:
-        return False
-    _, tile, rot = best
-    n_old = len(board.hexes[hex_id].tokens)
-    n_new = len(TITLE.tiles[tile].cities)
-    board.place_tile(hex_id, tile, rot, [min(i, n_new - 1) for i in range(n_old)])
-    return True
-
-
-def dense_board(colours: tuple[str, ...] = ("yellow", "green", "brown")) -> Board:
-    board = Board(TITLE)
-    for hex_id, (tile, exits) in KEYS.items():
-        for rot in range(6):
-            if tile_layout(TITLE.tiles[tile], rot).exits == frozenset(exits):
-                board.place_tile(hex_id, tile, rot, [])
-                break
-    for colour in colours:
-        # two sweeps: a tile laid later can make an earlier hex's best rotation different
-        for hex_def in TITLE.hexes:
-            h = hex_def.id
-            if h in KEYS or not hex_def.buildable:
-                continue
-            if h in CITY:
-                fam = [t for t in CITY[h] if TITLE.tiles[t].color == colour]
-                if fam:
-                    _upgrade(board, h, fam)
-            elif hex_def.towns:
-                _upgrade(board, h, TOWN[colour])
-            elif not hex_def.cities:
-                _upgrade(board, h, PLAIN[colour])
-    return board
-
-
-def tokens(board: Board) -> None:
-    homes = {"ACL": ("G20", 0), "FEC": ("K28", 0), "L&N": ("B5", 0), "TPS": ("B15", 0), "SAL": ("B23", 0),
-             "SR": ("B23", 1)}
-    for corp, (h, ci) in homes.items():
-        slots = board.hexes[h].tokens[ci]
-        slots[slots.index(None)] = corp
-    extra = {"SAL": [("F23", 0), ("J27", 0)], "ACL": [("B15", 0), ("F23", 0)], "FEC": [("G20", 0)]}
-    for corp, places in extra.items():
-        for h, ci in places:
-            slots = board.hexes[h].tokens[ci]
-            if None in slots:
-                slots[slots.index(None)] = corp
-    board.hexes["C24"].hotels[0] = "SAL"
-    board.hexes["D25"].hotels[0] = "SAL"
-    board.hexes["I28"].hotels[0] = "FEC"
-
-
-def positions() -> list[tuple[str, Board, str, list[TrainSpec], bool]]:
-    brown = dense_board()
-    tokens(brown)
-    green = dense_board(("yellow", "green"))
-    tokens(green)
-    return [
-        ("dense green map, SAL 4+4", green, "SAL", [train_spec("4-0", "4"), train_spec("4-1", "4")], False),
-        ("dense brown map, SAL 5+6", brown, "SAL", [train_spec("5-0", "5"), train_spec("6-0", "6")], True),
-        ("dense brown map, SAL 6+3E", brown, "SAL", [train_spec("6-0", "6"), train_spec("6-1", "3E")], True),
-        ("dense brown map, ACL 5+6", brown, "ACL", [train_spec("5-0", "5"), train_spec("6-0", "6")], True),
-        ("dense brown map, FEC 6+6", brown, "FEC", [train_spec("6-0", "6"), train_spec("6-1", "6")], True),
-        ("dense brown map, ACL 4+4+3 (stress)", brown, "ACL",
-         [train_spec("4-0", "4"), train_spec("4-1", "4"), train_spec("3-0", "3")], True),
-    ]
-
-
-RECORD = Path("/work/shared/reference/records/18FL-4p-bankrupt.json")
-
-
-def record_positions() -> list[tuple[str, Board, str, list[TrainSpec], bool]]:
-    if not RECORD.exists():
-        return []
-    from tests.test_routes import replay_record
-
-    board, runs = replay_record(RECORD)
-    last = {run.corp: run for run in runs}
+def measure(positions: list[Position]) -> list[tuple[float, float, Position, int, bool]]:
+    """(cpu ms, wall ms, position, revenue, proven) per position."""
     out = []
-    for corp, run in sorted(last.items()):
-        names = "+".join(t.name for t in run.trains)
-        out.append((f"record map, {corp} {names}", board, corp, run.trains, run.rules.late))
-    for corp in sorted(last):
-        out.append((f"record map, {corp} 5+6", board, corp, [train_spec("5-0", "5"), train_spec("6-0", "6")], True))
-        out.append((f"record map, {corp} 6+3E", board, corp, [train_spec("6-0", "6"), train_spec("6-1", "3E")], True))
+    for p in positions:
+        w0, c0 = time.perf_counter(), time.process_time()
+        rs = best_routes(p.board, p.corp, p.trains, p.rules)
+        cpu, wall = (time.process_time() - c0) * 1000, (time.perf_counter() - w0) * 1000
+        out.append((cpu, wall, p, rs.revenue, rs.proven))
     return out
 
 
-def main(repeat: int = 5) -> None:
-    for label, board, corp, trains, late in positions() + record_positions():
-        rules = FLRouteRules(late=late)
-        times, cpu = [], []
-        result = None
-        for _ in range(repeat):
-            t0, c0 = time.perf_counter(), time.process_time()
-            result = best_routes(board, corp, trains, rules)
-            times.append(time.perf_counter() - t0)
-            cpu.append(time.process_time() - c0)
-        assert result is not None
-        t0 = time.perf_counter()
-        reach(board, corp)
-        t_reach = time.perf_counter() - t0
-        stops = " | ".join("-".join(r.node_ids()) for r in result.routes)
-        wall, proc = statistics.median(times) * 1000, statistics.median(cpu) * 1000
-        print(f"{label:34s} median {wall:6.1f} ms (cpu {proc:6.1f})  max {max(times) * 1000:6.1f} ms  "
-              f"reach {t_reach * 1000:4.1f} ms  revenue {result.revenue:4d}  {stops}")
+def report(title: str, source: str, rows: list[tuple[float, float, Position, int, bool]], worst: int) -> None:
+    if not rows:
+        print(f"{title:6s} {source:10s} no positions")
+        return
+    cpu = [r[0] for r in rows]
+    p50, p95, mx = statistics.median(cpu), _pct(cpu, 0.95), max(cpu)
+    wall95 = _pct([r[1] for r in rows], 0.95)
+    unproven = sum(1 for r in rows if not r[4])
+    line = (f"{title:6s} {source:10s} n={len(rows):4d}  p50 {p50:7.1f}  p95 {p95:7.1f} (wall {wall95:7.1f})  "
+            f"max {mx:7.1f} ms  not proven {unproven:3d}  p95/target {p95 / TARGET_P95_MS:5.2f}  "
+            f"max/target {mx / TARGET_MAX_MS:5.2f}")
+    ruby = RUBY_MS.get(title)
+    if ruby is not None and source == "records":
+        line += f"  vs Ruby: p50 {p50 / ruby[0]:.3f} p95 {p95 / ruby[1]:.4f} max {mx / ruby[2]:.4f}"
+    print(line)
+    for cpu_ms, _, p, revenue, proven in sorted(rows, key=lambda r: -r[0])[:worst]:
+        print(f"{'':18s}{cpu_ms:7.1f} ms  {revenue:4d}{'' if proven else ' (not proven)'}  {p.label()}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=GAMES_PER_TITLE, help="self-played games per title")
+    ap.add_argument("--titles", default="", help="comma-separated titles (default: every title)")
+    ap.add_argument("--worst", type=int, default=3, help="slowest positions to list per line")
+    args = ap.parse_args(argv)
+    wanted = [t for t in args.titles.split(",") if t]
+    print(f"targets: p95 <= {TARGET_P95_MS:.0f} ms, max <= {TARGET_MAX_MS:.0f} ms; times are CPU ms per search")
+    everything = all_positions(args.games, wanted or None)
+    # the captured positions are millions of objects a full collection would walk inside some timed search
+    gc.collect()
+    gc.freeze()
+    for title, positions in everything.items():
+        for source in ("records", "selfplay"):
+            rows = measure([p for p in positions if p.source.startswith(source.rstrip("s"))])
+            report(title, source, rows, args.worst)
 
 
 if __name__ == "__main__":

@@ -152,6 +152,20 @@ MIGRATIONS: list[tuple[str, ...]] = [
         )""",
         "CREATE INDEX players_by_user ON players (user_id)",
     ),
+    # v5: checkpoints, a cache of the engine's state after the first `actions` live actions, so that a cold load or
+    # an undo replays only the tail of the log. `last_seq` (the seq of the last action included) and `engine` (the
+    # engine version and the game's set-up) tell whether a checkpoint still fits; the log stays the truth.
+    (
+        """CREATE TABLE checkpoints (
+            game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            actions INTEGER NOT NULL CHECK (actions > 0),
+            last_seq INTEGER NOT NULL,
+            engine TEXT NOT NULL,
+            state BLOB NOT NULL,
+            created_at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (game_id, actions)
+        )""",
+    ),
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -225,6 +239,15 @@ class ActionRow:
     created_at: float
     state: ActionState
     undone_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class CheckpointRow:
+    game_id: int
+    actions: int  # live actions included
+    last_seq: int  # storage seq of the last of them
+    engine: str  # engine version and game set-up it was written by
+    state: bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -756,6 +779,34 @@ class Transaction:
             undone_at=None,
         )
 
+    # -- checkpoints -------------------------------------------------------------------------------------------
+
+    async def save_checkpoint(
+        self, game_id: int, actions: int, last_seq: int, engine: str, state: bytes, now: float
+    ) -> None:
+        """Store (or replace) the snapshot of a game after its first `actions` live actions."""
+        await self._exec(
+            "INSERT OR REPLACE INTO checkpoints (game_id, actions, last_seq, engine, state, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, actions, last_seq, engine, state, now),
+        )
+
+    async def checkpoint(self, game_id: int, at_most: int) -> CheckpointRow | None:
+        """The checkpoint covering the most live actions, but no more than `at_most`."""
+        row = await self._one(
+            "SELECT game_id, actions, last_seq, engine, state FROM checkpoints WHERE game_id = ? AND actions <= ? "
+            "ORDER BY actions DESC LIMIT 1",
+            (game_id, at_most),
+        )
+        return None if row is None else CheckpointRow(int(row[0]), int(row[1]), int(row[2]), str(row[3]),
+                                                      bytes(row[4]))
+
+    async def drop_checkpoints(self, game_id: int, from_actions: int = 0) -> int:
+        """Forget the checkpoints covering `from_actions` or more actions (all by default)."""
+        return await self._exec(
+            "DELETE FROM checkpoints WHERE game_id = ? AND actions >= ?", (game_id, from_actions)
+        )
+
     # -- reminders ---------------------------------------------------------------------------------------------
 
     async def set_reminder(
@@ -1132,6 +1183,20 @@ class Store:
     async def redo(self, game_id: int, now: float) -> ActionRow | None:
         async with self.transaction() as tx:
             return await tx.redo(game_id, now)
+
+    async def save_checkpoint(
+        self, game_id: int, actions: int, last_seq: int, engine: str, state: bytes, now: float
+    ) -> None:
+        async with self.transaction() as tx:
+            await tx.save_checkpoint(game_id, actions, last_seq, engine, state, now)
+
+    async def checkpoint(self, game_id: int, at_most: int) -> CheckpointRow | None:
+        async with self.transaction(write=False) as tx:
+            return await tx.checkpoint(game_id, at_most)
+
+    async def drop_checkpoints(self, game_id: int, from_actions: int = 0) -> int:
+        async with self.transaction() as tx:
+            return await tx.drop_checkpoints(game_id, from_actions)
 
     async def set_reminder(
         self, game_id: int, user_id: int | None, due: float | None, since: float | None = None

@@ -167,6 +167,7 @@ def _routes(args: argparse.Namespace) -> int:
         "corporation": name,
         "trains": [{"train": t.id, "type": t.name} for t in trains],
         "revenue": best.revenue,
+        "proven": best.proven,
         "routes": [{"train": r.train, "stops": r.node_ids(), "revenue": r.revenue} for r in best.routes],
         "ms": round(ms, 1),
     }

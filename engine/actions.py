@@ -90,9 +90,14 @@ class NameTrain(_Action):
 
 
 class RouteSpec(BaseModel):
+    """One train's route by its stops. A run the engine accepted is logged with its revenue and track (``paths``:
+    (hex, path index) in walk order), so that replaying the log does not walk it again."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
     train: str
     nodes: list[str]
+    revenue: int | None = None
+    paths: list[tuple[str, int]] | None = None
 
 
 class RunRoutes(_Action):

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .hexgrid import letters_are_x, neighbour, opposite
+from .journal import Tracked
 from .tiles import Layout, hex_layout, tile_layout
 from .titledata import TitleData
 
 
 @dataclass
-class HexState:
+class HexState(Tracked):
     tile: str | None = None  # tile id; None means the preprinted hex
     instance: int = 0  # copy number of that tile, for ids such as "9-3"
     rotation: int = 0
@@ -24,7 +26,7 @@ class HexState:
     markers: dict[str, str] = field(default_factory=dict)
 
 
-class Board:
+class Board(Tracked):
     """Mutable map state on top of the title's printed board."""
 
     def __init__(self, title: TitleData) -> None:
@@ -36,6 +38,16 @@ class Board:
             self.hexes[h.id] = HexState(tokens=[[None] * c.slots for c in h.cities])
         # free copies of each tile type, lowest copy number first
         self.supply: dict[str, list[int]] = {tid: list(range(t.count)) for tid, t in title.tiles.items()}
+
+    # Track graphs of the current tiles by location rule (engine.graph.track_graph): a cache (leading underscore),
+    # so neither journalled nor part of a snapshot or fingerprint.
+    @property
+    def graph_cache(self) -> dict[Any, Any]:
+        cache = self.__dict__.get("_graph_cache")
+        if cache is None:
+            cache = {}
+            object.__setattr__(self, "_graph_cache", cache)
+        return cache
 
     # -- reading ------------------------------------------------------------
     def layout(self, hex_id: str) -> Layout:

@@ -1,7 +1,12 @@
 """A game: title + options + seed + players + action log. State is the replay of the log.
 
 ``Game.process`` applies one action completely or raises ``GameError`` and
-leaves the state as it was. Rounds (``engine.rounds``) decide who acts and
+leaves the state as it was: the state objects journal their own changes while
+the action runs and a refusal rolls them back (``engine.journal``), so nothing
+is copied. ``Game.replay`` applies our own stored log trusted: it was checked
+when it was played, so it runs with no journal, skips checks that only refuse
+(where the track may go) and takes each route run's logged revenue and track
+instead of walking it again. Rounds (``engine.rounds``) decide who acts and
 what is legal; this module holds the shared bookkeeping every round uses:
 money, certificates and presidency, trains and phases, and the end of game.
 A title plugs in through a ``TitleRules`` object (``engine.titles``).
@@ -9,14 +14,15 @@ A title plugs in through a ``TitleRules`` object (``engine.titles``).
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from . import journal
 from .actions import Action, dump_action, parse_action
 from .board import Board
 from .errors import GameError
+from .journal import Tracked
 from .market import Market
 from .state import BANK, IPO, POOL, RESERVED, Certificate, Company, Corporation, Player, Train
 from .titledata import PhaseDef, TitleData, load_title
@@ -34,7 +40,7 @@ def seat_order(names: Sequence[str], seed: int) -> list[str]:
     return order
 
 
-class Game:
+class Game(Tracked):
     def __init__(
         self,
         rules: TitleRules,
@@ -98,17 +104,26 @@ class Game:
         self.round: Any = None
         # open bids on unsold privates, company -> [(player, amount)] in bid order (waterfall private sale)
         self.private_bids: dict[str, list[tuple[str, int]]] = {}
-        self.title_state: Any = None  # a title's own state (18AL: bids, chits), snapshotted with the rest
-        self.replaying = False  # True while replaying a stored log: its route choices are trusted
+        self.title_state: Any = None  # a title's own state (18AL: bids, chits): a Tracked object
+        self.replaying = False  # True while replaying a log or a record: its route choices need not be the maximum
+        # True while replaying our own stored log: every action in it was checked when it was played, so legality
+        # checks that change nothing are skipped (an imported record is not trusted: it is checked as it is read)
+        self.trusted = False
         self.rules.setup(self)
-        self.replaying = True
-        for a in actions:
-            self._apply(parse_action(a))
-        self.replaying = False
+        self.replay(actions)
+
+    def replay(self, actions: Iterable[dict[str, Any] | Action]) -> None:
+        """Apply actions of our own stored log: trusted, with no journal (nothing to roll back)."""
+        self.replaying = self.trusted = True
+        try:
+            for a in actions:
+                self._apply(parse_action(a))
+        finally:
+            self.replaying = self.trusted = False
 
     # ------------------------------------------------------------------ process
     def process(self, action: dict[str, Any] | Action) -> Game:
-        """Apply one action or raise GameError leaving the state untouched."""
+        """Apply one action or raise GameError leaving the state untouched (see ``engine.journal``)."""
         try:
             act = parse_action(action)
         except GameError:
@@ -116,15 +131,8 @@ class Game:
         except Exception as e:  # pydantic validation
             raise GameError(f"That action is malformed: {_short_validation(e)}") from None
         act = self._canonical_ids(act)
-        saved = self._snapshot()
-        try:
+        with journal.transaction():
             self._apply(act)
-        except GameError:
-            self._restore(saved)
-            raise
-        except Exception:
-            self._restore(saved)
-            raise
         return self
 
     def _canonical_ids(self, act: Action) -> Action:
@@ -138,11 +146,11 @@ class Game:
 
     def check(self, action: dict[str, Any] | Action) -> None:
         """Raise GameError if ``action`` would be refused now; the state is left as it is either way."""
-        saved = self._snapshot()
+        frame = journal.begin()
         try:
             self.process(action)
         finally:
-            self._restore(saved)
+            journal.rollback(frame)
 
     def _apply(self, act: Action) -> None:
         if self.finished:
@@ -194,26 +202,6 @@ class Game:
             self.say(f"{sym} discards {train.variant}-train {train.id} to the pool.")
         if len(self.trains_of(sym)) <= self.train_limit(sym):
             self.pending_discards.pop(0)
-
-    _SNAP_SKIP = ("data", "rules")
-    # append-only lists: a refused action is undone by cutting them back, not by copying them
-    _SNAP_APPEND_ONLY = ("actions", "messages", "finished_rounds", "history")
-
-    def _snapshot(self) -> dict[str, Any]:
-        memo: dict[int, Any] = {id(self.data): self.data, id(self.rules): self.rules}
-        saved: dict[str, Any] = {}
-        for k, v in self.__dict__.items():
-            if k in self._SNAP_SKIP:
-                continue
-            saved[k] = len(v) if k in self._SNAP_APPEND_ONLY else copy.deepcopy(v, memo)
-        return saved
-
-    def _restore(self, saved: dict[str, Any]) -> None:
-        for k, v in saved.items():
-            if k in self._SNAP_APPEND_ONLY:
-                del getattr(self, k)[v:]
-            else:
-                setattr(self, k, v)
 
     def say(self, line: str) -> None:
         self.messages.append((getattr(self, "_msg_index", len(self.actions)), line))

@@ -31,8 +31,9 @@ accept a walk that crosses that side twice.
 
 from __future__ import annotations
 
+import copy
 import itertools
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -108,6 +109,9 @@ class TrackGraph:
         # a location of None makes each stop of the hex a location of its own (1830: both cities of an OO tile)
         self.location: list[str | None] = [(loc(n.hex) or f"{n.hex}/{n.kind}{n.index}") if n.is_stop else None
                                            for n in self.nodes]
+        # What other modules derive from the track alone (route links), kept with the graph that ``track_graph``
+        # hands out again while the track is unchanged; its copies share this dict.
+        self.memo: dict[str, object] = {}
 
     def _node(self, key: tuple, node: GraphNode) -> int:
         nid = self._node_ids.get(key)
@@ -154,6 +158,35 @@ class TrackGraph:
         return [g for g in by_loc.values() if len(g) > 1]
 
 
+_GRAPHS: OrderedDict[tuple, tuple[object, TrackGraph]] = OrderedDict()
+_GRAPHS_KEPT = 16
+
+
+def _shared_graph(board: Board, location: Callable[[str], str] | None, tiles: tuple,
+                  places: tuple | None) -> TrackGraph:
+    """A graph for this track from the graphs of the last few arrangements seen on any board.
+
+    Copies of a board (snapshots, an undo's replay, a record replayed again) hold the same track as the board they
+    came from: the graph built for one serves them all, bound to each board (whose tokens ``corp_view`` reads).
+    Its ``memo`` (route links) is shared with it. A pure memo: it returns what building anew would.
+    """
+    key = (id(board.title), tuple(board.hexes), tiles, places)
+    hit = _GRAPHS.get(key)
+    if hit is not None and hit[0] is board.title:
+        _GRAPHS.move_to_end(key)
+        graph = hit[1]
+    else:
+        graph = TrackGraph(board, location)
+        _GRAPHS[key] = (board.title, graph)
+        if len(_GRAPHS) > _GRAPHS_KEPT:
+            _GRAPHS.popitem(last=False)
+    if graph.board is board:
+        return graph
+    bound = copy.copy(graph)
+    bound.board = board
+    return bound
+
+
 @dataclass(frozen=True)
 class CorpView:
     """What one corporation's tokens make of the graph."""
@@ -161,6 +194,25 @@ class CorpView:
     corp: str
     stations: frozenset[int]  # city nodes holding its station (slot or beside-tile token; hotels are not)
     terminal: tuple[bool, ...]  # a walk may end here but not pass through
+
+
+def track_graph(board: Board, location: Callable[[str], str | None] | None = None) -> TrackGraph:
+    """The board's graph, built once per arrangement of tiles (legality checks and route runs ask for it at
+    almost every action; tokens are read from the board when a corporation's view is taken)."""
+    places = None
+    if location is not None:
+        places = tuple(location(h) for h in board.hexes)
+        if all(p == h for p, h in zip(places, board.hexes, strict=True)):
+            places = location = None  # the general rule: each hex its own location
+    tiles = tuple((st.tile, st.rotation) for st in board.hexes.values())
+    cache = board.graph_cache
+    hit = cache.get(places)
+    if hit is not None and hit[0] == tiles:
+        graph: TrackGraph = hit[1]
+        return graph
+    graph = _shared_graph(board, location, tiles, places)
+    cache[places] = (tiles, graph)
+    return graph
 
 
 def corp_view(graph: TrackGraph, corp: str) -> CorpView:
@@ -278,7 +330,7 @@ class Reach:
 
 
 def reach(board: Board, corp: str, *, location: Callable[[str], str | None] | None = None) -> Reach:
-    graph = TrackGraph(board, location)
+    graph = track_graph(board, location)
     view = corp_view(graph, corp)
     node_cost, seg_cost = _search(graph, view)
     cities = frozenset((graph.nodes[n].hex, graph.nodes[n].index) for n in node_cost if graph.nodes[n].kind == "city")
@@ -314,7 +366,7 @@ def token_distance(
     ``node`` (("city", i) or ("town", i)) measures to that stop of the hex rather than to any of its track.
     ``through_blocked`` lets the measure pass cities full of other corporations' tokens. None if not connected.
     """
-    graph = TrackGraph(board, location)
+    graph = track_graph(board, location)
     view = corp_view(graph, corp)
     node_cost, seg_cost = _search(graph, view, through_blocked)
     if node is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .journal import Tracked
 from .titledata import MarketDef
 
 
@@ -32,7 +33,7 @@ def _parse(raw: str, row: int, col: int) -> Cell | None:
 
 
 @dataclass
-class Market:
+class Market(Tracked):
     grid: list[list[Cell | None]]
     positions: dict[str, tuple[int, int]] = field(default_factory=dict)
     stacks: dict[tuple[int, int], list[str]] = field(default_factory=dict)

@@ -11,23 +11,35 @@ Algorithm
 3. *Track classes*: track bits used by exactly the same links form one class. Two routes share track exactly
    when they share a class, and a route's classes are its links' classes side by side; a dense 18FL map has
    about 40 classes, so "no shared track" is one AND of small integers.
-4. *Walks*: a depth-first search over links from every stop enumerates the walks that at least one train may
-   run: no track, stop or location twice, nothing passed through an off-board or a blocked city, at most the
-   longest train's number of counted stops, and a station somewhere on it (a lower bound on the stops still
-   needed to reach a station prunes walks that could not get one in time). Each walk is kept once (from its
-   end with the lower stop number), and of the walks visiting the same stops, one on more track than another is
-   dropped.
-5. *Prices*: each train prices walks through the title's hooks (``RouteHooks``): stop values and a route bonus;
-   cities and off-boards are multiplied by the train's multiplier, towns are added (for an express, ignored).
-   Trains pricing every walk alike (a 5 and a 6) share one list sorted by revenue, and each keeps the set of
-   positions it may run. A bit-sliced index (per class, the positions of the walks using it) turns "the best
-   route clear of this track" into a few ORs and a lowest-set-bit.
-6. *The maximum*: a branch and bound picks one route or none per train, most valuable trains first. A branch is
-   cut when its revenue plus every later train's best route clear of the track used cannot beat the best set
-   found; before paying for that, a cheaper cap is tried: for each class of a later train's best route, its best
-   route avoiding that class. Identical trains take routes in non-decreasing list order, so each unordered
-   choice is tried once. The result is the true optimum; on equal totals the first set found in this fixed
-   order wins, so the same position always gives the same answer.
+4. *Walks of one train*: a depth-first search over links from every stop (``_kind_walks``) follows the rules of a
+   walk: no track, stop or location twice, nothing passed through an off-board or a blocked city, at most the
+   train's number of counted stops, and a station somewhere on it (a lower bound on the stops still needed to reach
+   a station prunes walks that could not get one in time). A branch is cut when its value plus an optimistic bound
+   (the best counted stops and every free town reachable without passing a visited stop) cannot reach the mark,
+   and when a prefix with the same end and stops on no less track was extended already (its value and count are
+   the same, and it has no more choices). It finds a train's best walk, or every walk earning at least a floor.
+5. *The maximum* (``_solve``): each train kind's best walk alone bounds what that train adds to any set (``ub``);
+   trains picking their best walk on the track left, in every order of the kinds, give a set that is a lower bound
+   (``lb``). A better set gives train i a walk earning at least ``lb + 1 - others(i)``, where ``others(i)`` bounds
+   the other trains together (the sum of their ``ub``, or with three or more trains the exact maximum of the others,
+   solved the same way). Only those walks are listed; of the walks visiting the same stops, one on more track than
+   another is dropped.
+6. *Combination*: each train prices the listed walks through the title's hooks (``RouteHooks``): stop values and a
+   route bonus; cities and off-boards are multiplied by the train's multiplier, towns are added (for an express,
+   ignored). Trains pricing every walk alike (a 5 and a 6) share one list sorted by revenue, and each keeps the set
+   of positions it may run. A bit-sliced index (per class, the positions of the walks using it) turns "the best
+   route clear of this track" into a few ORs and a lowest-set-bit. A branch and bound picks one route or none per
+   train, most valuable trains first, cutting a branch when its revenue plus every later train's best route clear
+   of the track used cannot beat the best set found (a cheaper cap first: for each class of a later train's best
+   route, its best route avoiding that class). Identical trains take routes in non-decreasing list order, so each
+   unordered choice is tried once. If no set beats ``lb``, the greedy set is the maximum. On equal totals the first
+   set found in this fixed order wins, so the same position always gives the same answer.
+7. *Budget*: every stage spends steps from one budget (``DEFAULT_BUDGET``, about 250 ms; steps, not time, so the
+   answer is deterministic). A search that runs out answers with the best set found so far, legal but marked
+   ``proven=False``; the bot says so and logs the position.
+
+The graph, stops, links and classes depend on the track alone: they are built once per arrangement of track
+(``graph.track_graph``) and reused by every corporation and turn until a tile changes.
 
 ``check_routes`` validates stop lists as 18xx.games records write them (node ids ``<hex>-<part>``): it checks
 the stop-level rules, then searches links for track realising all the routes with no shared track, naming the
@@ -46,7 +58,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from .board import Board
-from .graph import CorpView, TrackGraph, city_blocked, corp_view
+from .graph import CorpView, city_blocked, corp_view, track_graph
 from .titledata import TitleData
 
 # -- public data ------------------------------------------------------------------------------------------------
@@ -119,8 +131,12 @@ class Route:
 @_shared
 @dataclass(frozen=True)
 class RouteSet:
+    """Routes and their total. ``proven`` is False when a search answered within its budget with the best set it had
+    found, which may not be the maximum (``best_routes``)."""
+
     routes: tuple[Route, ...]
     revenue: int
+    proven: bool = True
 
 
 class RouteError(Exception):
@@ -222,21 +238,30 @@ class _Network:
 
     def __init__(self, board: Board, corp: str, rules: RouteHooks) -> None:
         self.board, self.corp, self.rules = board, corp, rules
-        self.graph = graph = TrackGraph(board, rules.location)
+        self.graph = graph = track_graph(board, rules.location)
         self.view: CorpView = corp_view(graph, corp)
-        self.nodes: list[int] = [n for n in graph.stop_nodes() if graph.adj[n]]
-        self.local: dict[int, int] = {n: i for i, n in enumerate(self.nodes)}
-        self.stops: list[Stop] = [self._stop(n) for n in self.nodes]
-        self.major = [0 if s.kind == "town" else 1 for s in self.stops]
-        self.town = [1 - m for m in self.major]
+        # Stops, links and track classes depend on the track alone: built once per arrangement of track.
+        base = graph.memo.get("route_network")
+        if base is None:
+            base = graph.memo["route_network"] = self._track_part()
+        self.nodes, self.local, self.stops, self.major, self.town, self.group_bit, self.links = base
         self.station = [n in self.view.stations for n in self.nodes]
         self.terminal = [self.view.terminal[n] for n in self.nodes]
+
+    def _track_part(self) -> tuple:
+        graph = self.graph
+        self.nodes = [n for n in graph.stop_nodes() if graph.adj[n]]
+        self.local = {n: i for i, n in enumerate(self.nodes)}
+        self.stops = [self._stop(n) for n in self.nodes]
+        self.major = [0 if s.kind == "town" else 1 for s in self.stops]
+        self.town = [1 - m for m in self.major]
         self.group_bit = [0] * len(self.nodes)
         for gi, group in enumerate(graph.exclusive_groups(self.nodes)):
             for n in group:
                 self.group_bit[self.local[n]] = 1 << gi
-        self.links: list[list[_Link]] = [self._links_from(i) for i in range(len(self.nodes))]
+        self.links = [self._links_from(i) for i in range(len(self.nodes))]
         self._classify()
+        return self.nodes, self.local, self.stops, self.major, self.town, self.group_bit, self.links
 
     def _stop(self, nid: int) -> Stop:
         node = self.graph.nodes[nid]
@@ -362,25 +387,7 @@ class _Network:
             seq.append(s)
             extend(s, s, 0, 1 << s, group_bit[s], major[s], town[s], station[s])
             seq.pop()
-        # Same stops (so same revenue for every train) on more track than another walk: never needed.
-        by_stops: dict[int, list[tuple]] = {}
-        for w in found:
-            by_stops.setdefault(w[3], []).append(w)
-        kept: list[tuple] = []
-        for variants in by_stops.values():
-            if len(variants) == 1:
-                kept.append(variants[0])
-                continue
-            chosen: list[int] = []
-            for w in sorted(variants, key=lambda v: v[2].bit_count()):  # stable: the first of equals stays
-                cls = w[2]
-                for c in chosen:
-                    if c & cls == c:
-                        break
-                else:
-                    chosen.append(cls)
-                    kept.append(w)
-        return [_Walk(*w) for w in kept]
+        return _dominant([_Walk(*w) for w in found])
 
     def _need(self, weight: list[int]) -> list[int]:
         """Least weight of the stops still needed, after leaving a stop, to include a station (ignores conflicts)."""
@@ -462,8 +469,10 @@ class _Options:
     full: int  # positions in the pricing's order that this train kind may run
 
 
-def _all_options(net: _Network, walks: list[_Walk], kinds: list[TrainSpec]) -> dict[TrainSpec, _Options]:
-    """Each train kind's routes; kinds with the same revenue for every walk share one order and index."""
+def _all_options(net: _Network, walks: list[_Walk], kinds: list[TrainSpec],
+                 floors: Mapping[TrainSpec, int]) -> dict[TrainSpec, _Options]:
+    """Each train kind's routes earning at least its floor; kinds with the same revenue for every walk share one
+    order and index."""
     shared: dict[tuple[tuple[int, int], ...], _Pricing] = {}
     out: dict[TrainSpec, _Options] = {}
     smasks: dict[int, int] = {}  # stop set -> a walk with it, for pricing
@@ -479,7 +488,8 @@ def _all_options(net: _Network, walks: list[_Walk], kinds: list[TrainSpec]) -> d
             order = sorted((-price[w.smask], wi) for wi, w in enumerate(walks) if price[w.smask] > 0)
             pricing = shared[key] = _Pricing([-r for r, _ in order], [wi for _, wi in order],
                                              [walks[wi].cls for _, wi in order])
-        runs = {sm: _may_run(train, walks[wi]) for sm, wi in smasks.items()}
+        floor = floors[train]
+        runs = {sm: price[sm] >= floor and _may_run(train, walks[wi]) for sm, wi in smasks.items()}
         digits = bytes([49 if runs[walks[wi].smask] else 48 for wi in reversed(pricing.walk)])
         out[train] = _Options(pricing, int(digits or b"0", 2))
     return out
@@ -489,37 +499,180 @@ def _may_run(train: TrainSpec, walk: _Walk) -> bool:
     return train.fits(walk.majors, walk.towns) and train.scoring_stops(walk.majors, walk.towns) >= 2
 
 
-def best_routes(board: Board, corp: str, trains: Sequence[TrainSpec], rules: RouteHooks) -> RouteSet:
-    """The route set of highest total revenue (one route or none per train, no shared track)."""
+DEFAULT_BUDGET = 25_000
+"""Search steps (walk extensions and branch-and-bound nodes) one ``best_routes`` may take before it answers with the
+best set found so far, marked not proven. About 250 ms on the development machine; counted in steps, not time, so
+that the same position always gives the same answer."""
+
+
+_WALK_COST = 3  # steps per walk listed for the combination (building, pricing and indexing it)
+_BITS_PER_STEP = 1000  # route positions per step of a branch-and-bound node
+_LAST_RESORT = 500  # steps a single train's search may still take after the budget is spent
+
+
+class _Budget:
+    """Search steps left; shared by every stage of one search."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, steps: int) -> None:
+        self.left = steps
+
+    @property
+    def spent(self) -> bool:
+        return self.left <= 0
+
+
+_Found = tuple[int, tuple[int, ...], tuple[_Link, ...]]  # revenue, stops in walk order, links
+
+
+def best_routes(board: Board, corp: str, trains: Sequence[TrainSpec], rules: RouteHooks, *,
+                budget: int | None = None) -> RouteSet:
+    """The route set of highest total revenue (one route or none per train, no shared track).
+
+    ``proven`` on the result is False when the search ran out of ``budget`` steps (default ``DEFAULT_BUDGET``) first:
+    the set is the best found and legal, but a better one may exist.
+    """
     _check_train_ids(trains)
     net = _Network(board, corp, rules)
-    if len(trains) == 1:
-        # One train needs no list of every walk (which grows combinatorially with free towns): a depth-first
-        # search with an optimistic bound finds its best walk directly.
-        return _best_single(net, trains[0])
-    walks = net.walks(trains)
+    steps = _Budget(DEFAULT_BUDGET if budget is None else budget)
+    picked = _solve(net, list(trains), steps)
+    routes = [net.route(train, seq, links, revenue, station_first=True)
+              for train, (revenue, seq, links) in zip(trains, picked, strict=True) if seq]
+    return RouteSet(tuple(routes), sum(r.revenue for r in routes), proven=not steps.spent)
+
+
+_NONE: _Found = (0, (), ())
+
+
+def _solve(net: _Network, trains: list[TrainSpec], steps: _Budget,
+           memo: dict[tuple[TrainSpec, ...], int] | None = None) -> list[_Found]:
+    """One walk (or ``_NONE``) per train, maximising the total.
+
+    1. Each train kind's best walk alone (``_kind_walks``), an upper bound ``ub`` on what that train adds to any set.
+    2. A lower bound ``lb``: trains take, one after another, their best walk clear of the track already used, in
+       every order of the kinds; the best of these sets.
+    3. A set beating ``lb`` gives train i a walk earning at least ``lb + 1 - others(i)``, where ``others(i)`` bounds
+       what the other trains earn together (the sum of their ``ub``; with three or more trains, the exact maximum of
+       the others, solved the same way). Only those walks are listed, per train kind.
+    4. A branch and bound over the lists finds the best set beating ``lb``; if none does, the greedy set is the
+       maximum.
+    """
+    n = len(trains)
+    if n == 0 or not any(net.station):
+        return [_NONE] * n
     kinds = [_kind(t) for t in trains]
-    by_kind = _all_options(net, walks, list(dict.fromkeys(kinds)))
+    alone: dict[TrainSpec, _Found] = {}
+    for k in dict.fromkeys(kinds):
+        found = _kind_walks(net, k, 0, 0, False, steps)
+        alone[k] = found[0] if found else _NONE
+    if n == 1:
+        return [alone[kinds[0]]]
+    ub = [alone[k][0] for k in kinds]
+    greedy = _greedy(net, trains, kinds, alone, steps)
+    lb = sum(f[0] for f in greedy)
+    if lb == sum(ub):
+        return greedy  # every train runs its best walk at once
+    others = []
+    memo = {} if memo is None else memo  # the maximum of each smaller group of train kinds
+    for i in range(n):
+        rest = [j for j in range(n) if j != i]
+        key = tuple(sorted((kinds[j] for j in rest), key=repr))
+        if n >= 3 and key not in memo and not steps.spent:
+            memo[key] = sum(f[0] for f in _solve(net, [trains[j] for j in rest], steps, memo))
+        others.append(memo[key] if key in memo else sum(ub[j] for j in rest))
+    floors: dict[TrainSpec, int] = {}
+    for i, k in enumerate(kinds):
+        floors[k] = min(floors.get(k, 1 << 30), lb + 1 - others[i])
+    by_links: dict[tuple[int, ...], tuple] = {}
+    for k, floor in floors.items():
+        if floor > alone[k][0]:
+            continue  # not even its best walk would do
+        for _, seq, links in _kind_walks(net, k, 0, max(floor, 1), True, steps):
+            by_links.setdefault(tuple(sorted(id(lk) for lk in links)), (seq, links))
+    walks = _dominant([_make_walk(net, seq, links) for seq, links in by_links.values()])
+    by_kind = _all_options(net, walks, list(floors), floors)
     opts = [by_kind[k] for k in kinds]
-    picks = _branch_and_bound(opts, kinds)
-    routes: list[Route] = []
-    for train, opt, pick in zip(trains, opts, picks, strict=True):
-        if pick is not None:
+    picks = _branch_and_bound(opts, kinds, lb, steps)
+    if picks is None:
+        return greedy
+    out: list[_Found] = []
+    for opt, pick in zip(opts, picks, strict=True):
+        if pick is None:
+            out.append(_NONE)
+        else:
             w = walks[opt.pricing.walk[pick]]
-            routes.append(net.route(train, w.seq, w.links, opt.pricing.revenue[pick], station_first=True))
-    return RouteSet(tuple(routes), sum(r.revenue for r in routes))
+            out.append((opt.pricing.revenue[pick], w.seq, w.links))
+    return out
 
 
-def _best_single(net: _Network, train: TrainSpec) -> RouteSet:
-    """The best route of a single train, by branch and bound over walks (same rules as ``_Network.walks``).
+def _greedy(net: _Network, trains: list[TrainSpec], kinds: list[TrainSpec], alone: dict[TrainSpec, _Found],
+            steps: _Budget) -> list[_Found]:
+    """The best of the sets built by letting trains pick their best walk on the track left, kinds in every order."""
+    best: list[_Found] | None = None
+    for order in itertools.islice(itertools.permutations(dict.fromkeys(kinds)), 24):
+        picked: list[_Found] = [_NONE] * len(trains)
+        used = 0
+        for k in order:
+            for i, ki in enumerate(kinds):
+                if ki != k:
+                    continue
+                if used == 0:
+                    found = alone[k]
+                else:
+                    walks = _kind_walks(net, k, used, 0, False, steps)
+                    found = walks[0] if walks else _NONE
+                picked[i] = found
+                for lk in found[2]:
+                    used |= lk.cls
+        if best is None or sum(f[0] for f in picked) > sum(f[0] for f in best):
+            best = picked
+    assert best is not None
+    return best
 
-    A branch is cut when its stops' value plus the most its remaining allowance could still add (the best unvisited
-    counted stops, every unvisited free town) plus the largest route bonus the network allows cannot beat the best
-    walk found. Route bonuses are assumed never to shrink when stops are added (true of ports, coal, name chits).
+
+def _make_walk(net: _Network, seq: tuple[int, ...], links: tuple[_Link, ...]) -> _Walk:
+    cls = smask = 0
+    for lk in links:
+        cls |= lk.cls
+    for i in seq:
+        smask |= 1 << i
+    majors = sum(net.major[i] for i in seq)
+    return _Walk(seq, links, cls, smask, majors, len(seq) - majors)
+
+
+def _dominant(walks: list[_Walk]) -> list[_Walk]:
+    """Of the walks visiting the same stops (so earning the same for every train), those whose track contains
+    another's are never needed: the other does as well and leaves more track free."""
+    by_stops: dict[int, list[_Walk]] = {}
+    for w in walks:
+        by_stops.setdefault(w.smask, []).append(w)
+    kept: list[_Walk] = []
+    for variants in by_stops.values():
+        if len(variants) == 1:
+            kept.append(variants[0])
+            continue
+        chosen: list[int] = []
+        for w in sorted(variants, key=lambda v: v.cls.bit_count()):  # stable: the first of equals stays
+            if not any(c & w.cls == c for c in chosen):
+                chosen.append(w.cls)
+                kept.append(w)
+    return kept
+
+
+def _kind_walks(net: _Network, train: TrainSpec, used0: int, floor: int, collect: bool,
+                steps: _Budget) -> list[_Found]:
+    """Walks of one train on track clear of the classes ``used0``, by a depth-first search with an optimistic bound.
+
+    ``collect``: every walk earning at least ``floor``. Otherwise the single best walk earning more than ``floor``
+    (the first found of equals), or nothing. A branch is cut when its stops' value plus the most its remaining
+    allowance could still add (the best unvisited counted stops reachable on free track, every reachable free
+    town) plus the largest route bonus the network allows cannot reach the mark. Route bonuses are assumed never
+    to shrink when stops are added (true of ports, coal, name chits).
     """
     n = len(net.nodes)
     if n == 0 or not any(net.station):
-        return RouteSet((), 0)
+        return []
     values = [net.rules.stop_value(s, net.corp, train, net.board) for s in net.stops]
     counts = [1 if net.major[i] or (train.towns_count and not train.express) else 0 for i in range(n)]
     gain = [values[i] * train.multiplier if net.major[i] else (0 if train.express else values[i]) for i in range(n)]
@@ -530,35 +683,47 @@ def _best_single(net: _Network, train: TrainSpec) -> RouteSet:
     counted_order = sorted((i for i in range(n) if counts[i]), key=lambda i: -gain[i])
     free = [i for i in range(n) if not counts[i] and gain[i] > 0]
     major, town, station, terminal, group_bit = net.major, net.town, net.station, net.terminal, net.group_bit
-    steps = [sorted(net.links[i], key=lambda lk: -gain[lk.end]) for i in range(n)]
-    best: list = [0, None]  # revenue, (seq, links)
+    links_of = net.links
+    steps_of = [sorted((lk for lk in links_of[i] if not lk.cls & used0), key=lambda lk: -gain[lk.end])
+                for i in range(n)]
+    found: list[_Found] = []
+    mark = [floor - 1 if collect else floor]  # a walk must earn more than this to be kept
     seq: list[int] = []
     lseq: list[_Link] = []
+    # Once the budget is spent a train still gets a short search of its own, so that the answer keeps a route for it.
+    left = [steps.left if collect else max(steps.left, _LAST_RESORT)]
+    start_left = left[0]
+    explored: dict[int, list[int]] = {}  # smask * n + end stop -> track of the prefixes already extended
 
-    def bound(cur: int, used: int, smask: int, left: int) -> int:
-        """The most the walk could still add: stops reachable on unused track, counted ones up to ``left``."""
+    # Stops one link away from each stop, on track clear of ``used0``; a stop the walk cannot pass adds no more.
+    adj = [0] * n
+    for i in range(n):
+        for lk in steps_of[i]:
+            adj[i] |= 1 << lk.end
+    through = [0 if terminal[i] else adj[i] for i in range(n)]
+    counted_mask = sum(1 << i for i in counted_order)
+
+    def bound(cur: int, used: int, smask: int, allowance: int) -> int:
+        """The most the walk could still add: unvisited stops reachable without passing a visited one (track used
+        by this walk is not excluded: cheaper, and still an upper bound), counted ones up to ``allowance``."""
         if terminal[cur] and smask != 1 << cur:
             return bonus_cap
-        seen = smask
-        frontier = [cur]
-        reach_mask = 0
+        reach_mask = adj[cur] & ~smask
+        frontier = reach_mask
         while frontier:
-            k = frontier.pop()
-            for link in net.links[k]:
-                j = link.end
-                if link.cls & used or seen >> j & 1:
-                    continue
-                seen |= 1 << j
-                reach_mask |= 1 << j
-                if not terminal[j]:
-                    frontier.append(j)
+            low = frontier & -frontier
+            frontier ^= low
+            more = through[low.bit_length() - 1] & ~smask & ~reach_mask
+            reach_mask |= more
+            frontier |= more
         total = 0
-        for i in counted_order:
-            if left <= 0:
-                break
-            if reach_mask >> i & 1:
-                total += gain[i]
-                left -= 1
+        if reach_mask & counted_mask:
+            for i in counted_order:
+                if allowance <= 0:
+                    break
+                if reach_mask >> i & 1:
+                    total += gain[i]
+                    allowance -= 1
         for i in free:
             if reach_mask >> i & 1:
                 total += gain[i]
@@ -566,9 +731,21 @@ def _best_single(net: _Network, train: TrainSpec) -> RouteSet:
 
     def extend(cur: int, start: int, used: int, smask: int, gmask: int, cnt: int, nm: int, nt: int, has: bool,
                value: int) -> None:
-        if value + bound(cur, used, smask, limit - cnt) <= best[0]:
+        left[0] -= 1
+        if left[0] <= 0 or value + bound(cur, used, smask, limit - cnt) <= mark[0]:
             return
-        for link in steps[cur]:
+        # The rest of a walk depends only on where it is, the stops visited (which fix its value and count) and the
+        # track used: after another prefix with the same stops and end on no more track, nothing new can follow.
+        key = smask * n + cur
+        tried = explored.get(key)
+        if tried is None:
+            explored[key] = [used]
+        else:
+            for other in tried:
+                if other & used == other:
+                    return
+            tried.append(used)
+        for link in steps_of[cur]:
             j = link.end
             jbit = 1 << j
             if link.cls & used or smask & jbit or gmask & group_bit[j]:
@@ -582,35 +759,39 @@ def _best_single(net: _Network, train: TrainSpec) -> RouteSet:
             m2, t2 = nm + major[j], nt + town[j]
             seq.append(j)
             lseq.append(link)
-            if has2 and j > start and train.scoring_stops(m2, t2) >= 2:
+            v2 = value + gain[j]
+            if has2 and v2 + bonus_cap > mark[0] and train.scoring_stops(m2, t2) >= 2:
                 revenue = net.price(tuple(seq), train, values)
-                if revenue > best[0]:
-                    best[0], best[1] = revenue, (tuple(seq), tuple(lseq))
+                if revenue > mark[0]:
+                    if collect:
+                        found.append((revenue, tuple(seq), tuple(lseq)))
+                        left[0] -= _WALK_COST
+                    else:
+                        found[:] = [(revenue, tuple(seq), tuple(lseq))]
+                        mark[0] = revenue
             if not terminal[j]:
-                extend(j, start, used | link.cls, smask | jbit, gmask | group_bit[j], c2, m2, t2, has2,
-                       value + gain[j])
+                extend(j, start, used | link.cls, smask | jbit, gmask | group_bit[j], c2, m2, t2, has2, v2)
             seq.pop()
             lseq.pop()
 
     for s in sorted(range(n), key=lambda i: -gain[i]):
-        if counts[s] > limit:
+        if counts[s] > limit or not steps_of[s]:
             continue
         seq.append(s)
-        extend(s, s, 0, 1 << s, group_bit[s], counts[s], major[s], town[s], station[s], gain[s])
+        extend(s, s, used0, 1 << s, group_bit[s], counts[s], major[s], town[s], station[s], gain[s])
         seq.pop()
-    if best[1] is None:
-        return RouteSet((), 0)
-    walk_seq, links = best[1]
-    route = net.route(train, walk_seq, links, best[0], station_first=True)
-    return RouteSet((route,), route.revenue)
+    steps.left -= start_left - left[0]
+    return found
 
 
 def _lowest(bits: int) -> int:
     return (bits & -bits).bit_length() - 1
 
 
-def _branch_and_bound(opts: list[_Options], kinds: list[TrainSpec]) -> list[int | None]:
-    """Route position (or None) per train maximising the total with no shared track."""
+def _branch_and_bound(opts: list[_Options], kinds: list[TrainSpec], floor: int,
+                      steps: _Budget) -> list[int | None] | None:
+    """Route position (or None) per train maximising the total with no shared track, if that total beats ``floor``;
+    None if no set does (or none was found before the budget ran out)."""
     n = len(opts)
 
     def top(o: _Options) -> int:
@@ -631,8 +812,10 @@ def _branch_and_bound(opts: list[_Options], kinds: list[TrainSpec]) -> list[int 
     indexes = {s: pricings[s].index for ks in later_slots for s in ks}
     neg_revenue = {s: [-r for r in pricings[s].revenue] for s in indexes}
     none_pos = [max(len(o.pricing.revenue), 1) for o in lists]
-    best_total = -1
-    best_pick: list[int | None] = [None] * n
+    best_total = floor
+    best_pick: list[int | None] | None = None
+    # a node's work grows with the lengths of the bitsets it combines
+    node_cost = 1 + sum(len(p.revenue) for p in pricings) // _BITS_PER_STEP
     pick: list[int | None] = [None] * n
 
     def rest_bound(k: int, conflict: list[int], min_pos: int) -> int:
@@ -666,6 +849,9 @@ def _branch_and_bound(opts: list[_Options], kinds: list[TrainSpec]) -> list[int 
 
     def search(k: int, conflict: list[int], total: int, min_pos: int) -> None:
         nonlocal best_total, best_pick
+        steps.left -= node_cost
+        if steps.left <= 0:
+            return
         if k == n:
             if total > best_total:
                 best_total, best_pick = total, pick.copy()
@@ -736,6 +922,8 @@ def _branch_and_bound(opts: list[_Options], kinds: list[TrainSpec]) -> list[int 
             search(k + 1, conflict, total, none_pos[k] if nxt_same else 0)
 
     search(0, [0] * len(pricings), 0, 0)
+    if best_pick is None:
+        return None
     out: list[int | None] = [None] * n
     for k, i in enumerate(order):
         out[i] = best_pick[k]

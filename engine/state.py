@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .journal import Tracked
+
 BANK = "bank"
 IPO = "ipo"
 POOL = "pool"
@@ -11,14 +13,14 @@ RESERVED = "reserved"  # certificates out of play (18FL unmarked shares before c
 
 
 @dataclass
-class Player:
+class Player(Tracked):
     name: str
     cash: int = 0
     bankrupt: bool = False
 
 
 @dataclass
-class Certificate:
+class Certificate(Tracked):
     corp: str
     index: int  # 0 is the President's certificate
     shares: int  # 2 for the President's certificate, 1 for a single
@@ -34,7 +36,7 @@ class Certificate:
 
 
 @dataclass
-class Train:
+class Train(Tracked):
     id: str  # "2-0"
     name: str  # type on the card ("6" for a 6/3E card)
     variant: str  # what it runs as ("3E")
@@ -47,7 +49,7 @@ class Train:
 
 
 @dataclass
-class Company:
+class Company(Tracked):
     sym: str
     name: str
     value: int
@@ -57,7 +59,7 @@ class Company:
 
 
 @dataclass
-class Corporation:
+class Corporation(Tracked):
     sym: str
     name: str
     size: int = 5  # shares: 5 or 10 (18FL); 10 for 1830-style titles

@@ -23,7 +23,7 @@ from engine.board import Board
 from engine.tiles import Layout, Node, hex_layout
 
 from . import geometry as geo
-from .fonts import Font, font, font_path, text_size
+from .fonts import CachedDraw, Font, font, font_path, text_size
 from .geometry import HexGeometry, Point
 
 SS = 2  # supersampling factor
@@ -599,7 +599,7 @@ class _Canvas:
     def new_image(self, extra_h: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
         self.height += extra_h
         im = Image.new("RGB", (self.width * SS, self.height * SS), BACKGROUND)
-        return im, ImageDraw.Draw(im)
+        return im, CachedDraw(im)
 
     def pt(self, hex_id: str, p: Point) -> Point:
         return self.geom.to_px(self.centres[hex_id], p)
@@ -942,7 +942,7 @@ def render_map(board: Board, *, late: bool = False, routes: list[RouteDraw] | No
     _draw_track(cv, d)
     if routes:
         _draw_routes(cv, im, routes)
-        d = ImageDraw.Draw(im)
+        d = CachedDraw(im)
     _draw_nodes(cv, d)
     _draw_text(cv, d)
 

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from engine.board import Board
-from engine.graph import TrackGraph, city_blocked, reach, token_distance
+from engine.graph import TrackGraph, city_blocked, corp_view, reach, token_distance, track_graph
 from engine.titledata import load_title
 from tests.test_routes import brute_walks, lay, orlando_line, random_position, token
 
@@ -196,3 +196,21 @@ def test_reach_and_distance_equal_brute_force(seed: int) -> None:
                      stops[-1])]
         expected = 0 if stop in stations else min(crossings)
         assert token_distance(board, corp, h, node=(kind, i)) == expected, stop
+
+
+def test_graph_is_reused_while_the_track_is_unchanged_and_reads_each_boards_tokens(board: Board) -> None:
+    tampa_line(board)
+    g1 = track_graph(board)
+    assert track_graph(board) is g1
+    other = Board(TITLE)
+    tampa_line(other)
+    token(other, "F23", "ACL")  # a station only on the other board
+    g2 = track_graph(other)
+    assert g2.board is other and g2.segs == g1.segs and g2.memo is g1.memo
+    assert corp_view(g2, "ACL").stations != corp_view(g1, "ACL").stations
+    lay(board, "H21", "9", {2, 5})  # new track: a new graph with the new segment
+    g3 = track_graph(board)
+    assert g3 is not g1 and ("H21", 0) in g3.seg_index and ("H21", 0) not in g1.seg_index
+    # what a fresh build gives
+    fresh = TrackGraph(board)
+    assert (g3.segs, g3.seg_ends, g3.nodes) == (fresh.segs, fresh.seg_ends, fresh.nodes)

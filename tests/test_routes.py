@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -780,6 +780,7 @@ def check_against_brute_force(seed: int) -> None:
     board, corp, trains, late = random_position(rng)
     rules = FLRouteRules(late=late)
     best = best_routes(board, corp, trains, rules)
+    assert best.proven
     assert best.revenue == brute_routes(board, corp, trains, late), (corp, trains)
     # the answer is itself a legal, correctly priced set
     again = check_routes(board, corp, trains, rules, [(r.train, r.node_ids()) for r in best.routes])
@@ -808,3 +809,91 @@ def test_best_routes_equals_brute_force(seed: int) -> None:
 @pytest.mark.parametrize("seed", range(100, 1100))
 def test_best_routes_equals_brute_force_soak(seed: int) -> None:
     check_against_brute_force(seed)
+
+
+@pytest.mark.parametrize("seed", range(0, 60, 3))
+def test_a_search_out_of_budget_answers_a_legal_set_marked_not_proven(seed: int) -> None:
+    rng = random.Random(seed)
+    board, corp, trains, late = random_position(rng, radius=4)
+    rules = FLRouteRules(late=late)
+    exact = best_routes(board, corp, trains, rules)
+    for budget in (0, 50, 400):
+        found = best_routes(board, corp, trains, rules, budget=budget)
+        assert found.revenue <= exact.revenue
+        if found.proven:
+            assert found.revenue == exact.revenue
+        again = check_routes(board, corp, trains, rules, [(r.train, r.node_ids()) for r in found.routes])
+        assert again.revenue == found.revenue
+    assert not best_routes(board, corp, trains, rules, budget=0).proven or not exact.routes
+
+
+def test_the_budget_is_counted_in_steps_so_answers_repeat() -> None:
+    rng = random.Random(11)
+    board, corp, trains, late = random_position(rng, radius=6)
+    rules = FLRouteRules(late=late)
+    runs = [best_routes(board, corp, trains, rules, budget=300) for _ in range(3)]
+    assert runs[0] == runs[1] == runs[2]
+
+
+# -- property: the bounded search equals listing every walk ----------------------------------------------------------
+
+
+def every_walk_maximum(board: Board, corp: str, trains: list[TrainSpec], rules: GenericRules) -> int:
+    """The maximum by listing every walk any of the trains may run and combining them with no floor (the search
+    before bounds): independent of the greedy set, the per-train floors and the walk-search bound."""
+    from engine.routes import _all_options, _branch_and_bound, _Budget, _kind, _Network
+
+    net = _Network(board, corp, rules)
+    walks = net.walks(trains)
+    kinds = [_kind(t) for t in trains]
+    unique = list(dict.fromkeys(kinds))
+    by_kind = _all_options(net, walks, unique, dict.fromkeys(unique, 1))
+    opts = [by_kind[k] for k in kinds]
+    picks = _branch_and_bound(opts, kinds, 0, _Budget(1 << 60))
+    if picks is None:
+        return 0
+    return sum(o.pricing.revenue[p] for o, p in zip(opts, picks, strict=True) if p is not None)
+
+
+def long_trains_position(seed: int) -> tuple[Board, str, list[TrainSpec], bool]:
+    """A random neighbourhood (as in random_position) run by two or three long trains, where walks are many."""
+    rng = random.Random(seed)
+    board, corp, _, late = random_position(rng, radius=rng.choice([4, 5, 6]))
+    kinds = [fl_train("", v) for v in ("4", "5", "6", "3E")] + [TrainSpec("", "4D", 4, multiplier=2),
+                                                                TrainSpec("", "5t", 5, towns_count=True)]
+    picked = [rng.choice(kinds) for _ in range(rng.choice([2, 2, 3]))]
+    return board, corp, [replace(k, id=f"t{i}") for i, k in enumerate(picked)], late
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_best_routes_equals_every_walk_maximum_with_long_trains(seed: int) -> None:
+    board, corp, trains, late = long_trains_position(seed)
+    rules = FLRouteRules(late=late)
+    best = best_routes(board, corp, trains, rules, budget=1 << 40)
+    assert best.proven and best.revenue == every_walk_maximum(board, corp, trains, rules), (corp, trains)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(12, 400))
+def test_best_routes_equals_every_walk_maximum_with_long_trains_soak(seed: int) -> None:
+    test_best_routes_equals_every_walk_maximum_with_long_trains(seed)
+
+
+@pytest.mark.slow
+def test_best_routes_on_captured_game_positions_equals_every_walk_maximum() -> None:
+    """Every record run_routes point and self-played route run (benchmarks/route_positions.py: a few games per
+    title) whose walks can all be listed: the proven answer equals the maximum over every walk."""
+    from benchmarks.route_positions import all_positions
+
+    checked = 0
+    for positions in all_positions(games=4).values():
+        for p in positions:
+            best = best_routes(p.board, p.corp, p.trains, p.rules, budget=1 << 40)
+            assert best.proven
+            from engine.routes import _Network
+
+            if len(p.trains) > 1 and len(_Network(p.board, p.corp, p.rules).walks(p.trains)) > 40_000:
+                continue  # too many walks to list in a test
+            assert best.revenue == every_walk_maximum(p.board, p.corp, p.trains, p.rules), p.label()
+            checked += 1
+    assert checked > 100

@@ -248,7 +248,8 @@ async def test_operating_turns_post_map_market_and_routes(svc: Service) -> None:
     assert img.format == "PNG" and max(img.size) >= 1000 and len(data) < 600_000
 
 
-async def test_routes_command_shows_picture_and_confirm_button(svc: Service) -> None:
+async def play_to_routes_step(svc: Service) -> tuple[Any, Any]:
+    """A new game played at random (seed 5) up to the first run-trains step: its row and game."""
     await new_game(svc)
     rng = random.Random(5)
     for _ in range(400):
@@ -260,6 +261,11 @@ async def test_routes_command_shows_picture_and_confirm_button(svc: Service) -> 
         assert (await act(svc, a)).ok
     else:
         pytest.fail("no routes step reached")
+    return row, game
+
+
+async def test_routes_command_shows_picture_and_confirm_button(svc: Service) -> None:
+    row, game = await play_to_routes_step(svc)
     corp = game.current_entity
     pres = USERS[game.player_for(corp)]
     other = next(u for u in USERS.values() if u != pres)
@@ -612,3 +618,17 @@ async def test_18al_name_chits_through_private_use(svc: Service) -> None:
     view = await do(svc, pres, "view corporations")
     assert "Robert E. Lee on 3-train 3-0" in view.full_text()
     assert "Pan American (on the charter" in view.full_text()
+
+
+async def test_routes_not_proven_best_are_marked_and_logged(svc: Service, monkeypatch: pytest.MonkeyPatch,
+                                                           caplog: pytest.LogCaptureFixture) -> None:
+    """A route search that runs out of its budget still answers, with the best routes it found, marked as such."""
+    import engine.routes
+
+    monkeypatch.setattr(engine.routes, "DEFAULT_BUDGET", 0)
+    row, game = await play_to_routes_step(svc)
+    corp = game.current_entity
+    with caplog.at_level("WARNING"):
+        shown = await do(svc, USERS[game.player_for(corp)], "train run")
+    assert shown.ok and "not proven best" in shown.text and button(shown, "Run trains")
+    assert any("not proven" in r.getMessage() and f"game {row.id}" in r.getMessage() for r in caplog.records)

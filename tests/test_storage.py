@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -27,20 +26,6 @@ GUILD = 900
 CHANNEL = 100
 ALICE, BOB, CAROL, DAVE = 11, 12, 13, 14
 T0 = 1_700_000_000.0
-
-
-@pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "stationmaster.db"
-
-
-@pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(db_path)
-    try:
-        yield s
-    finally:
-        await s.close()
 
 
 async def new_game(store: Store, channel: int = CHANNEL, now: float = T0) -> int:

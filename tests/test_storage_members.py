@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -13,15 +12,6 @@ from bot.storage import DEFAULT_STALL_AFTER, MIGRATIONS, SCHEMA_VERSION, Store
 GUILD = 900
 ALICE, BOB, CAROL = 11, 12, 13
 T0 = 1_700_000_000.0
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "members.db")
-    try:
-        yield s
-    finally:
-        await s.close()
 
 
 async def started(store: Store, channel: int, seats: list[tuple[int, str]], **settings: int) -> int:

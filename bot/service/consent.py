@@ -18,7 +18,7 @@ from typing import Any
 from engine.actions import dump_action
 from engine.game import Game
 
-from .. import texts
+from .. import checkpoints, texts
 from ..commands import make_custom_id
 from ..storage import ActionRow
 from ..texts import mention
@@ -253,7 +253,8 @@ class Consent(Table):
         sealed = drafting(game)
         undone = [dump_action(a) for a in game.actions[keep:]]
         names = [texts.action_summary(game, a, sealed) for a in undone]
-        replayed = await asyncio.to_thread(game.replayed, keep)
+        replayed = await checkpoints.load_game(self.store, row, [p.name for p in game.players],
+                                               await self.store.actions(row.id), self.now(), upto=keep)
         await self._prepare(row.id, replayed)
         now = self.now()
         try:

@@ -15,7 +15,7 @@ from engine.actions import dump_action
 from engine.errors import GameError
 from engine.game import Game
 
-from .. import texts
+from .. import checkpoints, texts
 from ..commands import ANY_ENTITY, Command, decode_action, encode_action
 from ..storage import GameRow
 from .replies import Picture, Refusal, Reply, merge
@@ -147,13 +147,14 @@ class Play(Table):
         now = self.now()
         try:
             async with self.store.transaction() as tx:
-                await tx.append_action(row.id, stored, ctx.user.id, now)
+                seq = await tx.append_action(row.id, stored, ctx.user.id, now)
                 await self._set_reminder(tx, ctx, game, now)
                 if game.finished:
                     await tx.set_status(row.id, "finished", now, game_result(game))
         except BaseException:
             self._evict(row.id)  # memory is ahead of the file: replay from the log next time
             raise
+        await checkpoints.save_if_due(self.store, row.id, game, seq, now)
         self._close_votes(row.id)
         if game.finished:
             self._evict(row.id)

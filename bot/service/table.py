@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any, Self
 from engine.actions import dump_action
 from engine.game import Game
 from engine.records.reader import PROFILE as SITE_PROFILE
-from engine.titles import new_game
 
+from .. import checkpoints
 from ..availability import is_away, local_text
 from ..storage import GameRow, PendingImportRow, PlayerRow, Store
 from .replies import Refusal, User
@@ -119,8 +119,7 @@ class Table:
         names = [p.name for p in ctx.players]
         try:
             # a long log takes seconds to replay: off the event loop, so the bot still answers Discord in time
-            actions = [a.action for a in stored]
-            game = await asyncio.to_thread(new_game, row.title, names, row.seed, row.options, actions)
+            game = await checkpoints.load_game(self.store, row, names, stored, self.now())
         except Exception:
             log.exception("game %s could not be replayed (%d actions)", row.id, len(stored))
             raise Refusal(f"Game #{row.id} cannot be loaded: the engine refuses its stored log. An administrator can "
@@ -183,6 +182,10 @@ class Table:
         if hit is not None and hit[0] == token:
             return hit[1]
         best = game.round.best(game)
+        if not getattr(best, "proven", True):
+            # the engine answered within its search budget; the position becomes a test case from the game's log
+            log.warning("game %s: route search ran out of budget at action %d (%s); best found %s, not proven",
+                        game_id, len(game.actions), getattr(game.round, "corp", "?"), best.revenue)
         self._best[game_id] = (token, best)
         return best
 

@@ -3,16 +3,14 @@ job over a snapshot of the state (`Picture`), rendered later in a worker thread 
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import logging
 from typing import Any
 
 from engine.errors import GameError
 from engine.game import Game
-from engine.titles import new_game
 
-from .. import texts
+from .. import checkpoints, texts
 from ..storage import GameRow
 from .replies import Picture, Refusal, Reply
 from .table import Ctx, Table
@@ -47,8 +45,7 @@ class Views(Table):
             players = await self.store.players(row.id)
             stored = await self.store.actions(row.id)
             try:
-                game = await asyncio.to_thread(new_game, row.title, [p.name for p in players], row.seed, row.options,
-                                               [a.action for a in stored])
+                game = await checkpoints.load_game(self.store, row, [p.name for p in players], stored, self.now())
             except Exception:
                 log.exception("finished game %s could not be replayed", row.id)
                 return None
@@ -151,7 +148,9 @@ def routes_text(game: Game, best: Any) -> str:
     for r in routes:
         variant, stops = _route_label(game, r)
         lines.append(f"· {variant}-train: {stops} {game.fmt(r.revenue)}")
-    return "Best routes:\n" + "\n".join(lines) + f"\nTotal {game.fmt(best.revenue)}."
+    head = "Best routes:" if getattr(best, "proven", True) else \
+        "Best routes found, not proven best (the search ran out of its time budget):"
+    return head + "\n" + "\n".join(lines) + f"\nTotal {game.fmt(best.revenue)}."
 
 
 def _route_label(game: Game, route: Any) -> tuple[str, str]:

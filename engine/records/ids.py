@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 
 IPO = "ipo"
 POOL = "pool"
@@ -27,6 +28,7 @@ class IdError(ValueError):
 # -- plain formats ---------------------------------------------------------------------------------------------
 
 
+@cache  # the reader reconciles its ledger after every action: the same few dozen ids, thousands of times
 def split_share(share_id: str) -> tuple[str, int]:
     """``"B&O_3"`` -> ("B&O", 3)."""
     corp, sep, n = str(share_id).rpartition("_")

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import journal
 from ..actions import (
     Action,
     Assign,
@@ -284,6 +285,7 @@ class _Reader:
         # our decisions the site has no action for, each after the site action numbered ``after``
         self.local: list[dict[str, Any]] = list(meta.get("local_actions") or []) if isinstance(meta, dict) else []
         self.shares = new_share_ledger(self.game, tmap)
+        self._synced: tuple[Any, ...] = ()  # game certificates and ledger as the last sync left them
         self.tiles = TileLedger.for_counts({n: t.count for n, t in self.game.data.tiles.items()},
                                            tmap.preprinted_cities)
         self._by_id = {s.site_id: s for s in self.seats}
@@ -405,11 +407,33 @@ class _Reader:
             reason = str(first)
         # the site passed an optional step of this corporation's turn that our engine still waits at: pass it
         # (never another entity's turn) and try again
-        saved = game._snapshot()
-        inserted = []
+        frame = journal.begin()
+        try:
+            inserted = self._pass_before(act)
+        except BaseException:
+            journal.rollback(frame)
+            raise
+        if inserted:
+            journal.commit(frame)
+            self.out.adjustments.append(f"action {a.get('id')}: passed for " + ", ".join(inserted) +
+                                        f" before {a['type']} (the site had skipped that step)")
+            return
+        journal.rollback(frame)
+        if isinstance(act, Pass):
+            legal = any(x.type == "pass" and x.entity == act.entity for x in game.legal_actions())
+            if not legal:
+                self.out.adjustments.append(f"action {a.get('id')}: dropped a pass by {act.entity}, which our "
+                                            f"engine does not wait for ({reason})")
+                return
+        raise RecordError(f"{_describe(a)} refused: {reason}", a.get("id"), _clean(a))
+
+    def _pass_before(self, act: Action) -> list[str]:
+        """Pass the steps the operating corporation waits at until ``act`` is taken; the steps passed, or
+        nothing if it never was (the caller then rolls the passes back)."""
+        game = self.game
+        inserted: list[str] = []
         cur = game.current_entity
-        rnd = game.round
-        mine = cur is not None and getattr(rnd, "kind", "") == "operating" and (
+        mine = cur is not None and getattr(game.round, "kind", "") == "operating" and (
             act.entity in (cur, game.corps[cur].president) or act.entity in game.companies)
         for _ in range(4 if mine else 0):
             if game.current_entity != cur or not any(x.type == "pass" for x in game.legal_actions()):
@@ -426,17 +450,8 @@ class _Reader:
                 game.process(act)
             except GameError:
                 continue
-            self.out.adjustments.append(f"action {a.get('id')}: passed for " + ", ".join(inserted) +
-                                        f" before {a['type']} (the site had skipped that step)")
-            return
-        game._restore(saved)
-        if isinstance(act, Pass):
-            legal = any(x.type == "pass" and x.entity == act.entity for x in game.legal_actions())
-            if not legal:
-                self.out.adjustments.append(f"action {a.get('id')}: dropped a pass by {act.entity}, which our "
-                                            f"engine does not wait for ({reason})")
-                return
-        raise RecordError(f"{_describe(a)} refused: {reason}", a.get("id"), _clean(a))
+            return inserted
+        return []
 
     def _apply_local(self, before_id: Any) -> None:
         """Our own decisions kept in the meta block that come before the site action ``before_id`` (None: all)."""
@@ -449,7 +464,11 @@ class _Reader:
                 self.game.process(Pass(entity=self.game.current_entity or ""))
                 self.out.auto_passes += 1
             try:
-                self.game.process(parse_action(entry["action"]))
+                act = parse_action(entry["action"])
+                if isinstance(act, RunRoutes):
+                    # a replay takes a logged run's revenue as it stands: only the reader's own check may supply it
+                    raise GameError("route runs come from the site's actions, not from our own")
+                self.game.process(act)
             except (GameError, KeyError, ValueError) as e:
                 raise RecordError(f"our own action {entry.get('action')} refused: {e}", before_id) from None
 
@@ -619,7 +638,11 @@ class _Reader:
             if paid is not None and paid != int(a["cost"]):
                 self.out.warnings.append(f"action {a.get('id')}: the record's token cost is {a['cost']}, ours "
                                          f"{paid}")
-        notes = sync_shares(self.shares, game, self.tmap)
+        # the ledger is brought in line only when a certificate moved: after a sync both sides agree, and the sync
+        # reads nothing but them
+        seen = (tuple((c.corp, c.index, c.owner) for c in game.certs), tuple(self.shares.owner.items()))
+        notes = [] if seen == self._synced else sync_shares(self.shares, game, self.tmap)
+        self._synced = (tuple((c.corp, c.index, c.owner) for c in game.certs), tuple(self.shares.owner.items()))
         # certificates that come with a private (18FL FECCTC) or leave in a bankruptcy are not named in the record
         if notes and kind in ("buy_shares", "sell_shares", "par"):
             self.out.warnings += [f"action {a.get('id')}: {n}" for n in notes]
@@ -638,7 +661,9 @@ class _Reader:
             rs = check_routes(game.board, corp, specs, rules, [(r.train, list(r.nodes)) for r in act.routes])
         except (RouteError, ValueError) as e:
             raise RecordError(f"the routes are not legal for us: {e}", a.get("id"), _clean(a)) from None
-        ordered = RunRoutes(entity=corp, routes=[RouteSpec(train=r.train, nodes=r.node_ids()) for r in rs.routes])
+        # with their revenue and track: the game takes them as checked here, once
+        ordered = RunRoutes(entity=corp, routes=[RouteSpec(train=r.train, nodes=r.node_ids(), revenue=r.revenue,
+                                                           paths=list(r.paths)) for r in rs.routes])
         if not self.check_routes:
             return ordered, None
         recorded = [r.get("revenue") for r in a["routes"]]
@@ -755,8 +780,11 @@ def nodes_from_connections(game: Game, corp: str, route: dict[str, Any]) -> list
     train = str(route["train"])
     specs = game.rules.train_specs(game, corp)
     rules = game.rules.route_rules(game)
-    for combo in itertools.product(*choices):
+    combos = list(itertools.product(*choices))
+    for combo in combos:
         nodes = [n for group in combo for n in (group if isinstance(group, list) else [group])]
+        if len(combos) == 1:
+            return nodes  # nothing to choose: the run's own check (``_route_check``) judges it
         try:
             check_routes(game.board, corp, specs, rules, [(train, nodes)])
         except (RouteError, ValueError):

@@ -26,14 +26,15 @@ from ..actions import (
 )
 from ..errors import GameError
 from ..graph import reach
-from ..routes import RouteError, RouteSet, best_routes, check_routes
+from ..journal import Tracked
+from ..routes import Route, RouteError, RouteSet, Stop, best_routes, check_routes
 from ..state import BANK, POOL, Train
 
 if TYPE_CHECKING:
     from ..game import Game
 
 
-class OperatingRound:
+class OperatingRound(Tracked):
     kind = "operating"
 
     def __init__(self, game: Game, number: int, total: int) -> None:
@@ -215,10 +216,13 @@ class OperatingRound:
     def _routes_run_routes(self, game: Game, act: RunRoutes) -> None:
         assert self.corp is not None
         game.rules.before_run(game, self)
-        if act.routes is None:
-            chosen = self.best(game)
-            game.logged_as = RunRoutes(entity=act.entity, routes=[
-                RouteSpec(train=r.train, nodes=r.node_ids()) for r in chosen.routes])
+        logged = logged_routes(game, act.routes) if game.replaying and act.routes is not None else None
+        if logged is not None:
+            chosen = logged  # a stored log (or a record the reader has just checked) holds the routes it ran
+        elif act.routes is None:
+            # whether the search proved them best describes the answer, not the game: the state keeps the routes run
+            best = self.best(game)
+            chosen = RouteSet(best.routes, best.revenue)
         else:
             try:
                 chosen = check_routes(game.board, self.corp, game.rules.train_specs(game, self.corp),
@@ -232,6 +236,10 @@ class OperatingRound:
                 if chosen.revenue < best.revenue:
                     raise GameError(f"Those routes earn {game.fmt(chosen.revenue)}, but {self.corp} must run for "
                                     f"its maximum, {game.fmt(best.revenue)}.")
+        if logged is None:
+            game.logged_as = RunRoutes(entity=act.entity, routes=[
+                RouteSpec(train=r.train, nodes=r.node_ids(), revenue=r.revenue, paths=list(r.paths))
+                for r in chosen.routes])
         self.routes = chosen
         self.last_routes[self.corp] = chosen
         self.revenue = chosen.revenue
@@ -452,6 +460,28 @@ class OperatingRound:
         return f"{pres}, for {sym} ({self.name}): {self.allowed_text(game)}.{extra}"
 
 
+def logged_routes(game: Game, specs: list[RouteSpec]) -> RouteSet | None:
+    """The routes a log recorded with their revenue and track, as the engine priced them when they were run; None
+    if the log holds only their stops (older logs, records): they are then checked again."""
+    routes = []
+    for spec in specs:
+        if spec.revenue is None or spec.paths is None:
+            return None
+        stops = []
+        for node in spec.nodes:
+            hex_id, part = node.rsplit("-", 1)
+            lay = game.board.layout(hex_id)
+            i = int(part)
+            if i < len(lay.cities):
+                stops.append(Stop("city", hex_id, i, i))
+            elif i < len(lay.cities) + len(lay.towns):
+                stops.append(Stop("town", hex_id, i - len(lay.cities), i))
+            else:
+                stops.append(Stop("offboard", hex_id, 0, i))
+        routes.append(Route(spec.train, tuple(stops), tuple((h, p) for h, p in spec.paths), spec.revenue))
+    return RouteSet(tuple(routes), sum(r.revenue for r in routes))
+
+
 def price_move(game: Game, before: int, after: int) -> str:
     if before == after:
         return f"price stays {game.fmt(after)}"
@@ -460,9 +490,12 @@ def price_move(game: Game, before: int, after: int) -> str:
 
 def lay_tile(game: Game, corp: str, hex_id: str, tile_id: str, rotation: int, *, yellow_only: bool = False,
              by: str | None = None) -> None:
-    r = reach(game.board, corp)
-    problem = track.tile_problem(game, corp, hex_id, tile_id, rotation, r, yellow_only=yellow_only)
+    # a stored log was checked when it was played: replaying it does not ask again where the track may go
+    r = None if game.trusted else reach(game.board, corp)
+    problem = None if r is None else track.tile_problem(game, corp, hex_id, tile_id, rotation, r,
+                                                         yellow_only=yellow_only)
     if problem:
+        assert r is not None
         opts = track.legal_tiles(game, corp, hex_id, r, yellow_only=yellow_only)
         hint = ""
         if opts:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from ..actions import Action, Bid, BuyCompany, Par, Pass
 from ..companies import player_buys_company, player_sale_problem
 from ..errors import GameError
+from ..journal import Tracked
 from ..state import BANK
 from .stock_round import StockRound
 
@@ -34,7 +35,7 @@ BID_STEP = 5
 
 
 @dataclass
-class Auction:
+class Auction(Tracked):
     company: str
     bidders: list[str]  # participants in seat order starting after the high bidder
     high: str

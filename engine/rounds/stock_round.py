@@ -11,13 +11,14 @@ from typing import TYPE_CHECKING
 from .. import stock
 from ..actions import Action, BuyShares, Par, Pass, SellShares, parse_action
 from ..errors import GameError
+from ..journal import Tracked
 from ..state import IPO, POOL
 
 if TYPE_CHECKING:
     from ..game import Game
 
 
-class StockRound:
+class StockRound(Tracked):
     kind = "stock"
 
     def __init__(self, game: Game) -> None:
@@ -240,14 +241,16 @@ class StockRound:
                     if cert is not None and stock.buy_problem(game, player, cert, self.sold_in_round[player]) is None:
                         out.append(BuyShares(entity=player, corporation=sym, source=source))  # type: ignore[arg-type]
             return out
+        cash = game.available_cash(player)
+        room = game.cert_count(player) < game.cert_limit()
+        cells = game.rules.par_cells(game) if room else []
         for sym, corp in game.corps.items():
             if not corp.started:
                 pres = game.certs_of(sym)[0]
-                for cell in game.rules.par_cells(game):
-                    for size in game.rules.par_size_choices(game, sym):
-                        if game.available_cash(player) >= cell.price * pres.shares and \
-                                game.cert_count(player) < game.cert_limit():
-                            out.append(Par(entity=player, corporation=sym, price=cell.price, size=size))
+                sizes = game.rules.par_size_choices(game, sym) if cells else []
+                for cell in cells:
+                    if cash >= cell.price * pres.shares:
+                        out.extend(Par(entity=player, corporation=sym, price=cell.price, size=size) for size in sizes)
                 continue
             for source, cert in (("ipo", stock.ipo_cert(game, sym)), ("pool", stock.pool_cert(game, sym)),
                                  ("pool*", stock.pool_cert(game, sym, True))):

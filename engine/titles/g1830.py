@@ -24,6 +24,7 @@ from ..companies import company_purchase_actions
 from ..errors import GameError
 from ..graph import reach
 from ..hexgrid import neighbour
+from ..journal import Tracked
 from ..routes import GenericRules, TrainSpec
 from ..state import BANK, IPO, POOL, Certificate, Corporation
 from .base import TitleRules
@@ -60,7 +61,7 @@ ZONE_MULTI_BUY = "b"
 
 
 @dataclass
-class State1830:
+class State1830(Tracked):
     """1830's own state, kept on ``Game.title_state`` so that refused actions roll it back."""
 
     homes_placed: set[str] = field(default_factory=set)

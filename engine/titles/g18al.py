@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ..actions import Action, Assign, BuyTrain, LayTile, NameTrain, PlaceToken
 from ..companies import company_purchase_actions
 from ..errors import GameError
+from ..journal import Tracked
 from ..routes import GenericRules, Stop, TrainSpec
 from ..state import BANK, POOL, Certificate, Corporation, Train
 from .base import TitleRules
@@ -55,7 +56,7 @@ END_VALUE = 300
 
 
 @dataclass
-class ALState:
+class ALState(Tracked):
     """18AL's own state, kept on ``Game.title_state`` so that refused actions roll it back."""
 
     homes_placed: set[str] = field(default_factory=set)

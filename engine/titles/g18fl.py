@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ..actions import Action, Assign, Bid, Convert, HexToken, LayTile, Pass, PlaceToken
 from ..errors import GameError
 from ..graph import reach, token_distance
+from ..journal import Tracked
 from ..state import BANK, IPO, POOL, RESERVED, Certificate, Corporation
 from .base import TitleRules
 
@@ -40,7 +41,7 @@ KEY_WEST = "M24"
 BID_AMOUNTS = (0, 5, 10)
 
 
-class DraftRound:
+class DraftRound(Tracked):
     """Initial Stock Round, first part: sealed $0/$5/$10 bids, then one private each in bid order."""
 
     kind = "draft"
