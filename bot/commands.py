@@ -76,7 +76,7 @@ GROUPS: tuple[Group, ...] = (
     Group("token", "Place station tokens and hotels"),
     Group("train", "Run trains, buy and discard them"),
     Group("corp", "Operating corporation: dividends, conversion, bankruptcy"),
-    Group("view", "Look at the game: map, market, players, corporations, log"),
+    Group("view", "Look at the game: map, market, players, corporations, log, tiles, trains, holdings"),
 )
 
 
@@ -186,7 +186,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("track lay", "Lay or upgrade a tile", "action", (
         Option("hex", "str", "Hex (the list shows where you can build)", required=True, autocomplete=True),
         Option("tile", "str", "Tile number", required=True, autocomplete=True),
-        Option("rotation", "int", "Rotation 0-5 (the list shows the ones that fit)", required=True,
+        Option("rotation", "int", "Rotation 0-5, named by where the track goes; leave out to see them drawn",
                autocomplete=True, min_value=0, max_value=5),
     ), action="lay_tile", build=_fields(hex="hex", tile="tile", rotation="rotation")),
     Command("token place", "Place a station token", "action", (
@@ -229,13 +229,21 @@ COMMANDS: tuple[Command, ...] = (
     )),
     Command("redo", "Redo the last undone action, while nothing has happened since", "undo"),
     # -- views
-    Command("view map", "The map", "view", (_SHARE,), slow=True),
+    Command("view map", "The map (region: zoom in around a hex or place)", "view", (
+        Option("region", "str", "A hex or place to zoom in around, or 'all' for the whole map", autocomplete=True),
+        _SHARE), slow=True),
     Command("view market", "The stock market", "view", (_SHARE,), slow=True),
     Command("view players", "Players: cash, certificates, privates, net worth", "view", (_SHARE,)),
     Command("view corporations", "Corporations: treasury, trains, tokens, president", "view", (_SHARE,)),
     Command("view history", "The last lines of the game log", "view", (
         Option("lines", "int", "How many lines (default 20)", min_value=1, max_value=200), _SHARE)),
     Command("view standings", "Net worth now and a chart over the game", "view", (_SHARE,), slow=True),
+    Command("view tiles", "Tiles left and what each upgrades to", "view", (_SHARE,), slow=True),
+    Command("view trains", "Trains: prices, copies left, when each rusts", "view", (_SHARE,), slow=True),
+    Command("view holdings", "Everyone's certificates, IPO, pool, treasuries, trains, the bank", "view", (_SHARE,),
+            slow=True),
+    Command("view revenue", "A corporation's runs, round by round", "view", (
+        Option("corporation", "str", "Which corporation", required=True, autocomplete=True), _SHARE), slow=True),
     # -- you, across all your games (any channel, or a DM with the bot)
     Command("mygames", "Your games in every server: where it is your turn first, how long each has waited",
             "member"),
@@ -246,7 +254,7 @@ COMMANDS: tuple[Command, ...] = (
         Option("away", "str", "Away until a date (YYYY-MM-DD) or for a span (3d, 36h); off when back"),
     )),
     Command("help", "Commands, how a turn works and how to read the pictures", "help", (
-        Option("topic", "str", "commands, pictures, undo, options or a group name", autocomplete=True),
+        Option("topic", "str", "commands, pictures, track, undo, options or a group name", autocomplete=True),
     )),
 )
 

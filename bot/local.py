@@ -139,24 +139,26 @@ class LocalChannel:
             return LineResult(True, quit=True)
         if verb == "wait":
             return await self._wait(words[1:], expect)
-        if self.current is None:
+        if self.current is None and verb != "help":
             return self._local_refusal("Say who you are first: `@alice /game create title:18FL`.", expect)
         if verb == "click":
             return await self._click(words[1:], expect)
         cmd, rest_words = _find_command(words)
         if cmd is None:
             return self._local_refusal(f"There is no command /{' '.join(words[:2])}. Try /help.", expect)
+        # /help needs nobody: before anyone has said who they are, a passer-by asks
+        who = self.current or User(0, "guest")
         try:
             options, ask = self._options(cmd, rest_words)
         except ValueError as e:
             return self._local_refusal(str(e), expect)
         if ask is not None:
-            choices = await self.service.autocomplete(self.channel_id, self.current, cmd.path, ask, "", options)
+            choices = await self.service.autocomplete(self.channel_id, who, cmd.path, ask, "", options)
             listing = "\n".join(f"  {c.value}  — {c.name}" for c in choices) or "  (nothing legal right now)"
             self.write(f"choices for {ask}:\n{listing}")
             return LineResult(True, expect, skipped=not expect)
         self._echo(line)
-        reply = await self.service.handle(self.channel_id, LOCAL_GUILD, self.current, cmd.path, options)
+        reply = await self.service.handle(self.channel_id, LOCAL_GUILD, who, cmd.path, options)
         await self._show(reply)
         return LineResult(reply.ok, expect)
 
@@ -240,7 +242,7 @@ class LocalChannel:
 
     # -- output ---------------------------------------------------------------------------------------------
     def _echo(self, line: str) -> None:
-        who = self.current.name if self.current else "?"
+        who = self.current.name if self.current else "guest"
         self.write(f"\n@{who}: {line}")
 
     def _show_components(self, rows: list[list[Button | Select]]) -> None:
@@ -275,7 +277,7 @@ class LocalChannel:
         await self._learn_names()
         await self.service.render(reply)
         for msg in reply.all():
-            lock = f"🔒 (only @{self.current.name if self.current else '?'} sees this) " if msg.ephemeral else ""
+            lock = f"🔒 (only @{self.current.name if self.current else 'guest'} sees this) " if msg.ephemeral else ""
             body = self._plain(msg.text)
             for emb in msg.embeds:
                 body += ("\n" if body else "") + self._plain(emb.as_text())

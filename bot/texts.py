@@ -7,6 +7,7 @@ described with their amount (the engine's own log lines keep them secret until t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -185,7 +186,7 @@ def describe_action(game: Game, a: Mapping[str, Any], *, with_entity: bool = Fal
         else:
             text = f"Place the marker at {hex_name(game, a['target'])}"
     elif t == "name_train":
-        text = (f"Put the {a['chit']} on train {a['train']}" if a.get("train")
+        text = (f"Put the {a['chit']} on the {train_words(game, str(a['train']))}" if a.get("train")
                 else f"Take the {a['chit']} off its train")
     elif t == "run_routes":
         text = "Run the best routes"
@@ -198,7 +199,7 @@ def describe_action(game: Game, a: Mapping[str, Any], *, with_entity: bool = Fal
         seller = f" from {comp.owner}" if comp is not None and comp.owner else ""
         text = f"Buy {a['company']}{seller} for {fmt(int(a.get('price') or 0))}"
     elif t == "discard_train":
-        text = f"Discard train {a['train']}"
+        text = f"Discard a {train_words(game, str(a['train']))}"
     elif t == "convert":
         text = "Convert to 10 shares"
     elif t == "bankrupt":
@@ -212,6 +213,14 @@ def describe_action(game: Game, a: Mapping[str, Any], *, with_entity: bool = Fal
     return text
 
 
+def train_words(game: Game, train_id: str) -> str:
+    """A train as players call it ("3-train"), never by its id ("3-1")."""
+    try:
+        return f"{game.train(train_id).variant}-train"
+    except Exception:
+        return "train"
+
+
 def _train_label(game: Game, a: Mapping[str, Any]) -> str:
     try:
         t = game.train(str(a["train"]))
@@ -219,7 +228,7 @@ def _train_label(game: Game, a: Mapping[str, Any]) -> str:
         t = None
     variant = a.get("variant") or (t.variant if t else a["train"])
     if t is not None and t.owner not in (None, POOL):
-        return f"Buy {t.variant}-train {t.id} from {t.owner} (name a price)"
+        return f"Buy {t.owner}'s {t.variant}-train (name a price)"
     src = "pool" if t is not None and t.owner == POOL else "bank"
     price = a.get("price")
     trade = ""
@@ -352,8 +361,45 @@ def game_over_text(game: Game) -> str:
 # -- summaries -------------------------------------------------------------------------------------------------
 
 
+_BOUGHT = re.compile(r"^(.+) bought (\S+) \((ipo|pool)\)$")
+_SOLD = re.compile(r"^(.+) sold (\d+)× (\S+)$")
+_SOURCE = {"ipo": "the IPO", "pool": "the pool"}
+
+
+def merge_purchases(lines: Sequence[str]) -> list[str]:
+    """A stock round's lines with repeated buys and sales of one corporation by one player said once, at the
+    first of them: "bob bought 3 shares of L&N from the IPO"."""
+    counts: dict[tuple[str, ...], int] = {}
+    order: list[tuple[str, ...] | str] = []
+    for line in lines:
+        m = _BOUGHT.match(line)
+        key: tuple[str, ...] | None = ("buy", m[1], m[2], m[3]) if m else None
+        if key is None and (m2 := _SOLD.match(line)):
+            key, n = ("sell", m2[1], m2[3]), int(m2[2])
+        else:
+            n = 1
+        if key is None:
+            order.append(line)
+            continue
+        if key not in counts:
+            order.append(key)
+        counts[key] = counts.get(key, 0) + n
+    out = []
+    for item in order:
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        n = counts[item]
+        shares = "a share" if n == 1 else f"{n} shares"
+        if item[0] == "buy":
+            out.append(f"{item[1]} bought {shares} of {item[2]} from {_SOURCE[item[3]]}")
+        else:
+            out.append(f"{item[1]} sold {shares} of {item[2]}")
+    return out
+
+
 def stock_round_summary(game: Game, entry: Mapping[str, Any]) -> str:
-    lines = list(entry.get("summary") or [])
+    lines = merge_purchases(list(entry.get("summary") or []))
     prices = [f"{s} {game.fmt(game.price(s))}" for s in game.corps if s in game.market.positions]
     body = "\n".join(f"· {x}" for x in lines) if lines else "· Everyone passed."
     text = f"📋 **End of {entry['name']}**\n{body}"
@@ -377,7 +423,7 @@ def or_set_summary(game: Game, entries: Sequence[Mapping[str, Any]], since_messa
         if lines:
             parts.append(f"__{e['name']}__\n" + "\n".join(f"· {x}" for x in lines))
     events = [t for _i, t in game.messages[since_message:]
-              if t.startswith("Phase ") or "scrapped" in t or t.endswith(" closes.") or "hurricane" in t]
+              if t.startswith("Phase ") or " loses " in t or t.endswith(" closes.") or "hurricane" in t]
     if events:
         parts.append("__Events__\n" + "\n".join(f"· {t}" for t in events))
     return "\n".join(parts)
@@ -389,14 +435,31 @@ PICTURES_HELP = """**Reading the pictures**
 **Map** — each hex shows its id in a corner. White hexes are empty land; the number on them is the cost to build \
 there (water, swamp). Yellow, green, brown and gray are laid tiles, drawn from their track. White circles are \
 cities: one circle per token slot; a coloured disc with letters is a corporation's station. Small bars or dots \
-are towns; a coloured marker on a town is a hotel. Red areas at the edge are off-board destinations with their \
+are towns (in 18FL a coloured H beside a town is a hotel). Red areas at the edge are off-board destinations with their \
 value per phase (the value in use is highlighted). Thick dark lines between hexes cannot be crossed. Badges such \
-as ⚓+20 are special markers (the port).
+as ⚓+20 are special markers (the port). A ring with a corporation's name is its home circle, kept until it \
+first operates (every title draws it so). Track that stops in a short bar before a hex side ends there: the \
+neighbour's track does not continue it. On the map posted for a track step, the hexes where the operating \
+corporation can lay a tile are outlined in pink. `/view map region:F23` zooms in around a hex (or a place name); \
+`/view map` posts the part of the map where track has been laid when that is much smaller than the whole map.
 **Routes** — the map with each train's route in its own colour; the legend lists the train, its stops and its \
 revenue. Confirm with the button (or `/train run confirm:true`).
 **Market** — the share price track; each corporation's token sits on its price. Several tokens on one cell form \
 a stack: the top one operates first. Par cells (where a corporation may start) are marked.
-**Standings** — net worth per player now, and a line per player over the rounds played."""
+**Standings** — net worth per player now, and a line per player over the rounds played (the axis names the \
+rounds: SR 3 is the third stock round, OR 3.2 the second operating round after it). Each player keeps one colour \
+for the whole game.
+**Sheets** — `/view tiles` (tiles left and what each upgrades to), `/view trains` (prices, copies left, when \
+each rusts), `/view holdings` (everyone's certificates, IPO, pool, treasuries, trains, last runs, the bank), \
+`/view revenue corporation:` (its runs round by round)."""
+
+TRACK_HELP = """**Laying track**
+`/track lay hex: tile: rotation:` — the lists offered while typing hold only hexes the corporation can reach, \
+tiles that fit there and rotations that are legal. A rotation is named by where its track goes: \
+`r2: Jacksonville–Daytona` leads to those places; towards hexes without a name the sides are compass points \
+(`NE–S`; a pointy-topped map has no N or S side). Leave out `rotation:` and the bot shows you (only you) a small \
+picture of the hex with the tile in each legal rotation, numbered r0–r5, to pick from. A refused rotation says \
+that the rotation is wrong and which ones fit."""
 
 UNDO_HELP = """**Undo and redo**
 `/undo` takes back your own last action at once, if nobody has acted since. Otherwise the bot asks everyone \
@@ -417,6 +480,8 @@ def help_text(topic: str | None, title_options: Mapping[str, Mapping[str, str]] 
         return PICTURES_HELP
     if topic in ("undo", "redo"):
         return UNDO_HELP
+    if topic in ("track", "rotation", "rotations", "tile", "tiles"):
+        return TRACK_HELP
     if topic in ("options", "titles"):
         lines = ["**Titles and options** (`/game create title:18FL options:name1,name2`)"]
         for title, opts in (title_options or {}).items():
@@ -434,7 +499,8 @@ def help_text(topic: str | None, title_options: Mapping[str, Mapping[str, str]] 
         lines.append(f"`/{g.name}` {names} — {g.description}")
     lines.append("`/pass`, `/act`, `/undo`, `/redo`, `/help` — " + "pass; any legal action from a list; undo; redo; "
                  "this help")
-    lines.append("More: `/help topic:pictures`, `/help topic:undo`, `/help topic:options`, `/help topic:stock` …")
+    lines.append("More: `/help topic:pictures`, `/help topic:track`, `/help topic:undo`, `/help topic:options`, "
+                 "`/help topic:stock` …")
     lines += reconstruction_notes()
     return "\n".join(lines)
 

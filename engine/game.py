@@ -100,6 +100,8 @@ class Game(Tracked):
         self.pending_discards: list[str] = []
         self.bought_train_types: set[str] = set()
         self.history: list[dict[str, int]] = []  # net worth per player after each round
+        self.history_rounds: list[str] = []  # the round each history entry follows ("SR 2", "OR 2.2")
+        self.revenues: list[tuple[str, str, int, str]] = []  # (round, corporation, revenue, payout|withhold)
         self.finished_rounds: list[dict[str, Any]] = []  # kind, name, summary lines, action index
         self.round: Any = None
         # open bids on unsold privates, company -> [(player, amount)] in bid order (waterfall private sale)
@@ -191,15 +193,15 @@ class Game(Tracked):
                             f"{self.corps[sym].president} must first discard a train to the pool.")
         train = self.train(act.train)  # type: ignore[union-attr]
         if train.owner != sym:
-            mine = ", ".join(t.id for t in self.trains_of(sym))
-            raise GameError(f"{sym} does not own {train.id}; its trains: {mine}.")
+            mine = ", ".join(f"{t.variant}-train" for t in self.trains_of(sym))
+            raise GameError(f"{sym} does not own that {train.variant}-train; its trains: {mine}.")
         if train.obsolete:
             # an obsolete train never reaches the pool (18AL 4.2.5.1)
             self.trains = [t for t in self.trains if t is not train]
-            self.say(f"{sym} discards obsolete {train.variant}-train {train.id}; it leaves the game.")
+            self.say(f"{sym} discards an obsolete {train.variant}-train; it leaves the game.")
         else:
             train.owner = POOL
-            self.say(f"{sym} discards {train.variant}-train {train.id} to the pool.")
+            self.say(f"{sym} discards a {train.variant}-train to the pool.")
         if len(self.trains_of(sym)) <= self.train_limit(sym):
             self.pending_discards.pop(0)
 
@@ -449,14 +451,13 @@ class Game(Tracked):
         for i, ph in enumerate(self.data.phases):
             if i > self.phase_index and (train.variant in ph.triggers or train.name in ph.triggers):
                 self.phase_index = i
-                self.say(f"Phase {ph.name} begins.")
+                self.say(phase_text(ph))
                 summary = getattr(self.round, "summary", None)
                 if summary is not None:
                     summary.append(f"Phase {ph.name} began ({train.variant}-train bought)")
         rusted = [t for t in self.trains if {train.name, train.variant} & set(self.data.train(t.name).rust_triggers)]
-        for t in rusted:
-            if t.owner is not None:
-                self.say(f"{t.variant}-train {t.id} of {t.owner} is scrapped.")
+        for line in losses([t for t in rusted if t.owner is not None], "rusted and scrapped"):
+            self.say(line)
         if rusted:
             gone = {id(t) for t in rusted}
             self.trains = [t for t in self.trains if id(t) not in gone]
@@ -471,9 +472,8 @@ class Game(Tracked):
 
     def remove_trains(self, trains: list[Train], why: str) -> None:
         gone = {id(t) for t in trains}
-        for t in trains:
-            self.say(f"{t.variant}-train {t.id}" + (f" of {t.owner}" if t.owner not in (None, POOL) else "")
-                     + f" {why}.")
+        for line in losses(trains, why):
+            self.say(line)
         self.trains = [t for t in self.trains if id(t) not in gone]
 
     def remove_obsolete(self, corp: str) -> None:
@@ -515,6 +515,8 @@ class Game(Tracked):
 
     def record_history(self) -> None:
         self.history.append(self.result())
+        # called as a round finishes (or the game ends), so the last finished round is the one just played
+        self.history_rounds.append(self.finished_rounds[-1]["name"] if self.finished_rounds else "start")
 
     def winner(self) -> list[str]:
         res = self.result()
@@ -539,6 +541,44 @@ class Game(Tracked):
             sym = self.pending_discards[0]
             return f"{sym} is over its train limit and must discard a train."
         return self.round.describe(self)
+
+
+_COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def _count(n: int, what: str) -> str:
+    word = _COUNT_WORDS[n] if n < len(_COUNT_WORDS) else str(n)
+    if n == 1:
+        word = "an" if what[0] == "8" else "a"
+    return f"{word} {what}{'' if n == 1 else 's'}"
+
+
+def losses(trains: list[Train], why: str) -> list[str]:
+    """Trains leaving the game, said per owner in the game's words ("SAL loses two 2-trains (rusted and
+    scrapped)."), never with the trains' ids."""
+    by_owner: dict[str, dict[str, int]] = {}
+    for t in trains:
+        owner = "The pool" if t.owner in (None, POOL) else str(t.owner)
+        by_owner.setdefault(owner, {})
+        by_owner[owner][t.variant] = by_owner[owner].get(t.variant, 0) + 1
+    out = []
+    for owner, kinds in by_owner.items():
+        what = " and ".join(_count(n, f"{v}-train") for v, n in kinds.items())
+        out.append(f"{owner} loses {what} ({why}).")
+    return out
+
+
+def phase_text(ph: PhaseDef) -> str:
+    """A new phase in the game's words: what it allows (tile colours, train limit, operating rounds per set,
+    corporation sizes)."""
+    limits = ", ".join(f"{n} for {kind}" if len(ph.train_limit) > 1 else str(n) for kind, n in ph.train_limit.items())
+    parts = [f"{', '.join(ph.tiles)} tiles", f"train limit {limits}",
+             f"{ph.operating_rounds} operating round{'s' if ph.operating_rounds != 1 else ''} per set"]
+    if ph.corporation_sizes:
+        parts.append("new corporations start with " + " or ".join(map(str, ph.corporation_sizes)) + " shares")
+    if ph.late_values:
+        parts.append("off-boards pay their later values")
+    return f"Phase {ph.name} begins: " + "; ".join(parts) + "."
 
 
 def _short_validation(e: Exception) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .describe import compass, track_words
 from .graph import Reach
 from .tiles import COLOR_ORDER, Layout, distinct_rotations, keeps_track, tile_layout
 
@@ -41,14 +42,15 @@ def exit_problem(game: Game, hex_id: str, new: Layout) -> str | None:
     board = game.board
     for e in sorted(new.exits):
         other = board.neighbour(hex_id, e)
+        side = compass(board.layout_kind, e)
         if other is None:
-            return f"track on side {e} would run off the map or into the sea"
+            return f"track on its {side} side would run off the map or into the sea"
         if not board.edge_open(hex_id, e) or any(b.edge == (e + 3) % 6 for b in game.data.hex(other).borders):
-            return f"side {e} of {hex_id} is impassable"
+            return f"the {side} side of {hex_id} is impassable"
         odef = game.data.hex(other)
         olayout = board.layout(other)
         if odef.color in ("red", "gray") and (e + 3) % 6 not in olayout.exits:
-            return f"track on side {e} would run into the blank side of {odef.name or other}"
+            return f"track on its {side} side would run into the blank side of {odef.name or other}"
     return None
 
 
@@ -90,7 +92,8 @@ def tile_problem(
     new = tile_layout(tdef, rotation)
     if direct:
         if not old.exits <= new.exits:
-            return f"#{tile_id} at rotation {rotation} does not keep all the existing track on {hex_id}."
+            return (f"Rotation {rotation} of #{tile_id} is wrong here: it does not keep all the existing track "
+                    f"on {hex_id}.")
     else:
         if len(new.towns) != len(old.towns) or (old.color == "white" and len(new.cities) != len(old.cities)):
             kind = "a town" if old.towns else ("a city" if old.cities else "plain track")
@@ -98,11 +101,16 @@ def tile_problem(
         if bool(old.cities) != bool(new.cities):
             return f"{hex_id} needs a tile with a city." if old.cities else f"#{tile_id} has a city; {hex_id} has none."
         if not keeps_track(old, new):
-            return f"#{tile_id} at rotation {rotation} does not keep all the existing track on {hex_id}."
+            return (f"Rotation {rotation} of #{tile_id} is wrong here: it does not keep all the existing track "
+                    f"on {hex_id}.")
     bad = exit_problem(game, hex_id, new)
     if bad:
-        return f"#{tile_id} at rotation {rotation}: {bad}."
+        return f"Rotation {rotation} of #{tile_id} is wrong here: {bad}."
     if not _connected(game, corp, hex_id, old, new, reach):
+        if reach.hex_edges.get(hex_id) or any(h == hex_id for h, _ in game.board.stations(corp)):
+            # the hex is on the network: only this rotation misses it
+            return (f"Rotation {rotation} of #{tile_id} is wrong here: its track "
+                    f"({track_words(game.board, hex_id, new)}) does not meet {corp}'s track at {hex_id}.")
         return f"{corp} cannot reach {hex_id}: new track must extend one of its routes."
     cost = game.rules.lay_cost(game, hex_id)
     if game.corps[corp].cash < cost:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from PIL import Image, ImageDraw
 
-from .fonts import font, text_size
+from .fonts import Font, font, text_size
 from .mapimg import encode_png
 
 SS = 2
@@ -66,11 +67,38 @@ def _spread(ys: list[float], gap: float, lo: float, hi: float) -> list[float]:
     return out
 
 
+def player_colors(seats: list[str]) -> dict[str, tuple[int, int, int]]:
+    """One colour per player for the whole game: by seat, so it does not change when the ranking does."""
+    return {p: PLAYER_COLORS[i % len(PLAYER_COLORS)] for i, p in enumerate(seats)}
+
+
+def _x_axis(d: ImageDraw.ImageDraw, names: list[str], px: Callable[[int], float], bottom: float, f: Font) -> None:
+    """Ticks under the chart, labelled with the rounds; as many labels as fit without touching."""
+    s = SS
+    n = len(names)
+    widest = max(text_size(f, t)[0] for t in names) + 10 * s
+    gap = (px(1) - px(0)) if n > 1 else widest
+    step = max(1, math.ceil(widest / gap)) if gap > 0 else 1
+    for i in range(n):
+        d.line([(px(i), bottom * s), (px(i), (bottom + (6 if i % step == 0 else 3)) * s)], fill=AXIS, width=s)
+        if i % step == 0:
+            # stock rounds darker: they are where the money moves between players
+            d.text((px(i), (bottom + 18) * s), names[i], font=f, fill=INK if names[i].startswith("SR") else AXIS,
+                   anchor="mm")
+
+
 def render_standings(rows: list[tuple[str, int]], history: dict[str, list[int]], title_text: str = "",
-                     *, currency: str = "$%d") -> bytes:
-    """Final standings (rows best first) and net worth after each round (history) as PNG bytes."""
+                     *, currency: str = "$%d", seats: list[str] | None = None,
+                     rounds: list[str] | None = None) -> bytes:
+    """Standings (rows best first) and net worth after each round (history) as PNG bytes.
+
+    Colours follow ``seats`` (default: the order of ``history``), so a player keeps one colour all game;
+    ``rounds`` names each history point ("SR 3", "OR 3.2") for the x-axis.
+    """
     players = [p for p, _ in rows] + sorted(p for p in history if p not in {q for q, _ in rows})
-    colors = {p: PLAYER_COLORS[i % len(PLAYER_COLORS)] for i, p in enumerate(players)}
+    colors = player_colors(list(seats) if seats is not None else list(history))
+    for p in players:
+        colors.setdefault(p, PLAYER_COLORS[len(colors) % len(PLAYER_COLORS)])
 
     im = Image.new("RGB", (WIDTH * SS, HEIGHT * SS), PAGE)
     d = ImageDraw.Draw(im)
@@ -131,12 +159,11 @@ def render_standings(rows: list[tuple[str, int]], history: dict[str, list[int]],
         d.line([(left * s, py(t)), (right * s, py(t))], fill=GRID, width=s)
         d.text(((left - 10) * s, py(t)), _fmt(currency, t), font=f_axis, fill=AXIS, anchor="rm")
     if n:
-        step = max(1, math.ceil(n / 15))
-        for i in range(0, n, step):
-            d.line([(px(i), bottom * s), (px(i), (bottom + 6) * s)], fill=AXIS, width=s)
-            d.text((px(i), (bottom + 18) * s), str(i + 1), font=f_axis, fill=AXIS, anchor="mm")
+        names = list(rounds or [])[:n] + [str(i + 1) for i in range(len(rounds or []), n)]
+        _x_axis(d, names, px, bottom, f_axis)
     d.line([(left * s, top * s), (left * s, bottom * s), (right * s, bottom * s)], fill=AXIS, width=2 * s)
-    d.text((((left + right) / 2) * s, (bottom + 44) * s), "round", font=f_axis, fill=AXIS, anchor="mm")
+    d.text((((left + right) / 2) * s, (bottom + 44) * s), "after round" if rounds else "round", font=f_axis,
+           fill=AXIS, anchor="mm")
 
     # the leader is drawn last so it stays on top where lines cross
     for p in reversed([p for p in players if p in series]):

@@ -13,6 +13,7 @@ supersampled canvas is the cheapest way to smooth them.
 
 from __future__ import annotations
 
+import copy
 import io
 import math
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from dataclasses import dataclass, field
 from PIL import Image, ImageColor, ImageDraw
 
 from engine.board import Board
+from engine.hexgrid import coords
 from engine.tiles import Layout, Node, hex_layout
 
 from . import geometry as geo
@@ -132,6 +134,7 @@ class Plan:
     towns: list[tuple[Point, Point | None]]  # position, track tangent (bar) or None (dot)
     name: tuple[Point, list[str], float] | None = None  # centre, lines, font size (unit)
     label: Point | None = None
+    label_size: float = LABEL_SIZE  # smaller where the full size would cover track
     revenues: list[tuple[Point, str]] = field(default_factory=list)
     offboard: Point | None = None
     cost: Point | None = None
@@ -286,6 +289,13 @@ class _Placer:
         x0, x1, y0, y1 = r.cx - hx - pad, r.cx + hx + pad, r.cy - hy - pad, r.cy + hy + pad
         return c + sum(1 for x, y in self.points if x0 <= x <= x1 and y0 <= y <= y1)
 
+    def fork(self) -> _Placer:
+        """A copy to try a placement on: later rects and costs stay out of this one."""
+        other = copy.copy(self)
+        other.rects = list(self.rects)
+        other.total = 0.0
+        return other
+
     def place(self, w: float, h: float, cands: list[Point], inside_weight: float = 2.0) -> Rect:
         best: Rect | None = None
         best_cost = math.inf
@@ -420,11 +430,7 @@ def _plan_once(kind: str, px: float, lay: Layout, hex_id: str, name: str | None,
         if group == "name" and name:
             plan.name = _place_name(kind, px, placer, name, lay.color == "red")
         elif group == "label" and lay.label:
-            lw, lh = text_size(font(round(LABEL_SIZE * px), "bold"), lay.label)
-            w, h = lw / px + 0.04, lh / px + 0.04
-            cands = _inside(kind, corners_far + _corner_spots(kind, 0.5) + _side_spots(kind, 0.5), w, h)
-            r = placer.place(w, h, cands + _corner_spots(kind, 0.45))
-            plan.label = (r.cx, r.cy)
+            plan.label, plan.label_size = _place_label(kind, px, placer, lay.label, corners_far)
         elif group == "small":
             _place_small(kind, px, placer, plan, lay, extras)
 
@@ -435,6 +441,27 @@ def _plan_once(kind: str, px: float, lay: Layout, hex_id: str, name: str | None,
         r = placer.place(w, h, cands)
         plan.cost = (r.cx, r.cy)
     return placer.total, plan
+
+
+def _place_label(kind: str, px: float, placer: _Placer, label: str, corners_far: list[Point]) -> tuple[Point, float]:
+    """A tile's label (Jax, B, OO) where it covers no track: full size if it fits somewhere, else smaller."""
+    best: tuple[float, Rect, float] | None = None
+    for k, size in enumerate((LABEL_SIZE, LABEL_SIZE * 0.8, LABEL_SIZE * 0.62)):
+        lw, lh = text_size(font(round(size * px), "bold"), label)
+        w, h = lw / px + 0.04, lh / px + 0.04
+        cands = _inside(kind, corners_far + _corner_spots(kind, 0.5) + _side_spots(kind, 0.5), w, h)
+        trial = placer.fork()
+        r = trial.place(w, h, cands + _corner_spots(kind, 0.45))
+        cost = trial.total + 0.5 * k
+        if best is None or cost < best[0]:
+            best = (cost, r, size)
+        if trial.total == 0:
+            break
+    assert best is not None
+    cost, r, size = best
+    placer.total += placer.cost(r)
+    placer.rects.append(r)
+    return (r.cx, r.cy), size
 
 
 def _revenue(value: object) -> str:
@@ -564,37 +591,88 @@ def _disc(d: ImageDraw.ImageDraw, c: Point, r: float, fill: object, outline: obj
     d.ellipse((c[0] - r, c[1] - r, c[0] + r, c[1] + r), fill=fill, outline=outline, width=width)
 
 
-def map_geometry(board: Board) -> tuple[HexGeometry, tuple[int, int]]:
+def map_geometry(board: Board, ids: list[str] | None = None, long_side: int = LONG_SIDE,
+                 header: int = HEADER) -> tuple[HexGeometry, tuple[int, int]]:
     """Where the hexes sit in the map picture (final pixels) and the picture's size before any legend band.
 
-    The hex size is chosen so the long side of the picture is LONG_SIDE pixels.
+    The hex size is chosen so the long side of the picture is LONG_SIDE pixels; ``ids`` (default: the whole
+    board) are the hexes the picture shows.
     """
     letters_x = getattr(board, "letters_x", None)
-    x0, y0, x1, y1 = geo.bounds(list(board.hexes), board.layout_kind, letters_x)
+    x0, y0, x1, y1 = geo.bounds(list(board.hexes) if ids is None else ids, board.layout_kind, letters_x)
     bw, bh = x1 - x0, y1 - y0
-    size = min((LONG_SIDE - 2 * MARGIN) / bw, (LONG_SIDE - 2 * MARGIN - HEADER) / bh)
+    size = min((long_side - 2 * MARGIN) / bw, (long_side - 2 * MARGIN - header) / bh)
     width = round(bw * size + 2 * MARGIN)
-    height = round(bh * size + 2 * MARGIN + HEADER)
-    origin = (MARGIN - x0 * size, MARGIN + HEADER - y0 * size)
+    height = round(bh * size + 2 * MARGIN + header)
+    origin = (MARGIN - x0 * size, MARGIN + header - y0 * size)
     return HexGeometry(board.layout_kind, size, origin, letters_x), (width, height)
+
+
+# -- which hexes a picture shows -------------------------------------------------------------------------
+
+
+def hex_distance(board: Board, a: str, b: str) -> int:
+    """Steps between two hexes (doubled coordinates: the long axis counts double)."""
+    letters_x = getattr(board, "letters_x", None)
+    ax, ay = coords(a, board.layout_kind, letters_x)
+    bx, by = coords(b, board.layout_kind, letters_x)
+    dx, dy = abs(ax - bx), abs(ay - by)
+    if board.layout_kind == "pointy":
+        return dy + max(0, (dx - dy) // 2)
+    return dx + max(0, (dy - dx) // 2)
+
+
+def _box_of(board: Board, chosen: set[str]) -> list[str]:
+    """Every hex of the board whose centre lies within the bounding box of ``chosen``."""
+    g = HexGeometry(board.layout_kind, 1.0, letters_x=getattr(board, "letters_x", None))
+    pts = [g.centre(h) for h in chosen]
+    x0, x1 = min(p[0] for p in pts) - 1e-6, max(p[0] for p in pts) + 1e-6
+    y0, y1 = min(p[1] for p in pts) - 1e-6, max(p[1] for p in pts) + 1e-6
+    return [h for h in board.hexes if x0 <= g.centre(h)[0] <= x1 and y0 <= g.centre(h)[1] <= y1]
+
+
+def region_hexes(board: Board, centre: str, radius: int = 3) -> list[str]:
+    """The hexes within ``radius`` steps of ``centre``, squared off to their bounding box: a zoomed view."""
+    near = {h for h in board.hexes if hex_distance(board, centre, h) <= radius}
+    return _box_of(board, near)
+
+
+def focus_hexes(board: Board, also: set[str] | None = None, *, keep_if: float = 0.8) -> list[str] | None:
+    """The part of the map where the action is: laid tiles and ``also`` (say the operating corporation's stations
+    and buildable hexes), with two hexes around. Home tokens alone do not count: 18FL puts them all down at once.
+
+    None when that is most of the map anyway (more than ``keep_if`` of its hexes), so callers draw it whole.
+    """
+    busy = {h for h, st in board.hexes.items() if st.tile is not None}
+    busy |= {h for h in (also or set()) if h in board.hexes}
+    if not busy:
+        return None
+    # two hexes around, so the crop shows where the track leads and not only the hexes themselves
+    ring = {h for h in board.hexes if any(hex_distance(board, h, b) <= 2 for b in busy)}
+    ids = _box_of(board, busy | ring)
+    if len(ids) > keep_if * len(board.hexes):
+        return None
+    return ids
 
 
 class _Canvas:
     """The supersampled picture and the geometry that maps hexes onto it."""
 
-    def __init__(self, board: Board, corp_colors: dict[str, tuple[str, str]], late: bool) -> None:
+    def __init__(self, board: Board, corp_colors: dict[str, tuple[str, str]], late: bool,
+                 ids: list[str] | None = None, long_side: int = LONG_SIDE, header: int = HEADER) -> None:
         self.board = board
         self.kind = board.layout_kind
         self.corp_colors = corp_colors
         self.late = late
-        ids = list(board.hexes)
-        frame, (self.width, self.height) = map_geometry(board)
+        ids = list(board.hexes) if ids is None else ids
+        frame, (self.width, self.height) = map_geometry(board, ids, long_side, header)
         self.size = frame.size  # final pixels, centre to corner
-        self.map_top = MARGIN + HEADER
+        self.map_top = MARGIN + header
         self.px = frame.size * SS
         self.geom = HexGeometry(self.kind, self.px, (frame.origin[0] * SS, frame.origin[1] * SS), frame.letters_x)
         self.centres = {h: self.geom.centre(h) for h in ids}
         self.plans = {h: _plan_for(board, h, self.px) for h in ids}
+        self.homes: dict[str, tuple[str, int]] = default_homes(board)
 
     def new_image(self, extra_h: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
         self.height += extra_h
@@ -705,6 +783,69 @@ def _draw_track(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
             _disc(d, cv.pt(h, (0.0, 0.0)), w / 2, TRACK)
 
 
+def dead_ends(board: Board, hex_id: str, layouts: dict[str, Layout] | None = None) -> list[int]:
+    """Sides where this hex's track stops against something that will not continue it.
+
+    That is the edge of the map, an impassable border, or a neighbour with track of its own (a laid tile or
+    printed track) but none on the shared side. Track pointing at an empty hex is simply not built yet.
+    """
+    if layouts is None:
+        layouts = {}
+
+    def layout(h: str) -> Layout:
+        if h not in layouts:
+            layouts[h] = hex_layout_of(board, h)
+        return layouts[h]
+
+    lay = layout(hex_id)
+    if lay.offboard is not None or not lay.exits:
+        return []
+    out = []
+    for e in sorted(set(lay.exits)):
+        other = board.neighbour(hex_id, e)
+        if other is None or not board.edge_open(hex_id, e):
+            out.append(e)
+            continue
+        theirs = layout(other)
+        if theirs.paths and (e + 3) % 6 not in theirs.exits:
+            out.append(e)
+    return out
+
+
+def _draw_dead_ends(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
+    """A buffer stop short of the side, so track that ends there is not read as joining the neighbour's city."""
+    w = round(cv.u(TRACK_W))
+    layouts: dict[str, Layout] = {}  # each hex's layout read once for this picture
+    for h in cv.plans:
+        ends = dead_ends(cv.board, h, layouts)
+        if not ends:
+            continue
+        fill = HEX_FILL.get(layouts[h].color, HEX_FILL["white"])
+        for e in ends:
+            m = geo.edge_mid(cv.kind, e)
+            ux, uy = m[0] / geo.APOTHEM, m[1] / geo.APOTHEM
+            nx, ny = -uy, ux
+            stop = geo.APOTHEM - 0.11
+            gap = [(ux * stop + nx * 0.1, uy * stop + ny * 0.1), (ux * (geo.APOTHEM - 0.01) + nx * 0.1,
+                   uy * (geo.APOTHEM - 0.01) + ny * 0.1), (ux * (geo.APOTHEM - 0.01) - nx * 0.1,
+                   uy * (geo.APOTHEM - 0.01) - ny * 0.1), (ux * stop - nx * 0.1, uy * stop - ny * 0.1)]
+            d.polygon([cv.pt(h, q) for q in gap], fill=fill)
+            bar = [(ux * stop + nx * 0.17, uy * stop + ny * 0.17), (ux * stop - nx * 0.17, uy * stop - ny * 0.17)]
+            d.line([cv.pt(h, q) for q in bar], fill=TRACK, width=max(SS, w * 2 // 3))
+
+
+HIGHLIGHT = (224, 0, 150)  # the operating corporation's buildable hexes: a hue no tile or terrain uses
+
+
+def _draw_highlight(cv: _Canvas, d: ImageDraw.ImageDraw, hexes: set[str]) -> None:
+    w = max(SS, round(cv.u(0.09)))
+    for h in sorted(hexes):
+        if h not in cv.centres:
+            continue
+        pts = cv.geom.polygon(cv.centres[h], 0.93)
+        d.line(pts + pts[:1], fill=HIGHLIGHT, width=w, joint="curve")
+
+
 def _draw_routes(cv: _Canvas, im: Image.Image, routes: list[RouteDraw]) -> None:
     """Each route as one translucent stroke: drawn opaque into a mask, then blended once, so overlaps
     inside a route do not darken."""
@@ -761,20 +902,40 @@ def _fit(text: str, max_w: float, max_size: int) -> Font:
     return f
 
 
+def default_homes(board: Board) -> dict[str, tuple[str, int]]:
+    """Home stations still to come when the caller does not say: corporations with no token on the board."""
+    placed: set[str] = {c for st in board.hexes.values() for slots in st.tokens for c in slots if c}
+    return {c.sym: (c.home, c.home_city) for c in board.title.corporations if c.sym not in placed}
+
+
+def _reserved_at(board: Board, homes: dict[str, tuple[str, int]]) -> dict[tuple[str, int], list[str]]:
+    """Per city, the corporations whose home circle it keeps; a home token already there is shown reserved too."""
+    out: dict[tuple[str, int], list[str]] = {}
+    for sym, where in homes.items():
+        out.setdefault(where, []).append(sym)
+    return out
+
+
+def _draw_reserved(d: ImageDraw.ImageDraw, c: Point, r: float, lw: int, sym: str, color: str) -> None:
+    """A home circle kept for a corporation that has not operated yet: a ring and its name in its colour (darkened
+    where the colour is too light to read on white, such as a yellow corporation)."""
+    col = _rgb(color)
+    lum = (0.299 * col[0] + 0.587 * col[1] + 0.114 * col[2]) / 255
+    ink = col if lum < 0.6 else tuple(round(v * 0.45) for v in col)
+    _disc(d, c, r - 2 * lw, (255, 255, 255), outline=col, width=lw * (2 if lum >= 0.6 else 1))
+    d.text(c, sym, font=_fit(sym, r * 1.6, round(r * 0.7)), fill=ink, anchor="mm")
+
+
 def _draw_nodes(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
     board = cv.board
     lw = max(SS, round(cv.u(0.03)))
     r = cv.u(CITY_R)
-    placed: set[str] = {c for st in board.hexes.values() for slots in st.tokens for c in slots if c}
-    homes: dict[tuple[str, int], list[str]] = {}
-    for corp in board.title.corporations:
-        if corp.sym not in placed:
-            # a home without a named city (1830 Erie) is shown in the first free city of its hex
-            homes.setdefault((corp.home, -1 if corp.home_city is None else corp.home_city), []).append(corp.sym)
+    homes = _reserved_at(board, cv.homes)
     for h, plan in cv.plans.items():
         lay = hex_layout_of(board, h)
         st = board.hexes[h]
-        anywhere = list(homes.get((h, -1), []))
+        # a home without a named city (1830 Erie) is shown in the first free city of its hex
+        anywhere = list(homes.get((h, None), []))
         for ci, (p, city) in enumerate(zip(plan.cities, lay.cities, strict=True)):
             centres = [cv.pt(h, (p[0] + dx, p[1] + dy)) for dx, dy in slot_offsets(city.slots)]
             for col, grow in ((TRACK, lw), ((255, 255, 255), 0)):
@@ -787,18 +948,19 @@ def _draw_nodes(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
                 elif len(centres) > 2:
                     d.polygon(centres, fill=col)
             tokens = st.tokens[ci] if ci < len(st.tokens) else []
-            reserved = list(homes.get((h, ci), []))
-            if anywhere and not reserved and None in (st.tokens[ci] if ci < len(st.tokens) else [None]):
-                reserved.append(anywhere.pop(0))
+            kept = list(homes.get((h, ci), []))
+            if anywhere and not kept and None in (tokens or [None]):
+                kept.append(anywhere.pop(0))
+            waiting = [s for s in kept if s not in tokens]
             for si, c in enumerate(centres):
                 corp = tokens[si] if si < len(tokens) else None
-                if corp is not None:
+                if corp is not None and corp in kept:
+                    _draw_reserved(d, c, r, lw, corp, cv.corp_colors.get(corp, FALLBACK_CORP)[0])
+                elif corp is not None:
                     _token(d, c, r - lw, corp, cv.corp_colors.get(corp, FALLBACK_CORP))
-                elif reserved:
-                    sym = reserved.pop(0)
-                    col = _rgb(cv.corp_colors.get(sym, FALLBACK_CORP)[0])
-                    _disc(d, c, r - 2 * lw, None, outline=col, width=lw)
-                    d.text(c, sym, font=_fit(sym, r * 1.6, round(r * 0.7)), fill=col, anchor="mm")
+                elif waiting:
+                    sym = waiting.pop(0)
+                    _draw_reserved(d, c, r, lw, sym, cv.corp_colors.get(sym, FALLBACK_CORP)[0])
         for (p, tan) in plan.towns:
             c = cv.pt(h, p)
             if tan is None:
@@ -859,7 +1021,8 @@ def _draw_text(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
                 else:
                     d.text(c, line, font=f, fill=(20, 20, 20), anchor="mm", stroke_width=halo, stroke_fill=fill_rgb)
         if plan.label is not None and lay.label:
-            d.text(cv.pt(h, plan.label), lay.label, font=f_label, fill=(20, 20, 20), anchor="mm")
+            f = f_label if plan.label_size == LABEL_SIZE else font(round(cv.u(plan.label_size)), "bold")
+            d.text(cv.pt(h, plan.label), lay.label, font=f, fill=(20, 20, 20), anchor="mm")
         for p, value in plan.revenues:
             c = cv.pt(h, p)
             _disc(d, c, cv.u(REV_R), (255, 255, 255), outline=TRACK, width=max(1, SS))
@@ -912,11 +1075,21 @@ def _draw_legend(d: ImageDraw.ImageDraw, x: float, y: float, rows: list, w: floa
 
 
 def render_map(board: Board, *, late: bool = False, routes: list[RouteDraw] | None = None,
-               corp_colors: dict[str, tuple[str, str]] | None = None, title_text: str = "") -> bytes:
-    """The whole board as PNG bytes; with ``routes``, each train's route in its own colour and a legend."""
+               corp_colors: dict[str, tuple[str, str]] | None = None, title_text: str = "",
+               hexes: list[str] | None = None, highlight: set[str] | None = None,
+               homes: dict[str, tuple[str, int]] | None = None, note: str | None = None) -> bytes:
+    """The board as PNG bytes; with ``routes``, each train's route in its own colour and a legend.
+
+    ``hexes`` limits the picture to those hexes (a crop or a region, drawn larger); ``highlight`` outlines
+    hexes (where the operating corporation may build); ``homes`` are the home circles still kept for
+    corporations that have not operated (default: corporations with no token on the board), drawn as rings
+    whether or not the title puts the token down early; ``note`` replaces the off-board note in the header.
+    """
     if corp_colors is None:
         corp_colors = {c.sym: (c.color, c.text_color) for c in board.title.corporations}
-    cv = _Canvas(board, corp_colors, late)
+    cv = _Canvas(board, corp_colors, late, hexes)
+    if homes is not None:
+        cv.homes = homes
     routes = list(routes or [])
 
     legend_rows = _legend_rows(routes, board) if routes else []
@@ -940,6 +1113,9 @@ def render_map(board: Board, *, late: bool = False, routes: list[RouteDraw] | No
     _draw_costs(cv, d)
     _draw_borders(cv, d)
     _draw_track(cv, d)
+    _draw_dead_ends(cv, d)
+    if highlight:
+        _draw_highlight(cv, d, highlight)
     if routes:
         _draw_routes(cv, im, routes)
         d = CachedDraw(im)
@@ -950,15 +1126,102 @@ def render_map(board: Board, *, late: bool = False, routes: list[RouteDraw] | No
     if board.title.reconstructed:
         # players must know the map is not the published one (18FR-RCE)
         header += " — reconstructed board, not the published map"
-    d.text((MARGIN * SS, (MARGIN + HEADER / 2 - 4) * SS), header, font=font(22 * SS, "bold"), fill=(25, 25, 25),
-           anchor="lm")
-    values_note = "off-board values: " + ("late (brown)" if late else "early (yellow)")
-    d.text(((cv.width - MARGIN) * SS, (MARGIN + HEADER / 2 - 4) * SS), values_note, font=font(15 * SS),
-           fill=(60, 60, 60), anchor="rm")
+    _draw_header(d, cv.width, header,
+                 note if note is not None else "off-board values: " + ("late (brown)" if late else "early (yellow)"))
     if legend_at is not None:
         _draw_legend(d, legend_at[0], legend_at[1], legend_rows, legend_w, row_h)
 
     return encode_png(im.reduce(SS) if SS > 1 else im)
+
+
+def _hex_panel(board: Board, hex_id: str, corp_colors: dict[str, tuple[str, str]], late: bool,
+               long_side: int) -> Image.Image:
+    """The hex and its neighbours, unreduced, with the hex outlined: one cell of the rotation picture."""
+    cv = _Canvas(board, corp_colors, late, region_hexes(board, hex_id, 1), long_side, 0)
+    im, d = cv.new_image(0)
+    _draw_hexes(cv, d)
+    _draw_costs(cv, d)
+    _draw_borders(cv, d)
+    _draw_track(cv, d)
+    _draw_dead_ends(cv, d)
+    _draw_highlight(cv, d, {hex_id})
+    _draw_nodes(cv, d)
+    _draw_text(cv, d)
+    return im
+
+
+PANEL = 360  # pixels on the long side of one rotation's picture
+CAPTION = 62
+
+
+def render_rotations(board: Board, hex_id: str, tile: str, choices: list[tuple[int, str, list[int]]], *,
+                     corp_colors: dict[str, tuple[str, str]] | None = None, late: bool = False,
+                     title_text: str = "") -> bytes:
+    """The hex with ``tile`` laid in each legal rotation, side by side and numbered, to choose one from.
+
+    ``choices`` are (rotation, caption, city map) with the caption saying where the track goes; the board itself
+    is left as it is (each rotation is drawn on a copy of the hex).
+    """
+    if corp_colors is None:
+        corp_colors = {c.sym: (c.color, c.text_color) for c in board.title.corporations}
+    panels: list[tuple[Image.Image, int, str]] = []
+    for rotation, caption, cmap in choices:
+        trial = copy.copy(board)
+        trial.hexes = dict(board.hexes)
+        trial.hexes[hex_id] = copy.deepcopy(board.hexes[hex_id])
+        trial.supply = {k: list(v) for k, v in board.supply.items()}
+        trial.place_tile(hex_id, tile, rotation, cmap)
+        panels.append((_hex_panel(trial, hex_id, corp_colors, late, PANEL), rotation, caption))
+    cols = min(3, max(1, len(panels)))
+    rows = math.ceil(len(panels) / cols) if panels else 1
+    pw = max((p.width for p, _, _ in panels), default=PANEL * SS)
+    ph = max((p.height for p, _, _ in panels), default=PANEL * SS)
+    head = HEADER * SS
+    cap = CAPTION * SS
+    im = Image.new("RGB", (cols * pw, head + rows * (ph + cap)), (255, 255, 255))
+    d = ImageDraw.Draw(im)
+    d.text((MARGIN * SS, head / 2), title_text or f"Tile #{tile} on {hex_id}: choose a rotation",
+           font=font(20 * SS, "bold"), fill=TRACK, anchor="lm")
+    for i, (panel, rotation, caption) in enumerate(panels):
+        r, c = divmod(i, cols)
+        x, y = c * pw, head + r * (ph + cap)
+        im.paste(panel, (x, y))
+        d.rectangle((x, y, x + pw - 1, y + ph + cap - 1), outline=OUTLINE, width=SS)
+        badge = f"r{rotation}"
+        fb = font(26 * SS, "bold")
+        bw = text_size(fb, badge)[0] + 16 * SS
+        d.rounded_rectangle((x + 6 * SS, y + 6 * SS, x + 6 * SS + bw, y + 46 * SS), radius=8 * SS, fill=HIGHLIGHT)
+        d.text((x + 6 * SS + bw / 2, y + 26 * SS), badge, font=fb, fill=(255, 255, 255), anchor="mm")
+        f = font(17 * SS, "bold")
+        lines = _wrap(caption, f, pw - 16 * SS)
+        for k, line in enumerate(lines[:2]):
+            fk = _fit_regular(line, pw - 16 * SS, 17 * SS)
+            d.text((x + pw / 2, y + ph + cap / 2 + (k - (min(2, len(lines)) - 1) / 2) * 24 * SS), line, font=fk,
+                   fill=TRACK, anchor="mm")
+    return encode_png(im.reduce(SS) if SS > 1 else im)
+
+
+def _fit_regular(text: str, max_w: float, size: int) -> Font:
+    while size > 8 and text_size(font(size, "bold"), text)[0] > max_w:
+        size -= 1
+    return font(size, "bold")
+
+
+def _draw_header(d: ImageDraw.ImageDraw, width: int, title: str, note: str) -> None:
+    """The title on the left and the note on the right; on a narrow picture (a crop) the note gives way and the
+    title shrinks until it fits, so the two never overlap."""
+    y = (MARGIN + HEADER / 2 - 4) * SS
+    room = (width - 2 * MARGIN) * SS
+    f_note = font(15 * SS)
+    note_w = text_size(f_note, note)[0] + 16 * SS
+    size = 22
+    while size > 11 and text_size(font(size * SS, "bold"), title)[0] > room - note_w and \
+            text_size(font(size * SS, "bold"), title)[0] > room:
+        size -= 1
+    title_w = text_size(font(size * SS, "bold"), title)[0]
+    d.text((MARGIN * SS, y), title, font=font(size * SS, "bold"), fill=(25, 25, 25), anchor="lm")
+    if title_w + note_w <= room:
+        d.text(((width - MARGIN) * SS, y), note, font=f_note, fill=(60, 60, 60), anchor="rm")
 
 
 def encode_png(im: Image.Image) -> bytes:

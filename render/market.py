@@ -52,8 +52,12 @@ def _token(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, sym: str, col
 
 
 def render_market(title: TitleData, market: Market, corp_colors: dict[str, tuple[str, str]],
-                  caption: str = "") -> bytes:
-    """The market as PNG bytes: every cell, par cells marked, token stacks in order."""
+                  caption: str = "", *, floated: set[str] | None = None) -> bytes:
+    """The market as PNG bytes: every cell, par cells marked, token stacks in order.
+
+    The operating order lists the ``floated`` corporations only (default: every corporation on the market):
+    one that has a price but has not floated does not operate.
+    """
     grid = market.grid
     one_row = len(grid) == 1
     if one_row:
@@ -79,7 +83,7 @@ def render_market(title: TitleData, market: Market, corp_colors: dict[str, tuple
 
     legend_kinds = sorted({k for row in grid for c in row if c is not None for k in c.kinds if k in TAGS or
                            k in ZONE_FILL})
-    order = market.operating_order(sorted(market.positions))
+    order = market.operating_order(sorted(s for s in market.positions if floated is None or s in floated))
     footer = 34 + (38 if order else 0)
     height = math.ceil(HEADER + n_rows * ch + (n_rows - 1) * gap + footer + MARGIN)
 

@@ -482,7 +482,7 @@ def test_name_chits_are_the_presidents_choice_and_pay_only_on_their_train() -> N
         act(g, type="name_train", entity="M&C", chit="Dixie Flyer", train="2-0")
     act(g, type="run_routes", entity="ABC", routes=[{"train": "3-0", "nodes": LINE}])
     assert g.round.revenue == 90
-    assert "Robert E. Lee on 3-train 3-0" in g.rules.charter_notes(g, "ABC")[0]
+    assert "Robert E. Lee on the 3-train" in g.rules.charter_notes(g, "ABC")[0]
 
     # not in another corporation's turn; and a named train sold away leaves its chit on the charter
     play(g, plan, in_turn("TAG", "buy_train"))

@@ -87,7 +87,8 @@ async def test_import_claim_seats_play_on_and_export(svc: Service, tmp_path: Pat
     r = await claim(svc, BOB, menu, "Player 2")
     assert r.ok, r.full_text()
     assert "continues from the record" in r.text
-    assert expected.describe_turn() in r.full_text()
+    # the turn as the engine says it, with the seat named by its member
+    assert expected.describe_turn().replace("Player 1", "<@1>").replace("Player 2", "<@2>") in r.full_text()
     assert 1 in r.mentions  # Player 1 (alice) is to act
 
     cur = await svc.current_game(CH)
@@ -214,7 +215,8 @@ async def test_a_pending_import_survives_a_restart(tmp_path: Path) -> None:
         r = await claim(svc, BOB, menu, "Player 2")
         assert r.ok, r.full_text()
         assert "continues from the record" in r.text
-        assert expected.describe_turn() in r.full_text()
+        # the turn as the engine says it, with the seat named by its member
+        assert expected.describe_turn().replace("Player 1", "<@1>").replace("Player 2", "<@2>") in r.full_text()
         assert await svc.store.pending_import(row.id) is None  # activation removed it
 
         # play continues, and the game as played replays after another restart
@@ -360,3 +362,23 @@ def test_local_simulator_imports_and_exports(tmp_path: Path, capsys: Any) -> Non
     assert len(files) == 2, out.out
     site = json.loads(next(f for f in files if "18xx.games" in f.name).read_text(encoding="utf-8"))
     assert len(read_record(site, routes=False).game.actions) == len(read_record(record(10)).game.actions) + 1
+
+
+async def test_after_an_import_the_table_is_named_by_its_members(svc: Service) -> None:
+    r = await do(svc, DAVE, "game import", file=as_file(record(10)))
+    menu = claim_menu(r)
+    assert (await claim(svc, ALICE, menu, "Player 1")).ok
+    r = await claim(svc, BOB, menu, "Player 2")
+    assert r.ok, r.full_text()
+    line = next(ln for ln in r.full_text().splitlines() if "➡️" in ln)
+    # the prompt speaks of the members (mentions), not of the record's "Player 1"/"Player 2"
+    assert "<@1>" in line or "<@2>" in line, line
+    assert "Player 1" not in line and "Player 2" not in line, line
+    standings = await do(svc, ALICE, "view standings")
+    assert "<@1>" in standings.text and "<@2>" in standings.text and "Player 1" not in standings.text
+
+
+async def test_a_finished_record_says_so_before_anyone_claims(svc: Service) -> None:
+    r = await do(svc, DAVE, "game import", file=as_file(record()))
+    assert r.ok, r.full_text()
+    assert "This game is over" in r.text and "no move can be made" in r.text

@@ -606,9 +606,9 @@ async def test_18al_name_chits_through_private_use(svc: Service) -> None:
     other = next(u for u in (ALICE, BOB, CAROL) if u != pres)
     choices = await svc.autocomplete(CH, pres, "private use", "ability")
     labels = {c.name: c.value for c in choices}
-    assert "M&C: Put the Robert E. Lee on train 3-0" in labels, labels
+    assert "M&C: Put the Robert E. Lee on the 3-train" in labels, labels
     assert await svc.autocomplete(CH, other, "private use", "ability") == []
-    pick = labels["M&C: Put the Robert E. Lee on train 3-0"]
+    pick = labels["M&C: Put the Robert E. Lee on the 3-train"]
     refused = await do(svc, other, "private use", ability=pick)
     assert not refused.ok
     r = await do(svc, pres, "private use", ability=pick)
@@ -616,7 +616,7 @@ async def test_18al_name_chits_through_private_use(svc: Service) -> None:
     _row, game = await state(svc)
     assert game.rules.placed_chits(game) == {"Robert E. Lee": "3-0"} and game.current_entity == "ABC"
     view = await do(svc, pres, "view corporations")
-    assert "Robert E. Lee on 3-train 3-0" in view.full_text()
+    assert "Robert E. Lee on the 3-train" in view.full_text()
     assert "Pan American (on the charter" in view.full_text()
 
 

@@ -27,10 +27,14 @@ def main() -> None:
     (OUT / "map-routes.png").write_bytes(render_map(late.board, late=late.phase.late_values, routes=draws,
                                                     title_text=f"18FL · {late.current_entity} runs"))
     colors = {c.sym: (c.color, c.text_color) for c in late.data.corporations}
-    (OUT / "market.png").write_bytes(render_market(late.data, late.market, colors, caption="18FL stock market"))
+    floated = {s for s, c in late.corps.items() if c.floated}
+    (OUT / "market.png").write_bytes(render_market(late.data, late.market, colors, caption="18FL stock market",
+                                                   floated=floated))
     rows = sorted(game.result().items(), key=lambda kv: -kv[1])
     history = {p.name: [h[p.name] for h in game.history] for p in game.players}
-    (OUT / "standings.png").write_bytes(render_standings(rows, history, title_text="18FL · final standings"))
+    (OUT / "standings.png").write_bytes(render_standings(rows, history, title_text="18FL · final standings",
+                                                         seats=[p.name for p in game.players],
+                                                         rounds=game.history_rounds))
     title_map("1830", 3, 1)
 
 

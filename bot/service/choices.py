@@ -7,10 +7,12 @@ import asyncio
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from engine.describe import rotation_words
 from engine.game import Game
 from engine.stock import share_price
 from engine.titles import TITLES, rules_for
 
+from .. import pictures as jobs
 from .. import texts
 from ..commands import Command, encode_action
 from .lobby import find_title
@@ -27,13 +29,17 @@ class Choices(Table):
             title = find_title(str(opts.get("title") or TITLES[0]), strict=False)
             return [Choice(f"{k} — {v}"[:100], k) for k, v in rules_for(title).options.items()]
         if path == "help":
-            return [Choice(t, t) for t in ("commands", "pictures", "undo", "options", *(g for g in
-                    ("game", "private", "stock", "track", "token", "train", "corp", "view")))]
+            return [Choice(t, t) for t in ("commands", "pictures", "track", "undo", "options", *(g for g in
+                    ("game", "private", "stock", "token", "train", "corp", "view")))]
         if option == "player":
             return [Choice(p.name, p.name) for p in ctx.players]
         if ctx.row is None or ctx.row.status != "active":
             return []
         game = await self._game(ctx)
+        if path == "view map" and option == "region":
+            return [Choice(label, value) for label, value in jobs.region_choices(game)]
+        if path == "view revenue" and option == "corporation":
+            return [Choice(f"{s} — {c.name}", s) for s, c in game.corps.items() if c.started]
         seat = ctx.seat()
         if seat is None:
             return []
@@ -131,7 +137,9 @@ def _legal_choices(game: Game, path: str, option: str, opts: Mapping[str, Any],
         if option == "tile":
             return [Choice(f"#{a['tile']} ({game.data.tiles[a['tile']].color})" if a["tile"] in game.data.tiles
                            else f"#{a['tile']}", str(a["tile"])) for a in lays]
-        return [Choice(f"rotation {a['rotation']}", int(a["rotation"])) for a in lays]
+        return [Choice(rotation_words(game.board, str(a["hex"]), str(a["tile"]), int(a["rotation"]))
+                       if "hex" in opts and "tile" in opts else f"rotation {a['rotation']}", int(a["rotation"]))
+                for a in lays]
     if path in ("token place", "token hotel"):
         t = "place_token" if path == "token place" else "hex_token"
         sub = "city" if t == "place_token" else "town"

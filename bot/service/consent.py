@@ -140,7 +140,7 @@ class Consent(Table):
             owner = next((t.owner for t in game.trains if t.id == action.get("train")), None)
             if owner not in game.corps:
                 return None
-            what = f"{owner}'s train {action['train']}"
+            what = f"{owner}'s {texts.train_words(game, str(action['train']))}"
         elif action.get("type") == "buy_company":
             comp = game.companies.get(str(action.get("company")))
             owner = comp.owner if comp is not None else None

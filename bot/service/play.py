@@ -16,6 +16,7 @@ from engine.errors import GameError
 from engine.game import Game
 
 from .. import checkpoints, texts
+from .. import pictures as jobs
 from ..commands import ANY_ENTITY, Command, decode_action, encode_action
 from ..storage import GameRow
 from .replies import Picture, Refusal, Reply, merge
@@ -23,6 +24,7 @@ from .table import Ctx, Table, drafting, game_result
 
 log = logging.getLogger("stationmaster.service")
 
+MAX_FORCED_PASSES = 12  # steps that may finish by themselves after one action (a guard, not a rule)
 _ROUND_START = re.compile(r"^(Stock|Operating) round .*begins")
 
 
@@ -63,12 +65,42 @@ class Play(Table):
                 raise Refusal("That is not a private company's ability; use `/act` for other actions.")
         else:
             assert cmd.action is not None
+            if cmd.path == "track lay" and opts.get("rotation") in (None, ""):
+                return await self._rotation_choice(ctx, game, seat.name, opts)
             fields = cmd.build(opts) if cmd.build else {}
             action = {"type": cmd.action, **fields}
             action["entity"] = self._entity_for(game, seat.name, cmd.action, ctx.row)
             if any(o.name not in opts and o.name in _FILLABLE for o in cmd.options):
                 _fill_from_legal(action, self.legal(ctx.row.id, game) if ctx.row else [])
         return await self._apply(ctx, game, action)
+
+    async def _rotation_choice(self, ctx: Ctx, game: Game, name: str, opts: Mapping[str, Any]) -> Reply:
+        """`/track lay` without a rotation: the legal rotations as a picture and a list, to the player only."""
+        assert ctx.row is not None
+        hex_id, tile = str(opts.get("hex") or "").upper(), str(opts.get("tile") or "").lstrip("#")
+        mine = self._controlled(game, name)
+        lays = [a for a in self.legal(ctx.row.id, game) if a["type"] == "lay_tile" and a["entity"] in mine
+                and str(a["hex"]) == hex_id and str(a["tile"]) == tile]
+        rotations = sorted({int(a["rotation"]) for a in lays})
+        if not rotations:
+            # no legal rotation at all: the engine says why (not reachable, wrong tile, ...)
+            entity = self._entity_for(game, name, "lay_tile", ctx.row)
+            try:
+                game.check({"type": "lay_tile", "entity": entity, "hex": hex_id, "tile": tile, "rotation": 0})
+            except GameError as e:
+                raise Refusal(str(e).split(" Legal here:")[0]) from None
+            raise Refusal(f"#{tile} cannot be laid on {hex_id} now.")
+        if len(rotations) == 1:
+            entity = next(a["entity"] for a in lays)
+            return await self._apply(ctx, game, {"type": "lay_tile", "entity": entity, "hex": hex_id, "tile": tile,
+                                                 "rotation": rotations[0]})
+        where = texts.hex_name(game, hex_id)
+        job = jobs.rotation_job(game, hex_id, tile, rotations, f"#{tile} on {where}: which rotation?")
+        text = (f"#{tile} fits {where} in {len(rotations)} ways:\n"
+                + "\n".join(f"· {ln}" for ln in jobs.rotation_lines(game, hex_id, tile, rotations))
+                + f"\nChoose with `/track lay hex:{hex_id} tile:{tile} rotation:N`.")
+        return Reply(text=text, ephemeral=True,
+                     pictures=[Picture(f"game{ctx.row.id}-{len(game.actions):05d}-rotations-{hex_id}.png", job)])
 
     def _controlled(self, game: Game, name: str) -> set[str]:
         out = {name}
@@ -160,11 +192,43 @@ class Play(Table):
             self._evict(row.id)
         else:
             await self._prepare(row.id, game)
+            await self._forced_passes(ctx, game)
         try:
             return self._after_action(ctx, game, action, before)
         except Exception:
             log.exception("game %s: action %s applied and stored, but the reply failed", row.id, stored)
             return Reply(text="\n".join(t for _i, t in game.messages[before.n_messages:]) or "Done.")
+
+    async def _forced_passes(self, ctx: Ctx, game: Game) -> None:
+        """A step with nothing legal left but passing finishes by itself: the pass is made and stored for the seat
+        that had to make it (so its player may undo it like their own); the engine's log line says who passed."""
+        row = ctx.row
+        assert row is not None
+        for _ in range(MAX_FORCED_PASSES):
+            if game.finished or drafting(game) or getattr(game.round, "kind", "") not in ("operating", "stock"):
+                return
+            legal = self.legal(row.id, game)
+            if len(legal) != 1 or legal[0]["type"] != "pass":
+                return
+            entity = str(legal[0]["entity"])
+            player = game.player_for(entity) or entity
+            await asyncio.to_thread(game.process, dict(legal[0]))
+            uid = ctx.uid(player)
+            now = self.now()
+            try:
+                async with self.store.transaction() as tx:
+                    seq = await tx.append_action(row.id, dump_action(game.actions[-1]), uid, now)
+                    await self._set_reminder(tx, ctx, game, now)
+                    if game.finished:  # the pass may close the last round of the game
+                        await tx.set_status(row.id, "finished", now, game_result(game))
+            except BaseException:
+                self._evict(row.id)
+                raise
+            await checkpoints.save_if_due(self.store, row.id, game, seq, now)
+            if game.finished:
+                self._evict(row.id)
+                return
+            await self._prepare(row.id, game)
 
     def _after_action(self, ctx: Ctx, game: Game, action: Mapping[str, Any], before: _Before,
                       headline: str = "") -> Reply:
@@ -191,13 +255,15 @@ class Play(Table):
             id(game.round) != before.round_id or getattr(game.round, "corp", None) != before.corp)
         prices_moved = dict(game.market.positions) != before.prices
         if game.finished:
-            parts.append(texts.game_over_text(game))
+            parts.append(ctx.names_as_members(texts.game_over_text(game)))
             pictures.append(self._standings_picture(row, game))
             pictures.append(self._map_picture(row, game))
         elif mode == "turn":
             # after a turn that showed its routes the map is already in the channel (under the routes)
             if turn_over and self._routes_pictured.get(row.id) != (before.round_id, before.corp):
-                pictures.append(self._map_picture(row, game))
+                turn_map = self._track_step_map(row, game)
+                if turn_map is not None:
+                    pictures.append(turn_map)
             if prices_moved:
                 pictures.append(self._market_picture(row, game))
         elif mode == "round" and new_rounds:

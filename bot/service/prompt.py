@@ -31,7 +31,13 @@ class Prompt(Table):
             return Reply(text=game.describe_turn())
         ids = [uid for uid in (ctx.uid(n) for n in acting) if uid is not None]
         who = " ".join(mention(i) for i in ids)
-        text = f"{texts.PROMPT_MARK} {texts.game_tag(row)} · {who} — {game.describe_turn()}"
+        turn = game.describe_turn()
+        text = f"{texts.PROMPT_MARK} {texts.game_tag(row)} · {who} — {turn}"
+        if ctx.imported():
+            # the record's names mean nothing here: the line names the members who claimed the seats
+            named = ctx.names_as_members(turn)
+            lead = f"{texts.PROMPT_MARK} {texts.game_tag(row)} · "
+            text = lead + (named if any(mention(i) in named for i in ids) else f"{who} — {named}")
         away = [f"{p.name} is away until {ctx.away[p.user_id]}" for p in ctx.players
                 if p.user_id in ctx.away and p.user_id in ids]
         if away:
@@ -61,6 +67,8 @@ class Prompt(Table):
                     self._routes_pictured[row.id] = (id(game.round), corp)
         elif any(a["type"] == "lay_tile" and a["entity"] not in game.companies for a in legal):
             reply.text += "\nLay track with `/track lay` (the lists offer only legal hexes, tiles and rotations)."
+        if game.pending_discards:
+            reply.text += "\nPassing is not allowed: choose the train to discard."
         if any(a["type"] == "par" for a in legal):
             reply.text += "\nStart a corporation with `/stock par`; `/act` lists everything you can do."
         reply.components = self._components(row, game, legal)
@@ -92,10 +100,13 @@ class Prompt(Table):
                 return
             cid = make_custom_id(row.id, state, key)
             opts = []
+            seen: set[str] = set()
             for a in acts:
-                value = encode_action(a)
-                if len(value) <= 100:
-                    opts.append(SelectOption(label(a), value))
+                value, text = encode_action(a), label(a)
+                # two moves that read the same (a chit on either of two 2-trains) do the same: offer one
+                if len(value) <= 100 and text not in seen:
+                    seen.add(text)
+                    opts.append(SelectOption(text, value))
             if cid and opts:
                 selects.append(Select(cid, placeholder, opts))
 
@@ -129,7 +140,10 @@ class Prompt(Table):
         select("s:sell", "Sell shares…", [a for a in legal if a["type"] == "sell_shares"])
         select("s:token", "Place a token…", [a for a in legal if a["type"] in ("place_token", "hex_token")
                                               and a["entity"] not in game.companies])
-        select("s:private", "Use a private company…", [a for a in legal if a["entity"] in game.companies])
+        # a private's menu is for its owner: shown only while the owner is one of those who act now
+        acting = set(game.acting_players())
+        select("s:private", "Use your private company…", [a for a in legal if a["entity"] in game.companies
+                                                           and game.player_for(a["entity"]) in acting])
         rows: list[list[Component]] = []
         for i in range(0, len(buttons), 5):
             rows.append(list(buttons[i:i + 5]))
@@ -147,8 +161,10 @@ class Prompt(Table):
         corp = str(runs[0]["entity"])
         best = self.best_routes(row.id, game)
         state = self.state_token(game)
+        # one routes picture per run in the channel: once the prompt has posted it, a look again is private
+        again = self._routes_pictured.get(row.id) == (id(game.round), getattr(game.round, "corp", None))
         reply = Reply(text=f"🚂 **{corp}**: " + routes_text(game, best),
-                      pictures=[self._map_picture(row, game, best, corp)])
+                      pictures=[self._map_picture(row, game, best, corp)], ephemeral=again)
         cid = make_custom_id(row.id, state, "a:" + encode_action(runs[0]))
         if cid:
             label = f"Run trains for {game.fmt(best.revenue)}"

@@ -96,6 +96,10 @@ class Records(Table):
         assert row is not None and pending is not None
         state = "finished" if game.finished else f"in {texts.round_line(game)}"
         notes = "".join(f"\n⚠️ {w}" for w in imported.warnings[:5])
+        if game.finished:
+            # said before anyone claims a seat: nothing will be left to play
+            notes = (f"\n🏁 **This game is over** ({texts.end_reason_text(game.end_reason)}): claiming the seats shows "
+                     "its final standings, and views work afterwards, but no move can be made." + notes)
         return Reply(
             text=(f"📥 {ctx.user.name} imported an 18xx.games record of **{game.title_name}** as game #{gid}: "
                   f"{len(names)} players, {len(actions)} actions, {state}. It follows the site's rules "
@@ -168,7 +172,8 @@ class Records(Table):
         seats = "  ".join(f"{i}. {mention(by_name[n])} ({n})" for i, n in enumerate(pending.seats, 1))
         text = f"{head}\n🎲 **Game #{row.id} of {row.title} continues from the record.** Seats: {seats}"
         if game.finished:
-            return Reply(text=text + "\n" + texts.game_over_text(game), mentions=list(by_name.values()))
+            return Reply(text=text + "\n" + ctx.names_as_members(texts.game_over_text(game)),
+                         mentions=list(by_name.values()))
         self._remember(row.id, game)
         await self._prepare(row.id, game)
         reply = Reply(text=text)

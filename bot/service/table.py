@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import secrets
 import time
 import zlib
@@ -26,6 +27,7 @@ from engine.records.reader import PROFILE as SITE_PROFILE
 from .. import checkpoints
 from ..availability import is_away, local_text
 from ..storage import GameRow, PendingImportRow, PlayerRow, Store
+from ..texts import mention
 from .replies import Refusal, User
 
 if TYPE_CHECKING:
@@ -55,6 +57,22 @@ class Ctx:
     def uid(self, name: str) -> int | None:
         return next((p.user_id for p in self.players if p.name == name), None)
 
+    def imported(self) -> bool:
+        """A game continued from an 18xx.games record: its seats carry the record's names, not the members'."""
+        return self.row is not None and self.row.options.get("rules_profile") == SITE_PROFILE
+
+    def names_as_members(self, text: str) -> str:
+        """In an imported game, each seat's record name in ``text`` becomes its claimant's mention (Discord shows
+        the member's own name), so prompts and standings speak of the people at the table."""
+        if not self.imported():
+            return text
+        seats = sorted((p for p in self.players if p.user_id is not None), key=lambda p: -len(p.name))
+        if not seats:
+            return text
+        pattern = re.compile("|".join(rf"(?<![\w@]){re.escape(p.name)}(?!\w)" for p in seats))
+        by_name = {p.name: p.user_id for p in seats}
+        return pattern.sub(lambda m: mention(by_name[m.group(0)]), text)
+
 
 class Table:
     """Shared state of the service and the loading of games; see the module's docstring."""
@@ -77,6 +95,7 @@ class Table:
         self._best: dict[int, tuple[str, Any]] = {}
         self._votes: dict[tuple[int, str], Vote] = {}  # open questions to players, by game and kind (see consent)
         self._routes_pictured: dict[int, tuple[int, str | None]] = {}  # (round, corp) whose routes were drawn
+        self._map_posted: dict[int, int] = {}  # what the last map posted after a turn showed (its board and outline)
         # who decided each imported action, by game: (fingerprint of those actions, seat names); see consent._deciders
         self._deciders: dict[int, tuple[str, list[str | None]]] = {}
 
@@ -143,6 +162,7 @@ class Table:
         self._legal.pop(game_id, None)
         self._best.pop(game_id, None)
         self._routes_pictured.pop(game_id, None)
+        self._map_posted.pop(game_id, None)
         self._deciders.pop(game_id, None)
 
     @staticmethod

@@ -3,7 +3,6 @@ job over a snapshot of the state (`Picture`), rendered later in a worker thread 
 
 from __future__ import annotations
 
-import copy
 import logging
 from typing import Any
 
@@ -11,6 +10,7 @@ from engine.errors import GameError
 from engine.game import Game
 
 from .. import checkpoints, texts
+from .. import pictures as jobs
 from ..storage import GameRow
 from .replies import Picture, Refusal, Reply
 from .table import Ctx, Table
@@ -62,13 +62,30 @@ class Views(Table):
         if name == "history":
             return Reply(text=texts.history_text(game, int(opts.get("lines") or 20)), ephemeral=private)
         if name == "map":
+            region = str(opts.get("region") or "").strip()
+            if region and region.lower() != "all":
+                try:
+                    centre = jobs.find_region(game, region)
+                except ValueError as e:
+                    raise Refusal(str(e)) from None
+                where = texts.hex_name(game, centre)
+                return Reply(text=f"Map around {where} — {texts.round_line(game)}",
+                             pictures=[self._map_picture(ctx.row, game, region=centre)], ephemeral=private)
             return Reply(text=f"Map — {texts.round_line(game)}", pictures=[self._map_picture(ctx.row, game)],
+                         ephemeral=private)
+        if name in jobs.SHEETS:
+            try:
+                text, job = jobs.sheet_job(game, name, str(opts.get("corporation") or "").upper() or None)
+            except ValueError as e:
+                raise Refusal(str(e)) from None
+            what = name + (f"-{opts.get('corporation')}" if name == "revenue" else "")
+            return Reply(text=text, pictures=[Picture(f"game{ctx.row.id}-{len(game.actions):05d}-{what}.png", job)],
                          ephemeral=private)
         if name == "market":
             return Reply(text=f"Market — {texts.round_line(game)}", pictures=[self._market_picture(ctx.row, game)],
                          ephemeral=private)
         if name == "standings":
-            return Reply(text="**Net worth**\n" + "\n".join(texts.standings_lines(game)),
+            return Reply(text="**Net worth**\n" + ctx.names_as_members("\n".join(texts.standings_lines(game))),
                          pictures=[self._standings_picture(ctx.row, game)], ephemeral=private)
         raise Refusal(f"Unknown view {name}.")
 
@@ -76,57 +93,38 @@ class Views(Table):
     def _corp_colors(self, game: Game) -> dict[str, tuple[str, str]]:
         return {c.sym: (c.color, c.text_color) for c in game.data.corporations}
 
-    def _map_picture(self, row: GameRow, game: Game, routes: Any = None, corp: str | None = None) -> Picture:
-        board = board_snapshot(game)
-        late = bool(getattr(game.phase, "late_values", False))
-        colors = self._corp_colors(game)
+    def _map_picture(self, row: GameRow, game: Game, routes: Any = None, corp: str | None = None, *,
+                     region: str | None = None, highlight: set[str] | None = None) -> Picture:
         title = f"{row.title} · game #{row.id} · {texts.round_line(game)}"
         draws = route_draws(game, routes) if routes is not None else None
         if corp:
             title += f" · {corp} routes"
-
-        def render() -> bytes:
-            from render.mapimg import render_map
-
-            return render_map(board, late=late, routes=draws, corp_colors=colors, title_text=title)
-
+        elif highlight:
+            title += f" · {game.current_entity} may build on the outlined hexes"
+        job = jobs.map_job(game, title, routes=draws, highlight=highlight, region=region, crop=bool(highlight))
         n = len(game.actions)
-        return Picture(f"game{row.id}-{n:05d}-{'routes' if routes is not None else 'map'}.png", render)
+        kind = "routes" if routes is not None else ("region" if region else "map")
+        return Picture(f"game{row.id}-{n:05d}-{kind}.png", job)
+
+    def _track_step_map(self, row: GameRow, game: Game) -> Picture | None:
+        """The map for a new turn, or None when it would show what the last one showed (a quiet channel): at a
+        track step, the hexes the corporation may build on outlined, and on a map with much empty space, only the
+        part where the action is."""
+        at_track = getattr(game.round, "step", "") == "track"
+        highlight = jobs.buildable_hexes(game, self.legal(row.id, game)) if at_track else set()
+        shown = hash((jobs.board_signature(game), frozenset(highlight)))
+        if self._map_posted.get(row.id) == shown:
+            return None
+        self._map_posted[row.id] = shown
+        return self._map_picture(row, game, highlight=highlight or None)
 
     def _market_picture(self, row: GameRow, game: Game) -> Picture:
-        market = copy.deepcopy(game.market)
-        data = game.data
-        colors = self._corp_colors(game)
         caption = f"{row.title} · game #{row.id} · {texts.round_line(game)}"
-
-        def render() -> bytes:
-            from render.market import render_market
-
-            return render_market(data, market, colors, caption=caption)
-
-        return Picture(f"game{row.id}-{len(game.actions):05d}-market.png", render)
+        return Picture(f"game{row.id}-{len(game.actions):05d}-market.png", jobs.market_job(game, caption))
 
     def _standings_picture(self, row: GameRow, game: Game) -> Picture:
-        rows = sorted(game.result().items(), key=lambda kv: -kv[1])
-        names = [p.name for p in game.players]
-        history = {n: [h.get(n, 0) for h in game.history] for n in names}
-        if not game.finished:  # the chart ends with the current worth; a finished game recorded it already
-            for n in names:
-                history[n].append(game.net_worth(n))
         title = f"{row.title} · game #{row.id} · " + ("final standings" if game.finished else texts.round_line(game))
-
-        def render() -> bytes:
-            from render.charts import render_standings
-
-            return render_standings(rows, history, title_text=title)
-
-        return Picture(f"game{row.id}-{len(game.actions):05d}-standings.png", render)
-
-
-def board_snapshot(game: Game) -> Any:
-    board = game.board
-    memo: dict[int, Any] = {id(board.title): board.title}
-    return copy.deepcopy(board, memo)
+        return Picture(f"game{row.id}-{len(game.actions):05d}-standings.png", jobs.standings_job(game, title))
 
 
 def route_draws(game: Game, routes: Any) -> list[Any]:

@@ -24,6 +24,7 @@ from ..actions import (
     SellShares,
     parse_action,
 )
+from ..describe import rotation_words
 from ..errors import GameError
 from ..graph import reach
 from ..journal import Tracked
@@ -40,6 +41,7 @@ class OperatingRound(Tracked):
     def __init__(self, game: Game, number: int, total: int) -> None:
         self.number = number
         self.total = total
+        self.set_no = game.round_no  # the stock round this set follows: "OR 4.2" is the second OR after SR 4
         self.operated: list[str] = []
         self.corp: str | None = None
         self.step = ""
@@ -62,7 +64,7 @@ class OperatingRound(Tracked):
 
     @property
     def name(self) -> str:
-        return f"OR {self.number}/{self.total}"
+        return f"OR {self.set_no}.{self.number}"
 
     # ------------------------------------------------------------------ sequencing
     def _next_corp(self, game: Game) -> None:
@@ -120,6 +122,7 @@ class OperatingRound(Tracked):
         after = game.price(self.corp)
         game.say(f"{self.corp} earns nothing; {price_move(game, before, after)}.")
         self.summary.append(f"{self.corp} earned nothing ({game.fmt(before)} → {game.fmt(after)})")
+        game.revenues.append((self.name, self.corp, 0, "withhold"))
         game.remove_obsolete(self.corp)
 
     def _end_turn(self, game: Game) -> None:
@@ -174,15 +177,33 @@ class OperatingRound(Tracked):
                 "dividend": "dividend", "buy_train": "buy trains",
                 "company": "buy a private company"}.get(self.step, self.step)
 
+    def track_text(self, game: Game) -> str:
+        """What the track step still waits for: a first tile, a second yellow one, or only a private's bonus tile."""
+        yellow = game.rules.lay_allowance_problem(game, self, "yellow") is None
+        upgrade = game.rules.lay_allowance_problem(game, self, "upgrade") is None and len(game.phase.tiles) > 1
+        bonus = sorted({a.entity for a in game.rules.or_legal_actions(game, self)
+                        if a.type == "lay_tile" and a.entity in game.companies})
+        with_bonus = (f" (or the bonus tile of {', '.join(bonus)})" if bonus else "")
+        if not self.lays:
+            return ("lay a yellow tile or upgrade one" if upgrade else "lay a yellow tile") + with_bonus + ", or pass"
+        if yellow or upgrade:
+            return ("lay a second yellow tile" if yellow and not upgrade else "lay another tile") + with_bonus + \
+                ", or pass"
+        if bonus:
+            return f"lay the bonus tile of {', '.join(bonus)}, or pass"
+        return "pass"
+
     def allowed_text(self, game: Game) -> str:
+        if self.step == "track":
+            return self.track_text(game)
         return {
             "convert": "convert to 10 shares, or pass",
-            "track": "lay or upgrade a tile, or pass",
-            "token": "place a station token or hotel, or pass",
+            "token": f"{game.rules.token_step_words}, or pass",
             "routes": "run trains (the engine shows the best routes)",
             "dividend": "pay out or withhold",
-            "buy_train": "buy a train" + ("" if not self.corp or game.trains_of(self.corp) else " (it must own one)")
-            + ", or pass",
+            "buy_train": ("buy a train (it must own one: passing is not allowed)"
+                          if self.corp and self.step == "buy_train" and self.train_required(game)
+                          else "buy a train, or pass"),
             "company": "buy a private company from a player, or pass",
         }.get(self.step, "act")
 
@@ -292,6 +313,7 @@ class OperatingRound(Tracked):
         after = game.price(sym)
         game.say(f"{text}; {price_move(game, before, after)}.")
         self.summary.append(f"{sym} earned {game.fmt(revenue)}, {act.kind} ({game.fmt(before)} → {game.fmt(after)})")
+        game.revenues.append((self.name, sym, revenue, act.kind))
         game.remove_obsolete(sym)
         self.advance(game)
 
@@ -499,7 +521,8 @@ def lay_tile(game: Game, corp: str, hex_id: str, tile_id: str, rotation: int, *,
         opts = track.legal_tiles(game, corp, hex_id, r, yellow_only=yellow_only)
         hint = ""
         if opts:
-            hint = " Legal here: " + ", ".join(f"#{o.tile} r{o.rotation}" for o in opts[:12]) + "."
+            hint = " Legal here: " + ", ".join(f"#{o.tile} {rotation_words(game.board, hex_id, o.tile, o.rotation)}"
+                                               for o in opts[:12]) + "."
         raise GameError(problem + hint)
     cost = game.rules.lay_cost(game, hex_id)
     if cost:
@@ -566,11 +589,12 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
         options = ", ".join(f"{t.variant} ({src}, {game.fmt(t.price)})" for t, src in available) or "none"
         raise GameError(f"There is no train {act.train} to buy. Available at face value: {options}.") from None
     if t.owner in (None, POOL):
-        raise GameError(f"Train {t.id} is not for sale now (bank trains are sold in order, one type per turn).")
+        raise GameError(f"That {t.variant}-train is not for sale now (bank trains are sold in order, one type per "
+                        "turn).")
     if t.owner == sym:
-        raise GameError(f"{sym} already owns {t.id}.")
+        raise GameError(f"{sym} already owns that {t.variant}-train.")
     if t.obsolete:
-        raise GameError(f"Train {t.id} is obsolete; nobody may buy it.")
+        raise GameError(f"That {t.variant}-train is obsolete; nobody may buy it.")
     if act.price is None or act.price < 1:
         raise GameError("Name a price of at least $1 to buy a train from another corporation.")
     seller = t.owner
@@ -580,12 +604,13 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
     if act.price > corp.cash:
         if not game.rules.president_funds_corporation_train(game, rnd):
             if corp.cash > 0 or game.trains_of(sym):
-                raise GameError(f"{sym} has {game.fmt(corp.cash)}; it can pay at most that for {t.id}.")
+                raise GameError(f"{sym} has {game.fmt(corp.cash)}; it can pay at most that for {seller}'s "
+                                f"{t.variant}-train.")
             raise GameError(f"{pres} may not pay toward a train from another corporation; with the president "
                             "paying, only the cheapest bank or pool train may be bought.")
         if act.price > t.price:
             raise GameError(f"With {pres} paying toward it, {sym} may pay at most the face value "
-                            f"{game.fmt(t.price)} for {t.id}.")
+                            f"{game.fmt(t.price)} for {seller}'s {t.variant}-train.")
         need = act.price - corp.cash
         if game.available_cash(pres) < need:
             raise GameError(f"{sym} has {game.fmt(corp.cash)} and {pres} has only "
@@ -596,7 +621,7 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
     else:
         game.pay(sym, seller, act.price)
     t.owner = sym
-    game.say(f"{sym} buys {t.variant}-train {t.id} from {seller} for {game.fmt(act.price)}.")
+    game.say(f"{sym} buys {seller}'s {t.variant}-train for {game.fmt(act.price)}.")
     rnd.summary.append(f"{sym} bought a {t.variant}-train from {seller}")
     game.rules.on_corp_bought_train(game, sym, t)
 

@@ -111,7 +111,7 @@ class StockRound(Tracked):
             raise GameError(f"{sym} has already started at {game.fmt(corp.par_price or 0)}; buy its shares instead.")
         cells = [c for c in game.rules.par_cells(game) if c.price == act.price]
         if not cells:
-            allowed = ", ".join(game.fmt(c.price) for c in game.rules.par_cells(game))
+            allowed = ", ".join(game.fmt(p) for p in sorted({c.price for c in game.rules.par_cells(game)}))
             raise GameError(f"{game.fmt(act.price)} is not a starting value. Choose one of {allowed}.")
         size = game.rules.par_size(game, sym, act.size)
         pres = game.certs_of(sym)[0]
@@ -262,10 +262,20 @@ class StockRound(Tracked):
         return out
 
     def describe(self, game: Game) -> str:
+        """The actions really left in this turn, from the legal ones (after a par or a buy only sales may be)."""
         player = self.player(game)
-        if self.sold_this_turn:
-            return f"{player} may sell more, buy one certificate, or pass to end the turn ({self.name})."
-        return f"{player} may sell shares, then buy one certificate or start a corporation, or pass ({self.name})."
+        kinds = {a.type for a in self.legal_actions(game) if a.entity == player}
+        parts = []
+        if "sell_shares" in kinds:
+            parts.append("sell more shares" if self.sold_this_turn else "sell shares")
+        buys = [w for k, w in (("buy_shares", "buy one certificate"), ("par", "start a corporation")) if k in kinds]
+        if buys:
+            parts.append(("then " if parts and not self.sold_this_turn else "") + " or ".join(buys))
+        done = self.bought_this_turn or self.sold_this_turn
+        end = "pass to end the turn" if done else "pass"
+        if not parts:
+            return f"{player} has nothing left to do this turn but {end} ({self.name})."
+        return f"{player} may {', '.join(parts)}, or {end} ({self.name})."
 
 
 __all__ = ["StockRound", "POOL"]

@@ -46,8 +46,11 @@ class TitleRules:
     bankrupt_keeps_holdings = False  # 18AL: a bankrupt player's unsold stock and privates still score
     bank_broken_text = "The bank has broken: the game ends after the current set of operating rounds."
     bank_breaks_below = 1  # the bank is broken once it holds less than this: $0 or less
+    # what a token step offers, in the title's words (18FL adds hotels)
+    token_step_words = "place a station token"
 
     # -- setup and round order
+
     def check_options(self, game: Game, options: dict[str, Any]) -> None:
         unknown = set(options) - set(self.options) - {"rules_profile"}
         if unknown:
@@ -345,7 +348,7 @@ class TitleRules:
         for t in trains:
             if t.owner != POOL:
                 t.obsolete = True
-                game.say(f"{t.variant}-train {t.id} of {t.owner} is obsolete: it runs once more.")
+                game.say(f"{t.owner}'s {t.variant}-train is obsolete: it runs once more.")
 
     def on_bank_broken(self, game: Game) -> None:
         return None

@@ -510,7 +510,7 @@ class Rules18AL(HomeStations, TitleRules):
                             f"{other} off it first).")
         st.chits[act.chit] = train.id
         moved = f" (moved from train {placed[act.chit]})" if act.chit in placed else ""
-        game.say(f"{sym} names its {train.variant}-train {train.id} the {act.chit}{moved}.")
+        game.say(f"{sym} names its {train.variant}-train the {act.chit}{moved}.")
 
     def before_run(self, game: Game, rnd: OperatingRound) -> None:
         """With automatic chits (the 18xx.games profile): put them on the trains where they earn most."""
@@ -626,7 +626,7 @@ class Rules18AL(HomeStations, TitleRules):
         if st.chit_corp == corp:
             placed = self.placed_chits(game)
             out.append("Name chits: " + ", ".join(
-                f"{name} on {game.train(placed[name]).variant}-train {placed[name]}" if name in placed
+                f"{name} on the {game.train(placed[name]).variant}-train" if name in placed
                 else f"{name} (on the charter, earns nothing)" for name in self.chit_names(game)))
         if st.coal_corp == corp and not st.coal_gone:
             out.append("Coal token: " + (f"at {st.coal_hex} (+$10)" if st.coal_hex else "not placed yet"))

@@ -135,6 +135,7 @@ class Rules18FL(TitleRules):
     title = "18FL"
     options = {"two_player_share_limit": "Two players only: a player may hold up to 70% of a corporation."}
     or_steps = ("convert", "track", "token", "routes", "dividend", "buy_train")
+    token_step_words = "place a station token or build a hotel"
     aliases = {"FECR": "FEC", "LN": "L&N", "Plant": "TPS"}
     scored_shares = "floated"  # privates count nothing (all close at the 5-train anyway)
 

@@ -116,7 +116,7 @@ async def test_autocomplete_offers_only_legal_choices(inproc: InProcessBot, driv
 
     # the operating round's track step: hex, then tile for that hex, then rotation for both
     auto = player(3, driver, inproc)
-    turn = await auto.play_until(turn, lambda t: "lay or upgrade a tile" in t.line)
+    turn = await auto.play_until(turn, lambda t: "lay a yellow tile" in t.line)
     user = fake.users[turn.acting[0]]
     # the operating corporation's lays (a private company's own lays are offered under /private use)
     corp_lays = [a for a in await legal_for(inproc, user) if a["type"] == "lay_tile" and a["entity"] == corp_of(turn)]

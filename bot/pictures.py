@@ -1,0 +1,182 @@
+"""Picture jobs for the views a table asks for: what the map shows at a track step, a zoomed region, the rotation
+picture, and the sheets (tiles, trains, holdings, revenue).
+
+Each job reads the game now and returns a function that renders later from a snapshot (the service runs it in a
+worker thread), so nothing here holds on to the live game.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from engine import track
+from engine.describe import rotation_words
+from engine.game import Game
+
+Job = Callable[[], bytes]
+SHEETS = ("tiles", "trains", "holdings", "revenue")
+
+
+def board_snapshot(game: Game) -> Any:
+    board = game.board
+    memo: dict[int, Any] = {id(board.title): board.title}
+    return copy.deepcopy(board, memo)
+
+
+def board_signature(game: Game) -> int:
+    """What a map picture of the board shows (tiles, tokens, hotels, markers, phase values), as one number."""
+    parts = [(h, st.tile, st.rotation, tuple(map(tuple, st.tokens)), tuple(st.extra_tokens),
+              tuple(sorted(st.hotels.items())), tuple(sorted(st.markers.items())))
+             for h, st in game.board.hexes.items() if st.tile is not None or any(any(t) for t in st.tokens)
+             or st.extra_tokens or st.hotels or st.markers]
+    return hash((tuple(parts), bool(getattr(game.phase, "late_values", False)), tuple(sorted(kept_homes(game)))))
+
+
+def corp_colors(game: Game) -> dict[str, tuple[str, str]]:
+    return {c.sym: (c.color, c.text_color) for c in game.data.corporations}
+
+
+def kept_homes(game: Game) -> dict[str, tuple[str, int]]:
+    """Home circles still kept for corporations that have not operated: drawn alike in every title, whether the
+    title puts the token down at the start (18FL) or when the corporation first operates (18AL)."""
+    home = getattr(game.rules, "home", None)
+    operating = getattr(game.round, "corp", None)
+    out = {}
+    for cd in game.data.corporations:
+        corp = game.corps.get(cd.sym)
+        if corp is None or corp.operated or cd.sym == operating:
+            continue
+        out[cd.sym] = home(game, cd.sym) if callable(home) else (cd.home, cd.home_city)
+    return out
+
+
+def buildable_hexes(game: Game, legal: Sequence[Mapping[str, Any]]) -> set[str]:
+    """Hexes where the operating corporation (or its private) may lay a tile now, from the legal moves."""
+    if getattr(game.round, "step", None) != "track":
+        return set()
+    return {str(a["hex"]) for a in legal if a.get("type") == "lay_tile"}
+
+
+def find_region(game: Game, text: str) -> str:
+    """The hex a `region:` option names: a hex id or a place name (any case, a unique prefix will do)."""
+    want = text.strip()
+    if game.data.has_hex(want.upper()):
+        return want.upper()
+    named = [(h.name or "", h.id) for h in game.data.hexes if h.name]
+    exact = [i for n, i in named if n.lower() == want.lower()]
+    if exact:
+        return exact[0]
+    prefix = sorted({i for n, i in named if n.lower().startswith(want.lower())})
+    if len(prefix) == 1:
+        return prefix[0]
+    some = ", ".join(sorted(n for n, _ in named)[:12])
+    raise ValueError(f"There is no hex or place called {want!r} on the {game.data.title} map. Use a hex id such as "
+                     f"{game.data.hexes[0].id} or a place: {some} …")
+
+
+def region_choices(game: Game) -> list[tuple[str, str]]:
+    """(label, value) for the `region:` option: every named place, then 'all'."""
+    out = [(f"{h.name} ({h.id})", h.id) for h in sorted(game.data.hexes, key=lambda h: h.name or "") if h.name]
+    return [("The whole map", "all"), *out]
+
+
+def map_job(game: Game, title: str, *, routes: list[Any] | None = None, highlight: set[str] | None = None,
+            region: str | None = None, crop: bool = False) -> Job:
+    """The map: whole, cropped to where the action is (``crop``), or around one hex (``region``)."""
+    from render.mapimg import focus_hexes, region_hexes, render_map
+
+    board = board_snapshot(game)
+    late = bool(getattr(game.phase, "late_values", False))
+    colors = corp_colors(game)
+    homes = kept_homes(game)
+    hexes: list[str] | None = None
+    if region:
+        hexes = region_hexes(board, region, 3)
+    elif crop:
+        corp = getattr(game.round, "corp", None)
+        around = set(highlight or ()) | ({h for h, _ in board.stations(corp)} if corp else set())
+        hexes = focus_hexes(board, around)
+
+    def render() -> bytes:
+        return render_map(board, late=late, routes=routes, corp_colors=colors, title_text=title, hexes=hexes,
+                          highlight=highlight, homes=homes)
+
+    return render
+
+
+def rotation_job(game: Game, hex_id: str, tile: str, rotations: Sequence[int], title: str = "") -> Job:
+    """The hex with the tile in each legal rotation, numbered and captioned with where the track goes."""
+    from render.mapimg import render_rotations
+
+    board = board_snapshot(game)
+    choices = [(r, rotation_words(board, hex_id, tile, r), track.city_map(game, hex_id, tile, r)) for r in rotations]
+    colors = corp_colors(game)
+    late = bool(getattr(game.phase, "late_values", False))
+
+    def render() -> bytes:
+        return render_rotations(board, hex_id, tile, choices, corp_colors=colors, late=late, title_text=title)
+
+    return render
+
+
+def rotation_lines(game: Game, hex_id: str, tile: str, rotations: Sequence[int]) -> list[str]:
+    return [rotation_words(game.board, hex_id, tile, r) for r in rotations]
+
+
+def sheet_job(game: Game, name: str, corp: str | None = None) -> tuple[str, Job]:
+    """A sheet view as (text, picture job): tiles, trains, holdings or a corporation's revenue."""
+    from render import sheets
+
+    if name == "tiles":
+        sheet = sheets.tile_supply(game)
+    elif name == "trains":
+        sheet = sheets.train_roster(game)
+    elif name == "holdings":
+        sheet = sheets.holdings(game)
+    elif name == "revenue":
+        if not corp or corp not in game.corps:
+            raise ValueError(f"Which corporation? One of {', '.join(game.corps)}.")
+        sheet = sheets.revenue_history(game, corp)
+    else:
+        raise ValueError(f"Unknown view {name}.")
+
+    def render() -> bytes:
+        return sheets.render_sheet(sheet)
+
+    return sheets.sheet_text(sheet), render
+
+
+def market_job(game: Game, caption: str) -> Job:
+    from render.market import render_market
+
+    market = copy.deepcopy(game.market)
+    data = game.data
+    colors = corp_colors(game)
+    floated = {s for s, c in game.corps.items() if c.floated}
+
+    def render() -> bytes:
+        return render_market(data, market, colors, caption=caption, floated=floated)
+
+    return render
+
+
+def standings_job(game: Game, title: str) -> Job:
+    """Net worth over the game: one colour per seat, the x-axis naming the rounds, ending with now."""
+    from render.charts import render_standings
+
+    rows = sorted(game.result().items(), key=lambda kv: -kv[1])
+    names = [p.name for p in game.players]
+    history = {n: [h.get(n, 0) for h in game.history] for n in names}
+    rounds = list(game.history_rounds)
+    if not game.finished:  # the chart ends with the current worth; a finished game recorded it already
+        for n in names:
+            history[n].append(game.net_worth(n))
+        rounds.append("now")
+    currency = game.data.currency
+
+    def render() -> bytes:
+        return render_standings(rows, history, title_text=title, currency=currency, seats=names, rounds=rounds)
+
+    return render

@@ -1,0 +1,249 @@
+"""The views players ask for, as tables: tile supply, train roster, holdings, a corporation's revenue history.
+
+Each view is built once as a ``Sheet`` (plain strings, read from the game) and then either drawn as a picture
+(``render_sheet``) or written as monospaced text (``sheet_text``), so the picture and the text never disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from PIL import Image, ImageColor, ImageDraw
+
+from engine.state import IPO, POOL
+from engine.tiles import distinct_rotations, keeps_track, tile_layout
+
+from .fonts import font, text_size
+from .mapimg import HEX_FILL, encode_png
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+RGB = tuple[int, int, int]
+NEXT_COLOR = {"yellow": "green", "green": "brown", "brown": "gray"}
+
+
+@dataclass
+class Table:
+    columns: list[str]
+    rows: list[list[str]]
+    swatches: list[RGB | None] = field(default_factory=list)  # a colour chip before each row's first cell
+    bar: int | None = None  # column whose numbers are also drawn as bars (revenue history)
+    heading: str = ""
+
+
+@dataclass
+class Sheet:
+    title: str
+    tables: list[Table]
+    notes: list[str] = field(default_factory=list)
+
+
+def _rgb(color: str) -> RGB:
+    c = ImageColor.getrgb(color)
+    return (c[0], c[1], c[2])
+
+
+# -- building the sheets from a game -------------------------------------------------------------------------
+
+
+def upgrades_of(game: Game, tile_id: str) -> list[str]:
+    """Tiles of the next colour that can replace this one: same label and all of its track kept in a rotation."""
+    tdef = game.data.tiles[tile_id]
+    nxt = NEXT_COLOR.get(tdef.color)
+    old = tile_layout(tdef, 0)
+    out = []
+    for uid, udef in game.data.tiles.items():
+        if udef.color != nxt or udef.label != tdef.label or len(udef.cities) != len(tdef.cities) \
+                or len(udef.towns) != len(tdef.towns):
+            continue
+        if any(keeps_track(old, tile_layout(udef, r)) for r in distinct_rotations(udef)):
+            out.append(uid)
+    return out
+
+
+def tile_supply(game: Game) -> Sheet:
+    """Every tile with the copies left and what it upgrades to, by colour; colours not yet allowed say so."""
+    allowed = set(game.phase.tiles)
+    rows, swatches = [], []
+    for color in ("yellow", "green", "brown", "gray"):
+        ids = [t for t, d in game.data.tiles.items() if d.color == color]
+        for t in ids:
+            d = game.data.tiles[t]
+            left = "∞" if d.unlimited else f"{len(game.board.supply.get(t, []))} of {d.count}"
+            ups = upgrades_of(game, t)
+            rows.append([f"#{t}" + (f" {d.label}" if d.label else ""), left,
+                         ", ".join(f"#{u}" for u in ups) or "–", "yes" if color in allowed else "later"])
+            swatches.append(HEX_FILL[color])
+    table = Table(["Tile", "Left", "Upgrades to", "Now"], rows, swatches)
+    return Sheet(f"{game.data.title} · tile supply · phase {game.phase.name}", [table],
+                 [f"Phase {game.phase.name} allows {', '.join(game.phase.tiles)} tiles."])
+
+
+def train_roster(game: Game) -> Sheet:
+    """Each train type: price, copies left in the bank, in the pool, and when it rusts or goes."""
+    rows = []
+    for td in game.data.trains:
+        bank = sum(1 for t in game.trains if t.name == td.name and t.owner is None)
+        pool = sum(1 for t in game.trains if t.name == td.name and t.owner == POOL)
+        owned = sum(1 for t in game.trains if t.name == td.name and t.owner not in (None, POOL))
+        fate = (f"rusts with the first {td.rusts_on}" if td.rusts_on else
+                f"obsolete with the first {td.obsolete_on}" if td.obsolete_on else "permanent")
+        names = "/".join([td.name] + [v.name for v in td.variants if v.name != td.name])
+        rows.append([names, game.fmt(td.price), "∞" if td.unlimited else str(bank), str(pool), str(owned), fate])
+    nxt = game.next_bank_trains()
+    notes = [f"Phase {game.phase.name}. Next from the bank: "
+             + (", ".join(sorted({f'{t.name} ({game.fmt(t.price)})' for t in nxt})) or "none") + "."]
+    table = Table(["Train", "Price", "Bank", "Pool", "Owned", "Rust"], rows)
+    return Sheet(f"{game.data.title} · trains", [table], notes)
+
+
+def _pct(game: Game, owner: str, corp: str) -> str:
+    n = game.shares_held(owner, corp)
+    return f"{game.percent_of(corp, n)}%" if n else ""
+
+
+def holdings(game: Game) -> Sheet:
+    """Who holds what: players, IPO and pool by corporation, then each corporation's books (the 18xx spreadsheet)."""
+    corps = [s for s, c in game.corps.items() if c.started]
+    cols = ["", *corps, "Cash", "Certs", "Worth"]
+    rows: list[list[str]] = []
+    for p in game.players:
+        mark = [(_pct(game, p.name, s) + ("P" if game.corps[s].president == p.name else "")) for s in corps]
+        rows.append([p.name, *mark, game.fmt(p.cash), f"{game.cert_count(p.name)}/{game.cert_limit()}",
+                     game.fmt(game.net_worth(p.name))])
+    rows.append(["IPO", *[_pct(game, IPO, s) for s in corps], "", "", ""])
+    rows.append(["Pool", *[_pct(game, POOL, s) for s in corps], "", "", ""])
+    shares = Table(cols, rows, heading="Shares (P: president)")
+
+    last: dict[str, str] = {}
+    for _rnd, sym, revenue, kind in game.revenues:
+        last[sym] = game.fmt(revenue) + ("" if kind == "payout" or not revenue else " w")
+    crows, swatches = [], []
+    for s in corps:
+        c = game.corps[s]
+        trains = " ".join(t.variant for t in game.trains_of(s)) or "–"
+        state = "floated" if c.floated else "not floated"
+        crows.append([s, game.fmt(c.par_price or 0), game.fmt(game.price(s)), game.fmt(c.cash), trains,
+                      str(c.tokens_left), last.get(s, "–"), state])
+        swatches.append(_rgb(game.data.corporation(s).color))
+    books = Table(["Corp", "Par", "Price", "Cash", "Trains", "Tokens", "Last run", ""], crows, swatches,
+                  heading="Corporations (w: withheld)")
+
+
+    notes = [f"Bank {game.fmt(game.bank)} · phase {game.phase.name} · {game.round.name if game.round else ''}"]
+    return Sheet(f"{game.data.title} · holdings", [shares, books], notes)
+
+
+def revenue_history(game: Game, corp: str) -> Sheet:
+    """A corporation's runs, one row per operating round it ran in, with bars to compare them."""
+    rows = [[rnd, game.fmt(revenue), "paid" if kind == "payout" else "withheld"]
+            for rnd, sym, revenue, kind in game.revenues if sym == corp]
+    total = sum(revenue for _r, sym, revenue, _k in game.revenues if sym == corp)
+    table = Table(["Round", "Revenue", ""], rows, bar=1)
+    notes = [f"{len(rows)} runs, {game.fmt(total)} in all." if rows else f"{corp} has not run yet."]
+    return Sheet(f"{game.data.title} · {corp} revenue", [table], notes)
+
+
+# -- text -----------------------------------------------------------------------------------------------------
+
+
+def sheet_text(sheet: Sheet, limit: int = 1900) -> str:
+    """The sheet as monospaced columns in a code block, cut to ``limit`` characters (Discord's message size)."""
+    out = [f"**{sheet.title}**"]
+    for t in sheet.tables:
+        if t.heading:
+            out.append(t.heading)
+        widths = [max(len(r[i]) for r in [t.columns, *t.rows]) for i in range(len(t.columns))]
+        lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in [t.columns, *t.rows]]
+        out.append("```\n" + "\n".join(lines) + "\n```")
+    out += sheet.notes
+    text = "\n".join(out)
+    if len(text) > limit:
+        text = text[: limit - 6].rstrip() + "\n…```"
+    return text
+
+
+# -- picture --------------------------------------------------------------------------------------------------
+
+SS = 2
+PAGE = (250, 248, 243)
+INK = (25, 25, 25)
+MUTED = (110, 110, 110)
+STRIPE = (238, 234, 224)
+LINE = (200, 194, 180)
+BAR = (31, 119, 180)
+ROW_H = 34
+PAD = 12
+MAX_W = 1600
+
+
+def _col_widths(t: Table, size: int) -> list[int]:
+    f, fb = font(size), font(size, "bold")
+    widths = []
+    for i, c in enumerate(t.columns):
+        w = max([text_size(fb, c)[0]] + [text_size(f, r[i])[0] for r in t.rows]) + 2 * PAD
+        if i == 0 and t.swatches:
+            w += 26
+        if t.bar == i:
+            w += 260
+        widths.append(w)
+    return widths
+
+
+def render_sheet(sheet: Sheet) -> bytes:
+    """The sheet as a PNG: each table with a bold header, striped rows and colour chips; at most MAX_W wide."""
+    size = 20
+    widths = [_col_widths(t, size) for t in sheet.tables]
+    width = max([sum(w) for w in widths] + [text_size(font(26, "bold"), sheet.title)[0]] + [700]) + 2 * PAD
+    if width > MAX_W:  # too wide: smaller type rather than a picture a phone shrinks to nothing
+        size = max(12, int(size * MAX_W / width))
+        widths = [_col_widths(t, size) for t in sheet.tables]
+        width = min(MAX_W, max(sum(w) for w in widths) + 2 * PAD)
+    row_h = round(ROW_H * size / 20)
+    height = 56 + sum((row_h if t.heading else 0) + row_h * (len(t.rows) + 1) + 16 for t in sheet.tables)
+    height += 30 * len(sheet.notes) + PAD
+    s = SS
+    im = Image.new("RGB", (width * s, height * s), PAGE)
+    d = ImageDraw.Draw(im)
+    d.text((PAD * s, 28 * s), sheet.title, font=font(26 * s, "bold"), fill=INK, anchor="lm")
+    f, fb = font(size * s), font(size * s, "bold")
+    y = 56
+    for t, ws in zip(sheet.tables, widths, strict=True):
+        if t.heading:
+            d.text((PAD * s, (y + row_h / 2) * s), t.heading, font=font(round(size * 0.85) * s, "bold"), fill=MUTED,
+                   anchor="lm")
+            y += row_h
+        bar_max = max((_number(r[t.bar]) for r in t.rows), default=0) if t.bar is not None else 0
+        for k, row in enumerate([t.columns, *t.rows]):
+            top = y + k * row_h
+            if k > 0 and k % 2 == 0:
+                d.rectangle((PAD * s, top * s, (PAD + sum(ws)) * s, (top + row_h) * s), fill=STRIPE)
+            x = PAD
+            for i, (cell, w) in enumerate(zip(row, ws, strict=True)):
+                cx = x + PAD
+                if i == 0 and t.swatches and k > 0 and t.swatches[k - 1] is not None:
+                    sw = t.swatches[k - 1]
+                    d.rounded_rectangle((cx * s, (top + 7) * s, (cx + 18) * s, (top + row_h - 7) * s), radius=3 * s,
+                                        fill=sw, outline=(90, 90, 90), width=s)
+                    cx += 26
+                if i == t.bar and k > 0 and bar_max > 0:
+                    n = _number(cell)
+                    d.rectangle(((cx + 90) * s, (top + 8) * s, (cx + 90 + 250 * n / bar_max) * s,
+                                 (top + row_h - 8) * s), fill=BAR)
+                d.text((cx * s, (top + row_h / 2) * s), cell, font=fb if k == 0 or i == 0 else f, fill=INK,
+                       anchor="lm")
+                x += w
+            if k == 0:
+                d.line((PAD * s, (top + row_h) * s, (PAD + sum(ws)) * s, (top + row_h) * s), fill=LINE, width=2 * s)
+        y += row_h * (len(t.rows) + 1) + 16
+    for note in sheet.notes:
+        d.text((PAD * s, (y + 15) * s), note, font=font(17 * s), fill=MUTED, anchor="lm")
+        y += 30
+    return encode_png(im.reduce(SS))
+
+
+def _number(text: str) -> int:
+    digits = "".join(ch for ch in text if ch.isdigit())
+    return int(digits) if digits else 0
