@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..actions import Action, Assign, LayTile
 from ..errors import GameError
 from ..graph import reach
+from ..journal import Tracked
 from ..rounds.operating_round import OperatingRound, lay_tile
 from ..state import BANK
 from ..tiles import tile_layout
@@ -43,7 +44,7 @@ RULINGS = (
 
 
 @dataclass
-class FRState:
+class FRState(Tracked):
     """18FR-RCE's own state, on ``Game.title_state`` so a refused action rolls it back."""
 
     port_markers: dict[str, str | None] = field(default_factory=dict)  # marker name -> holder (None: on the map)
