@@ -181,7 +181,10 @@ def describe_action(game: Game, a: Mapping[str, Any], *, with_entity: bool = Fal
     elif t == "hex_token":
         text = f"Hotel at {hex_name(game, a['hex'])}"
     elif t == "assign":
-        text = f"Place the marker at {hex_name(game, a['target'])}"
+        if game.data.has_hex(a["target"]) and game.data.hex(a["target"]).port:
+            text = f"Station to the port side of {hex_name(game, a['target'])} (takes the port marker)"
+        else:
+            text = f"Place the marker at {hex_name(game, a['target'])}"
     elif t == "name_train":
         text = (f"Put the {a['chit']} on the {train_words(game, str(a['train']))}" if a.get("train")
                 else f"Take the {a['chit']} off its train")
@@ -496,12 +499,17 @@ full share price index and other numbers the rulebook does not print are a recon
 
 
 def reconstruction_note(data: Any) -> str:
-    """A line saying that a title's board and unstated numbers are reconstructed (18EZ), or "" for others."""
+    """A line saying that a title's board (and, for 18EZ, the numbers its rulebook does not print) is a
+    reconstruction, not the published game; "" for a title printed as published."""
     prov = getattr(data, "provenance", None) or {}
-    if "RECONSTRUCTED" not in prov.get("status", ""):
-        return ""
-    return (f"⚠️ The {data.title} board and the numbers its rulebook does not print (train prices, the full share "
-            "price index, Metropolis' values, names and colours) are a reconstruction, not the published game.")
+    if "RECONSTRUCTED" in prov.get("status", ""):
+        return (f"⚠️ The {data.title} board and the numbers its rulebook does not print (train prices, the full "
+                "share price index, Metropolis' values, names and colours) are a reconstruction, not the published "
+                "game.")
+    if getattr(data, "reconstructed", False):
+        return (f"⚠️ **{data.title}**: the board and its special tiles are a reconstruction from the rules text and "
+                "geography, not the published map (every hex says where it comes from in the title data).")
+    return ""
 
 
 def help_text(topic: str | None, title_options: Mapping[str, Mapping[str, str]] | None = None) -> str:
@@ -518,7 +526,7 @@ def help_text(topic: str | None, title_options: Mapping[str, Mapping[str, str]] 
         lines = ["**Titles and options** (`/game create title:18FL options:name1,name2`)"]
         for title, opts in (title_options or {}).items():
             lines.append(f"**{title}**: " + ("; ".join(f"`{k}` — {v}" for k, v in opts.items()) or "no options"))
-        return "\n".join(lines)
+        return "\n".join(lines + reconstruction_notes())
     groups = {g.name: g for g in GROUPS}
     if topic in groups:
         cmds = [c for c in COMMANDS if c.group == topic]
@@ -534,7 +542,16 @@ def help_text(topic: str | None, title_options: Mapping[str, Mapping[str, str]] 
     lines.append("More: `/help topic:pictures`, `/help topic:track`, `/help topic:undo`, `/help topic:options`, "
                  "`/help topic:stock`, `/help topic:18ez` (a first game, from scratch; its board is a "
                  "reconstruction) …")
+    lines += reconstruction_notes()
     return "\n".join(lines)
+
+
+def reconstruction_notes(title: str | None = None) -> list[str]:
+    """The reconstruction line of a title (or of every title whose board is reconstructed)."""
+    from engine.titledata import load_title
+    from engine.titles import TITLES
+
+    return [note for t in ([title] if title else TITLES) if (note := reconstruction_note(load_title(t)))]
 
 
 def _cmd_line(c: Any) -> str:

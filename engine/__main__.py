@@ -18,7 +18,7 @@ def _titles(args: argparse.Namespace) -> int:
     for t in TITLES:
         d = load_title(t)
         out.append({"title": t, "min_players": d.min_players, "max_players": d.max_players,
-                    "options": rules_for(t).options})
+                    "options": rules_for(t).options, "board": "reconstructed" if d.reconstructed else "published"})
     if args.json:
         print(json.dumps(out, indent=1))
     else:

@@ -138,9 +138,19 @@ class Game(Tracked):
             raise GameError(f"That action is malformed: {_short_validation(e)}") from None
         if act.type == "end_game" and not (admin or self.replaying):
             raise GameError("Only an administrator may end a game by hand (/game end); no player action ends it.")
+        act = self._canonical_ids(act)
         with journal.transaction():
             self._apply(act)
         return self
+
+    def _canonical_ids(self, act: Action) -> Action:
+        """A hex named by another printed id (the title's alias table) becomes the hex's own id."""
+        aliases = self.data.id_aliases
+        if not aliases:
+            return act
+        changes = {f: aliases[v] for f in ("hex", "target") if isinstance(v := getattr(act, f, None), str)
+                   and v in aliases}
+        return act.model_copy(update=changes) if changes else act
 
     def check(self, action: dict[str, Any] | Action, *, admin: bool = False) -> None:
         """Raise GameError if ``action`` would be refused now; the state is left as it is either way."""
@@ -451,7 +461,7 @@ class Game(Tracked):
                 summary = getattr(self.round, "summary", None)
                 if summary is not None:
                     summary.append(f"Phase {ph.name} began ({train.variant}-train bought)")
-        rusted = [t for t in self.trains if self.data.train(t.name).rusts_on in (train.name, train.variant)]
+        rusted = [t for t in self.trains if {train.name, train.variant} & set(self.data.train(t.name).rust_triggers)]
         for line in losses([t for t in rusted if t.owner is not None], "rusted and scrapped"):
             self.say(line)
         if rusted:

@@ -226,7 +226,9 @@ def corp_view(graph: TrackGraph, corp: str, from_stations: Iterable[tuple[str, i
     terminal = []
     for node in graph.nodes:
         if node.kind == "offboard":
-            term = True
+            # a pass-through off-board (18FR-RCE Genève) is a stop a route may run through
+            off = board.layout(node.hex).offboard
+            term = off is None or not off.pass_through
         elif node.kind == "city":
             term = board.layout(node.hex).color == "red" or city_blocked(board, corp, node.hex, node.index)
         else:

@@ -48,7 +48,7 @@ def violations(game: Game) -> list[str]:
             continue
         for sym in game.corps:
             if game.percent_of(sym, game.shares_held(p.name, sym)) > limit and \
-                    not game.rules.holding_limit_waived(game, sym):
+                    not game.rules.holding_limit_waived(game, sym) and not game.rules.over_limit_kept:
                 out.append(f"{p.name} holds more than {limit}% of {sym}")
     for c in game.certs:
         if c.owner not in (IPO, POOL, RESERVED) and not game.has_player(c.owner):
@@ -64,6 +64,7 @@ def violations(game: Game) -> list[str]:
         held = game.committed_cash(p.name)
         if held > p.cash:
             out.append(f"{p.name} has bids of {held} but only {p.cash}")
+    out += game.rules.invariant_problems(game)
     ids = [t.id for t in game.trains]
     if len(ids) != len(set(ids)):
         out.append("duplicate train ids")

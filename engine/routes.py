@@ -1027,7 +1027,7 @@ def _order_problem(net: _Network, train: TrainSpec, seq: list[int]) -> str:
     tid = train.id
     for i in seq[1:-1]:
         s = net.stops[i]
-        if s.kind == "offboard" or (s.kind == "city" and net.board.layout(s.hex).color == "red"):
+        if net.terminal[i] and (s.kind == "offboard" or (s.kind == "city" and net.board.layout(s.hex).color == "red")):
             return f"train {tid}: {name[i]} is an off-board area and may only be at an end of a route"
         if s.kind == "city" and city_blocked(net.board, net.corp, s.hex, s.index):
             return (f"train {tid}: {name[i]} is full of other corporations' tokens; a route may end there but not"

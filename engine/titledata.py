@@ -56,6 +56,8 @@ class Endpoint(_Model):
 class CityDef(_Model):
     revenue: int | dict[str, int]  # a dict holds values by phase ("yellow"/"brown"): 18AL Nashville, Meridian
     slots: int = 1
+    name: str | None = None  # a named city on a multi-city tile (18FR-RCE Montparnasse)
+    slot_kinds: tuple[str, ...] = ()  # per slot, e.g. ("normal", "port"): 18FR-RCE's port side of a port city
 
     def __hash__(self) -> int:
         rev = tuple(sorted(self.revenue.items())) if isinstance(self.revenue, dict) else self.revenue
@@ -70,6 +72,8 @@ class OffboardDef(_Model):
     revenue: dict[str, int]
     stub: bool = False
     visitable: bool = True
+    pass_through: bool = False  # a route may enter by one track side and leave by another (18FR-RCE Genève)
+    group: str | None = None  # hexes of one group are one revenue location (a multi-hex off-board)
 
     def __hash__(self) -> int:
         # the revenue dict is unhashable; hexes with an off-board must hash for the cached hex_layout
@@ -90,7 +94,10 @@ class TileDef(_Model):
     number: str | None = None
     count: int = 0
     unlimited: bool = False
-    provenance: str | None = None  # GIVEN / SOURCED / INFERRED / ASSUMPTION, for reconstructed titles (18EZ)
+    only_hexes: tuple[str, ...] = ()  # a special tile that may go only to these hexes
+    fixed_rotation: int | None = None  # the one rotation it may be laid at (18FR-RCE Lille/Lyon yellow)
+    upgrade_cost: int = 0  # paid by the corporation each time this tile is laid as an upgrade (Paris 40fr)
+    provenance: str | None = None  # GIVEN / SOURCED / INFERRED / ASSUMPTION, for reconstructed titles
 
 
 class HexDef(_Model):
@@ -109,6 +116,9 @@ class HexDef(_Model):
     # offboard); informative: the tile checks read the hex's cities, towns and label
     hex_type: str | None = None
     home_of: str | None = None
+    only_tiles: tuple[str, ...] = ()  # the hex takes only these tiles (special cities); empty: any that fits
+    port: str | None = None  # the name of the port marker printed beside this hex (18FR-RCE)
+    tags: tuple[str, ...] = ()  # title roles of the hex, read by its rules (18FR-RCE "town_merge", rule 21)
     provenance: str | None = None
 
     @property
@@ -126,6 +136,8 @@ class CompanyDef(_Model):
     min_players: int = 1
     # structured data of a special ability (18AL coal_field, tile_lay, name_chits, train_discount), by kind
     abilities: dict[str, Any] = Field(default_factory=dict)
+    number: int | None = None  # the number printed on the card (18FR-RCE #0-#6)
+    provenance: str | None = None
 
 
 class CorporationDef(_Model):
@@ -163,7 +175,8 @@ class TrainDef(_Model):
     price: int
     count: int
     unlimited: bool = False
-    rusts_on: str | None = None
+    # the first purchase of this train type (or of any of them, for a list) scraps every card of this type
+    rusts_on: str | tuple[str, ...] | None = None
     obsolete_on: str | None = None
     variants: tuple[TrainVariant, ...] = ()
     events: tuple[str, ...] = ()
@@ -174,6 +187,12 @@ class TrainDef(_Model):
     # on sale beside the current type once a train of this name has been bought (1830 Diesel: after the first 6)
     available_on: str | None = None
     provenance: str | None = None
+
+    @property
+    def rust_triggers(self) -> tuple[str, ...]:
+        if self.rusts_on is None:
+            return ()
+        return (self.rusts_on,) if isinstance(self.rusts_on, str) else tuple(self.rusts_on)
 
     def kind(self, name: str) -> TrainVariant:
         """The card as the named side: itself or one of its variants."""
@@ -240,8 +259,19 @@ class TitleData(_Model):
     hexes: tuple[HexDef, ...]
     optional_rules: tuple[OptionalRule, ...] = ()
     assumptions: tuple[str, ...] = Field(default=())
-    # where the data comes from, for a partly reconstructed title (18EZ): status, given, sourced, reconstructed
-    provenance: dict[str, str] | None = None
+    # where the data comes from, shown to players when part of it is reconstructed (18EZ, 18FR-RCE): status, ...
+    provenance: dict[str, str] = Field(default_factory=dict)
+    # other printed ids of a hex (a second numbering in the rules) -> the hex's id here; accepted in commands
+    id_aliases: dict[str, str] = Field(default_factory=dict)
+    rules: dict[str, Any] = Field(default_factory=dict)  # the title's rule parameters, read by its rules module
+
+    @property
+    def reconstructed(self) -> str | None:
+        """A line telling players the board is a reconstruction, or None for a published one."""
+        return self.provenance.get("status")
+
+    def canonical_hex(self, hex_id: str) -> str:
+        return self.id_aliases.get(hex_id, hex_id)
 
     @property
     def min_players(self) -> int:
@@ -303,7 +333,9 @@ def load_title(name: str) -> TitleData:
     lib = standard_tiles()
     tiles: dict[str, dict] = {}
     for tid, entry in raw["tiles"].items():
-        if isinstance(entry, int):
+        if entry is None:  # an unlimited standard tile
+            tiles[tid] = dict(lib[tid], count=0, unlimited=True, number=tid)
+        elif isinstance(entry, int):
             tiles[tid] = dict(lib[tid], count=entry, number=tid)
         else:
             tiles[tid] = dict(entry)

@@ -75,8 +75,13 @@ def tile_problem(
     if tdef.color not in game.phase.tiles:
         return f"{tdef.color.capitalize()} tiles are not available in phase {game.phase.name}."
     old = game.board.layout(hex_id)
+    special = special_tile_problem(game, hex_id, tile_id, rotation)
+    if special:
+        return special
+    # a title's special upgrade (18FR-RCE rule 21/22) may skip a colour and change the number of towns
+    direct = game.rules.direct_upgrade(game, corp, hex_id, tile_id)
     want = next_color(old)
-    if tdef.color != want:
+    if tdef.color != want and not direct:
         if old.color == "white":
             return f"{hex_id} is empty: it takes a yellow tile first."
         return f"{hex_id} holds a {old.color} tile: it can only be upgraded to {want or 'nothing'}."
@@ -86,13 +91,19 @@ def tile_problem(
     if label:
         return label
     new = tile_layout(tdef, rotation)
-    if len(new.towns) != len(old.towns) or (old.color == "white" and len(new.cities) != len(old.cities)):
-        kind = "a town" if old.towns else ("a city" if old.cities else "plain track")
-        return f"{hex_id} needs a tile with {kind}; #{tile_id} does not match."
-    if bool(old.cities) != bool(new.cities):
-        return f"{hex_id} needs a tile with a city." if old.cities else f"#{tile_id} has a city; {hex_id} has none."
-    if not keeps_track(old, new):
-        return f"Rotation {rotation} of #{tile_id} is wrong here: it does not keep all the existing track on {hex_id}."
+    if direct:
+        if not old.exits <= new.exits:
+            return (f"Rotation {rotation} of #{tile_id} is wrong here: it does not keep all the existing track "
+                    f"on {hex_id}.")
+    else:
+        if len(new.towns) != len(old.towns) or (old.color == "white" and len(new.cities) != len(old.cities)):
+            kind = "a town" if old.towns else ("a city" if old.cities else "plain track")
+            return f"{hex_id} needs a tile with {kind}; #{tile_id} does not match."
+        if bool(old.cities) != bool(new.cities):
+            return f"{hex_id} needs a tile with a city." if old.cities else f"#{tile_id} has a city; {hex_id} has none."
+        if not keeps_track(old, new):
+            return (f"Rotation {rotation} of #{tile_id} is wrong here: it does not keep all the existing track "
+                    f"on {hex_id}.")
     bad = exit_problem(game, hex_id, new)
     if bad:
         return f"Rotation {rotation} of #{tile_id} is wrong here: {bad}."
@@ -109,6 +120,21 @@ def tile_problem(
     if game.corps[corp].cash < cost:
         return f"Building in {hex_id} costs {game.fmt(cost)}; {corp} has {game.fmt(game.corps[corp].cash)}."
     return game.rules.tile_lay_problem(game, corp, hex_id, tile_id, rotation)
+
+
+def special_tile_problem(game: Game, hex_id: str, tile_id: str, rotation: int) -> str | None:
+    """Special tiles and the hexes reserved for them (18FR-RCE Paris, Lille, Lyon, ports), and fixed rotations."""
+    hdef, tdef = game.data.hex(hex_id), game.data.tiles[tile_id]
+    name = hdef.name or hex_id
+    if hdef.only_tiles and tile_id not in hdef.only_tiles:
+        return f"{name} ({hex_id}) takes only its own tiles: #{', #'.join(hdef.only_tiles)}."
+    if tdef.only_hexes and hex_id not in tdef.only_hexes:
+        where = ", ".join(f"{game.data.hex(h).name or h} ({h})" for h in tdef.only_hexes)
+        return f"Tile #{tile_id} may be laid only in {where}."
+    if tdef.fixed_rotation is not None and rotation != tdef.fixed_rotation:
+        return (f"Tile #{tile_id} has one legal orientation (its text parallel to the bottom edge of the map): "
+                f"rotation {tdef.fixed_rotation}, not {rotation}.")
+    return None
 
 
 def _connected(game: Game, corp: str, hex_id: str, old: Layout, new: Layout, reach: Reach, tile_id: str = "",
@@ -183,12 +209,14 @@ def legal_tiles(game: Game, corp: str, hex_id: str, reach: Reach, *, yellow_only
         return out
     old = game.board.layout(hex_id)
     for tid, tdef in game.data.tiles.items():
-        if tdef.color != next_color(old) or (not game.board.supply.get(tid) and not tdef.unlimited):
+        if not game.board.supply.get(tid) and not tdef.unlimited:
+            continue
+        if tdef.color != next_color(old) and not game.rules.direct_upgrade(game, corp, hex_id, tid):
             continue
         for r in distinct_rotations(tdef):
             if tile_problem(game, corp, hex_id, tid, r, reach, yellow_only=yellow_only) is None:
                 cost = game.rules.lay_cost(game, hex_id)
-                out.append(TileOption(hex_id, tid, r, cost, old.color != "white"))
+                out.append(TileOption(hex_id, tid, r, cost, old.color != "white" or tdef.color != "yellow"))
     return out
 
 

@@ -936,7 +936,8 @@ def _draw_nodes(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
     for h, plan in cv.plans.items():
         lay = hex_layout_of(board, h)
         st = board.hexes[h]
-        anywhere = list(homes.get((h, -1), []))
+        # a home without a named city (1830 Erie) is shown in the first free city of its hex
+        anywhere = list(homes.get((h, None), []))
         for ci, (p, city) in enumerate(zip(plan.cities, lay.cities, strict=True)):
             centres = [cv.pt(h, (p[0] + dx, p[1] + dy)) for dx, dy in slot_offsets(city.slots)]
             for col, grow in ((TRACK, lw), ((255, 255, 255), 0)):
@@ -1127,7 +1128,11 @@ def render_map(board: Board, *, late: bool = False, routes: list[RouteDraw] | No
     _draw_nodes(cv, d)
     _draw_text(cv, d)
 
-    _draw_header(d, cv.width, title_text or board.title.title,
+    header = title_text or board.title.title
+    if board.title.reconstructed:
+        # players must know the map is not the published one (18FR-RCE)
+        header += " — reconstructed board, not the published map"
+    _draw_header(d, cv.width, header,
                  note if note is not None else "off-board values: " + ("late (brown)" if late else "early (yellow)"))
     if legend_at is not None:
         _draw_legend(d, legend_at[0], legend_at[1], legend_rows, legend_w, row_h)

@@ -108,16 +108,103 @@ def transcribe_title(name: str, extra: dict) -> set[str]:
     return standard
 
 
+# 18FR-RCE: the reference's roles and tags, turned into the engine's general fields (the provenance is kept)
+FR_HEX_DROP = ("notes", "hex_type", "home_of", "blocked_by", "printed_id_B", "given_unplaced", "rule21_town_merge",
+               "port")
+
+
+def _fr_hex(h: dict) -> dict:
+    out = {k: v for k, v in h.items() if k not in FR_HEX_DROP and v not in (None, [], 0) or k in ("id",)}
+    out.pop("label", None) if h.get("label") is None else None
+    if h.get("port"):
+        out["port"] = h["port"]["marker"]
+    if h.get("rule21_town_merge"):
+        out["tags"] = ["town_merge"]
+    if h.get("given_unplaced"):
+        out["provenance"] += " NOT MODELLED: " + "; ".join(f"{k}: {v}" for k, v in h["given_unplaced"].items())
+    return out
+
+
+def _fr_tile(tid: str, entry: object, lib: dict) -> object:
+    if not isinstance(entry, dict):
+        return entry
+    if "cities" not in entry and tid in lib:  # a standard tile with a note: only its count matters
+        return entry["count"]
+    body = _tile_body(entry)
+    for k in ("count", "only_hexes", "fixed_rotation", "upgrade_cost", "provenance"):
+        if entry.get(k) is not None:
+            body[k] = entry[k]
+    body["number"] = tid
+    return body
+
+
+def transcribe_18fr(extra: dict) -> set[str]:
+    """18FR-RCE keeps its provenance on every item: the board is a reconstruction, and players are told so."""
+    src = json.loads((REF / "18FR-RCE" / "title.json").read_text())
+    lib = json.loads((REF / "tiles.json").read_text())
+    tiles = {tid: _fr_tile(tid, e, lib) for tid, e in src["tiles"].items()}
+    standard = {tid for tid, e in tiles.items() if not isinstance(e, dict)}
+    trains = []
+    for t in src["trains"]:
+        td = {k: v for k, v in t.items() if k != "notes" and v is not None}
+        if t["count"] is None:
+            td["count"], td["unlimited"] = 1, True
+        up = td.pop("upgrade", None)
+        if up:  # rule 20's upgrade is a trade-in: the old train's type -> the price
+            td["trade_in"] = {old: up["price"] for old in up["from"]}
+        trains.append(td)
+    corps = []
+    for c in src["corporations"]:
+        cd = {k: v for k, v in c.items() if k not in ("notes", "home_printed", "extra_yellow_lay", "port_company")}
+        corps.append(cd)
+    companies = []
+    for c in src["companies"]:
+        cd = {k: v for k, v in c.items() if k not in ("ability", "notes", "blocks_printed", "min_players")}
+        if extra["abilities"][c["sym"]]:
+            cd["abilities"] = extra["abilities"][c["sym"]]
+        companies.append(cd)
+    out: dict[str, object] = {
+        "title": src["title"],
+        "full_title": src["full_title"],
+        "provenance": {k: v for k, v in src["provenance"].items()},
+        "layout": src["layout"],
+        "axes": src["axes"],
+        "players": src["players"],
+        "currency": src["currency"],
+        "bank": src["bank"],
+        "starting_cash": src["starting_cash"],
+        "cert_limit": src["cert_limit"],
+        "market": {k: v for k, v in src["market"].items() if k in ("kind", "rows", "legend")},
+        "companies": companies,
+        "corporations": corps,
+        "trains": trains,
+        # off-boards use their brown value from phase 5 on (NOTES review 6)
+        "phases": [{k: v for k, v in p.items() if k != "notes"}
+                   | ({"offboard_and_hotel_values": "bottom"} if "brown" in p["tiles"] else {}) for p in src["phases"]],
+        "tiles": tiles,
+        "hexes": [_fr_hex(h) for h in src["hexes"]],
+        "id_aliases": src["id_aliases"],
+        "rules": extra["rules"],
+        "assumptions": extra["assumptions"] + [src["players_provenance"], src["market"]["provenance"]],
+    }
+    (OUT / "titles" / "18FR-RCE.json").write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n")
+    return standard
+
+
 def main() -> int:
     extras = json.loads((ROOT / "tools" / "title_extras.json").read_text())
     needed: set[str] = set()
     for name in sys.argv[1:] or ["18FL"]:
-        needed |= transcribe_title(name, extras.get(name, {}))
+        if name == "18FR-RCE":
+            needed |= transcribe_18fr(extras[name])
+        else:
+            needed |= transcribe_title(name, extras.get(name, {}))
     lib = json.loads((REF / "tiles.json").read_text())
     existing_path = OUT / "tiles.json"
     existing = json.loads(existing_path.read_text()) if existing_path.exists() else {}
     for tid in sorted(needed, key=lambda s: (len(s), s)):
-        existing[tid] = _tile_body(lib[tid])
+        if lib.get(tid):
+            existing[tid] = _tile_body(lib[tid])
     ordered = dict(sorted(existing.items(), key=lambda kv: (len(kv[0]), kv[0])))
     existing_path.write_text(json.dumps(ordered, indent=1) + "\n")
     return 0

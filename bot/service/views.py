@@ -96,8 +96,6 @@ class Views(Table):
     def _map_picture(self, row: GameRow, game: Game, routes: Any = None, corp: str | None = None, *,
                      region: str | None = None, highlight: set[str] | None = None) -> Picture:
         title = f"{row.title} · game #{row.id} · {texts.round_line(game)}"
-        if texts.reconstruction_note(game.data):
-            title += " · reconstructed board, not the published map"
         draws = route_draws(game, routes) if routes is not None else None
         if corp:
             title += f" · {corp} routes"

@@ -219,7 +219,10 @@ class OperatingRound(Tracked):
         assert self.corp is not None
         if not game.data.has_hex(act.hex):
             raise GameError(f"There is no hex {act.hex} on this map.")
-        kind = "upgrade" if track.is_upgrade(game, act.hex) else "yellow"
+        # a non-yellow tile on an empty hex (18FR-RCE's direct brown port tile) is a build like an upgrade
+        tdef = game.data.tiles.get(act.tile)
+        yellow = tdef is None or tdef.color == "yellow"
+        kind = "upgrade" if track.is_upgrade(game, act.hex) or not yellow else "yellow"
         problem = game.rules.lay_allowance_problem(game, self, kind)
         if problem:
             raise GameError(problem)
@@ -571,7 +574,9 @@ def lay_tile(game: Game, corp: str, hex_id: str, tile_id: str, rotation: int, *,
     cost = game.rules.lay_cost(game, hex_id)
     if cost:
         game.pay(corp, BANK, cost)
+    before = [list(slots) for slots in game.board.hexes[hex_id].tokens]
     game.board.place_tile(hex_id, tile_id, rotation, track.city_map(game, hex_id, tile_id, rotation))
+    game.rules.on_tile_laid(game, corp, hex_id, before)
     name = game.data.hex(hex_id).name
     where = f"{hex_id}" + (f" ({name})" if name else "")
     game.say(f"{by or corp} lays #{tile_id} at {where} (rotation {rotation})" +

@@ -167,6 +167,7 @@ class PrivateSaleStockRound(StockRound):
             raise GameError(f"{act.company} is the cheapest unsold private: buy it for "
                             f"{game.fmt(game.rules.private_price(game, act.company))} instead of bidding.")
         floor = self._bid_floor(game, act.company)
+        self._check_multiple(game, act.price)
         if act.price < floor:
             raise GameError(f"A bid on {act.company} must be at least {game.fmt(floor)}.")
         free = game.available_cash(player, act.company)
@@ -177,6 +178,14 @@ class PrivateSaleStockRound(StockRound):
         self.summary.append(f"{player} bid {game.fmt(act.price)} on {act.company}")
         self._acted(game)
         self._end_turn(game)
+
+    @staticmethod
+    def _check_multiple(game: Game, price: int) -> None:
+        step = game.rules.bid_multiple
+        if price % step:
+            low = price - price % step
+            raise GameError(f"Bids are multiples of {game.fmt(step)}: bid {game.fmt(low)} or {game.fmt(low + step)}, "
+                            f"not {game.fmt(price)}.")
 
     def _sell_private(self, game: Game, player: str, company: str, price: int) -> None:
         c = game.companies[company]
@@ -273,6 +282,16 @@ class PrivateSaleStockRound(StockRound):
             self.done = False  # the title goes on with the sale instead of ending the round
             self.pass_run, self.pass_start = 0, None
 
+    def _check_raise(self, game: Game, who: str, price: int) -> None:
+        a = self.auction
+        assert a is not None
+        self._check_multiple(game, price)
+        if price < a.amount + BID_STEP:
+            raise GameError(f"Raise to at least {game.fmt(a.amount + BID_STEP)}, or pass.")
+        free = game.available_cash(who, a.company)
+        if price > free:
+            raise GameError(f"You can bid at most {game.fmt(free)} (cash less your bids on other privates).")
+
     def give_private(self, game: Game, player: str, company: str) -> None:
         """``player`` receives the private for nothing (its price fell to $0); the sale goes on after him."""
         self._sell_private(game, player, company, 0)
@@ -314,7 +333,7 @@ class PrivateSaleStockRound(StockRound):
             out: list[Action] = [Pass(entity=who)]
             low = a.amount + BID_STEP
             free = game.available_cash(who, a.company)
-            for price in sorted({low, low + 5, low + 20, free}):
+            for price in sorted({low, low + 5, low + 20, free - free % game.rules.bid_multiple}):
                 if low <= price <= free:
                     out.append(Bid(entity=who, company=a.company, price=price))
             return out

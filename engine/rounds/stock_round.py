@@ -103,7 +103,8 @@ class StockRound(Tracked):
         return stock.sell_problem(game, player, corp, count)
 
     def may_sell_after_purchase(self, game: Game) -> bool:
-        """Sales may follow this turn's purchase where the title allows it and none came before it."""
+        """Sales may follow this turn's purchase where the title allows it (sell-buy-sell; or buy-sell when none
+        came before it)."""
         if game.rules.sell_buy_sell:
             return self.bought_this_turn
         return game.rules.sales_after_purchase and self.bought_this_turn and not self.sold_before_purchase
@@ -149,7 +150,7 @@ class StockRound(Tracked):
 
     def _buy(self, game: Game, player: str, act: BuyShares) -> None:
         sym = game.corp(act.corporation).sym
-        if not (self.bought_this_turn and self.multi == (sym, act.source)):
+        if not (self.bought_this_turn and self.adds_to_purchase(game, sym, act.source)):
             self._check_can_buy(game)
         multi = game.rules.multi_buy(game, sym, act.source)
         corp = game.corps[sym]
@@ -168,6 +169,14 @@ class StockRound(Tracked):
         self.summary.append(f"{player} bought {sym} ({act.source})")
         self.multi = (sym, act.source) if multi else None
         self._bought(game)
+
+    def adds_to_purchase(self, game: Game, sym: str, source: str) -> bool:
+        """This buy continues the turn's one brown-zone purchase: the same corporation, from the same source (or
+        either, where the title mixes IPO and pool in one purchase: 18FR-RCE)."""
+        if self.multi is None or self.multi[0] != sym:
+            return False
+        return self.multi[1] == source or (game.rules.multi_buy_mixed_sources and game.rules.multi_buy(game, sym,
+                                                                                                      source))
 
     def _bought(self, game: Game) -> None:
         self.bought_this_turn = True
@@ -235,10 +244,13 @@ class StockRound(Tracked):
                         out.append(SellShares(entity=player, corporation=sym, count=n))
         if self.bought_this_turn:
             if self.multi is not None:
-                sym, source = self.multi
-                cert = stock.ipo_cert(game, sym) if source == IPO else stock.pool_cert(game, sym)
-                if cert is not None and stock.buy_problem(game, player, cert, self.sold_in_round[player]) is None:
-                    out.append(BuyShares(entity=player, corporation=sym, source=source))  # type: ignore[arg-type]
+                sym = self.multi[0]
+                for source in (IPO, POOL):
+                    if not self.adds_to_purchase(game, sym, source):
+                        continue
+                    cert = stock.ipo_cert(game, sym) if source == IPO else stock.pool_cert(game, sym)
+                    if cert is not None and stock.buy_problem(game, player, cert, self.sold_in_round[player]) is None:
+                        out.append(BuyShares(entity=player, corporation=sym, source=source))  # type: ignore[arg-type]
             return out
         cash = game.available_cash(player)
         room = game.cert_count(player) < game.cert_limit()

@@ -17,7 +17,7 @@ from ..errors import GameError
 from ..game import Game
 from .base import TitleRules
 
-TITLES = ("18FL", "18AL", "1830", "18EZ")
+TITLES = ("18FL", "18AL", "1830", "18EZ", "18FR-RCE")
 PROFILES = ("rulebook", "18xx.games")
 
 
@@ -56,6 +56,12 @@ def rules_for(title: str, profile: str = "rulebook") -> TitleRules:
         from .g18ez import Rules18EZ
 
         return Rules18EZ()
+    if title == "18FR-RCE":
+        if profile == "18xx.games":
+            raise GameError("18FR-RCE has no 18xx.games rules profile (that site has no 18FR-RCE).")
+        from .g18fr import Rules18FR
+
+        return Rules18FR()
     raise AssertionError(title)
 
 

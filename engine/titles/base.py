@@ -29,6 +29,11 @@ class TitleRules:
     sales_after_purchase = False
     # sales may come before and after the turn's one purchase (1830: sell-buy-sell)
     sell_buy_sell = False
+    # a holding above the limit, bought while the zone allowed it, is kept when the price leaves the zone (18FR-RCE)
+    over_limit_kept = False
+    bid_multiple = 1  # bids on privates are whole multiples of this (18FR-RCE: 5fr)
+    multi_buy_mixed_sources = False  # one brown-zone purchase may take shares from the IPO and the pool (18FR-RCE)
+    one_sale_per_corporation = True  # all of a turn's sales of one corporation are one sale (18FL, 18AL)
     # the operating order is fixed when the round starts (1830); otherwise each next corporation is chosen then
     fixed_operating_order = False
     # when the president pays toward a forced train: only the cheapest bank/pool train, none from a corporation
@@ -140,8 +145,12 @@ class TitleRules:
                 sum(c2.shares for c2 in game.certs if c2.corp == s and game.has_player(c2.owner)) == c.size]
         for sym in game.market.operating_order(held):
             before = game.price(sym)
-            if game.market.move(sym, -1, 0):
+            if self.sold_out_move(game, sym):
                 game.say(f"All of {sym} is held by players: price {game.fmt(before)} → {game.fmt(game.price(sym))}.")
+
+    def sold_out_move(self, game: Game, corp: str) -> bool:
+        """Move a sold-out corporation's price (up one row); True if it moved."""
+        return game.market.move(corp, -1, 0)
 
     def company_price_range(self, game: Game, corp: str, company: str) -> tuple[int, int] | None:
         """What the corporation may pay a player for a private now; None when it may not buy it."""
@@ -271,6 +280,10 @@ class TitleRules:
     def tile_lay_problem(self, game: Game, corp: str, hex_id: str, tile: str, rotation: int) -> str | None:
         return None
 
+    def on_tile_laid(self, game: Game, corp: str, hex_id: str, tokens_before: list[list[str | None]]) -> None:
+        """After a tile is laid (``tokens_before``: the hex's station slots before the lay)."""
+        return None
+
     def lay_connects(self, game: Game, corp: str, hex_id: str) -> bool:
         """A lay here needs no connection to the corporation's network (1830: its home hex before the home
         station is placed)."""
@@ -288,6 +301,10 @@ class TitleRules:
         from ..graph import reach
 
         return reach(game.board, corp)
+
+    def direct_upgrade(self, game: Game, corp: str, hex_id: str, tile: str) -> bool:
+        """May ``tile`` replace the hex's tile outside the colour order and town count (it must keep every exit)?"""
+        return False
 
     def company_action(self, game: Game, rnd: OperatingRound, act: Action) -> None:
         raise GameError(f"{act.entity} has no ability usable now.")
@@ -441,6 +458,10 @@ class TitleRules:
         """One sentence on what the current step is for (18EZ teaches newcomers); ``step`` is an operating step
         or "stock"."""
         return None
+
+    def invariant_problems(self, game: Game) -> list[str]:
+        """The title's own invariants, checked after every action in self-play (18FR-RCE port markers)."""
+        return []
 
     def charter_notes(self, game: Game, corp: str) -> list[str]:
         """Extra lines for a corporation's charter (title markers it holds), for the views."""
