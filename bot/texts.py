@@ -499,17 +499,13 @@ full share price index and other numbers the rulebook does not print are a recon
 
 
 def reconstruction_note(data: Any) -> str:
-    """A line saying that a title's board (and, for 18EZ, the numbers its rulebook does not print) is a
-    reconstruction, not the published game; "" for a title printed as published."""
+    """A line saying that a title's board (and what its rulebook does not print) is a reconstruction, not the
+    published game; "" for a title printed as published. The title data says which (its provenance)."""
     prov = getattr(data, "provenance", None) or {}
-    if "RECONSTRUCTED" in prov.get("status", ""):
-        return (f"⚠️ The {data.title} board and the numbers its rulebook does not print (train prices, the full "
-                "share price index, Metropolis' values, names and colours) are a reconstruction, not the published "
-                "game.")
-    if getattr(data, "reconstructed", False):
-        return (f"⚠️ **{data.title}**: the board and its special tiles are a reconstruction from the rules text and "
-                "geography, not the published map (every hex says where it comes from in the title data).")
-    return ""
+    if "RECONSTRUCTED" not in prov.get("status", "").upper():
+        return ""
+    return (f"⚠️ **{data.title}**: the board and the numbers its rulebook does not print are a reconstruction, not "
+            "the published game (every item says where it comes from in the title data).")
 
 
 def help_text(topic: str | None, title_options: Mapping[str, Mapping[str, str]] | None = None) -> str:
