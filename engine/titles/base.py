@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..actions import Action
 from ..errors import GameError
 from ..market import Cell
 from ..state import BANK, IPO, POOL, Certificate, Corporation
+
+_S = TypeVar("_S")
+
+
+def title_state(game: Game, kind: type[_S]) -> _S:
+    """The title's own state, typed (each title keeps one object of its own class in ``game.title_state``)."""
+    st = game.title_state
+    assert isinstance(st, kind), f"{game.title_name} keeps {type(st).__name__}, not {kind.__name__}"
+    return st
+
 
 if TYPE_CHECKING:
     from ..game import Game

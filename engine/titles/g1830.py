@@ -27,7 +27,7 @@ from ..hexgrid import neighbour
 from ..journal import Tracked
 from ..routes import GenericRules, TrainSpec
 from ..state import BANK, IPO, POOL, Certificate, Corporation
-from .base import TitleRules
+from .base import TitleRules, title_state
 from .stations import HomeStations
 
 if TYPE_CHECKING:
@@ -72,9 +72,7 @@ class State1830(Tracked):
 
 
 def state(game: Game) -> State1830:
-    st = game.title_state
-    assert isinstance(st, State1830)
-    return st
+    return title_state(game, State1830)
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from ..errors import GameError
 from ..journal import Tracked
 from ..routes import GenericRules, Stop, TrainSpec
 from ..state import BANK, POOL, Certificate, Corporation, Train
-from .base import TitleRules
+from .base import TitleRules, title_state
 from .site_steps import CompanyStep
 from .stations import HomeStations
 
@@ -76,9 +76,7 @@ class ALState(Tracked):
 
 
 def state(game: Game) -> ALState:
-    st = game.title_state
-    assert isinstance(st, ALState)
-    return st
+    return title_state(game, ALState)
 
 
 @dataclass(frozen=True)

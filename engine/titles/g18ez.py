@@ -26,7 +26,7 @@ from ..rounds.stock_round import StockRound
 from ..routes import GenericRules
 from ..state import BANK, IPO
 from ..track import legal_tiles
-from .base import TitleRules
+from .base import TitleRules, title_state
 from .g18ez_spi import SharePriceIndex
 from .stations import HomeStations
 
@@ -90,9 +90,7 @@ class EZState(Tracked):
 
 
 def state(game: Game) -> EZState:
-    st = game.title_state
-    assert isinstance(st, EZState)
-    return st
+    return title_state(game, EZState)
 
 
 def spi(game: Game) -> SharePriceIndex:
