@@ -325,7 +325,7 @@ def corporations_embed(game: Game) -> Embed:
 
 
 def history_text(game: Game, lines: int = 20) -> str:
-    recent = [text for _i, text in game.messages[-lines:]]
+    recent = [str(text) for _i, text in game.messages[-lines:]]
     if not recent:
         return "The log is empty."
     return f"**Last {len(recent)} log lines**\n" + "\n".join(f"· {t}" for t in recent)
@@ -422,8 +422,8 @@ def or_set_summary(game: Game, entries: Sequence[Mapping[str, Any]], since_messa
         lines = e.get("summary") or []
         if lines:
             parts.append(f"__{e['name']}__\n" + "\n".join(f"· {x}" for x in lines))
-    events = [t for _i, t in game.messages[since_message:]
-              if t.startswith("Phase ") or " loses " in t or t.endswith(" closes.") or "hurricane" in t]
+    said = [str(t) for _i, t in game.messages[since_message:]]
+    events = [t for t in said if t.startswith("Phase ") or " loses " in t or t.endswith(" closes.") or "hurricane" in t]
     if events:
         parts.append("__Events__\n" + "\n".join(f"· {t}" for t in events))
     return "\n".join(parts)

@@ -24,6 +24,7 @@ from .board import Board
 from .errors import GameError
 from .journal import Tracked
 from .market import Market
+from .messages import M, Text
 from .state import BANK, IPO, POOL, RESERVED, Certificate, Company, Corporation, Player, Train
 from .titledata import PhaseDef, TitleData, load_title
 
@@ -93,7 +94,7 @@ class Game(Tracked):
         self.finished = False
         self.end_reason: str | None = None
         self.actions: list[Action] = []
-        self.messages: list[tuple[int, str]] = []  # (action index, line) for the table's log
+        self.messages: list[tuple[int, Text]] = []  # (action index, line) for the table's log
         self.round_no = 0  # counts stock rounds
         self.or_set: tuple[int, int] = (0, 0)  # (OR number within the set, ORs in the set)
         self.priority = 0  # seat index holding the Priority Deal
@@ -204,14 +205,15 @@ class Game(Tracked):
         if train.obsolete:
             # an obsolete train never reaches the pool (18AL 4.2.5.1)
             self.trains = [t for t in self.trains if t is not train]
-            self.say(f"{sym} discards an obsolete {train.variant}-train; it leaves the game.")
+            self.say(M("{corp} discards an obsolete {train}-train; it leaves the game.", corp=sym, train=train.variant))
         else:
             train.owner = POOL
-            self.say(f"{sym} discards a {train.variant}-train to the pool.")
+            self.say(M("{corp} discards a {train}-train to the pool.", corp=sym, train=train.variant))
         if len(self.trains_of(sym)) <= self.train_limit(sym):
             self.pending_discards.pop(0)
 
-    def say(self, line: str) -> None:
+    def say(self, line: Text) -> None:
+        """A line for the table's log, in no language yet (``M(...)``; the bot renders it for each reader)."""
         self.messages.append((getattr(self, "_msg_index", len(self.actions)), line))
 
     # ------------------------------------------------------------------ replay helpers

@@ -121,7 +121,7 @@ class Lobby(Table):
         seats = "  ".join(f"{i}. {mention(by_name[n])}" for i, n in enumerate(order, 1))
         head = (f"🎲 **Game #{row.id} of {row.title} starts.** Seat order (drawn from the game's seed {row.seed}): "
                 f"{seats}")
-        opening = "\n".join(t for _i, t in game.messages)
+        opening = "\n".join(str(t) for _i, t in game.messages)
         reply = Reply(text=head + ("\n" + opening if opening else ""))
         prompt = self._prompt(ctx, game, previous=[])
         merge(reply, prompt)

@@ -212,7 +212,7 @@ class Play(Table):
             return self._after_action(ctx, game, action, before)
         except Exception:
             log.exception("game %s: action %s applied and stored, but the reply failed", row.id, stored)
-            return Reply(text="\n".join(t for _i, t in game.messages[before.n_messages:]) or "Done.")
+            return Reply(text="\n".join(str(t) for _i, t in game.messages[before.n_messages:]) or "Done.")
 
     async def _forced_passes(self, ctx: Ctx, game: Game) -> None:
         """A step with nothing legal left but passing finishes by itself: the pass is made and stored for the seat
@@ -249,7 +249,7 @@ class Play(Table):
                       headline: str = "") -> Reply:
         row = ctx.row
         assert row is not None
-        lines = [t for _i, t in game.messages[before.n_messages:]]
+        lines = [str(t) for _i, t in game.messages[before.n_messages:]]
         pictures: list[Picture] = []
         new_rounds = game.finished_rounds[before.n_finished_rounds:]
         summaries: list[str] = []

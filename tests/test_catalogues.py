@@ -1,0 +1,55 @@
+"""The message catalogues: every template the code can send is in every language, with the same placeholders."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from bot.i18n import LANGUAGES, Tr, language_of, tr
+from engine.messages import MN, M
+from tools import i18n
+
+
+def test_every_language_has_every_message_with_the_same_placeholders() -> None:
+    problems = i18n.check()
+    assert not problems, f"{len(problems)} catalogue problems, first ones:\n" + "\n".join(problems[:40])
+
+
+def test_templates_are_literal_strings() -> None:
+    """The extractor reads only literal templates: an f-string or a variable would never reach a catalogue."""
+    bad = []
+    for files in i18n.domain_files().values():
+        for path in files:
+            tree = ast.parse(path.read_text(), str(path))
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("M", "MN"):
+                    need = 2 if node.func.id == "MN" else 1
+                    args = node.args[:need]
+                    if len(args) < need or not all(isinstance(a, ast.Constant) and isinstance(a.value, str)
+                                                   for a in args):
+                        bad.append(f"{path.relative_to(i18n.ROOT)}:{node.lineno}")
+    assert not bad, "M()/MN() with a template that is not a literal string: " + ", ".join(bad)
+
+
+def test_a_message_renders_in_each_language_and_english_by_default() -> None:
+    msg = M("{a} and {b}", a="x", b=M("{n}", n=1))
+    assert str(msg) == "x and 1"
+    assert tr(msg) == "x and 1"
+    for lang in LANGUAGES:
+        assert Tr(lang)(msg)  # never empty, never an error
+    assert MN("{n} share", "{n} shares", n=1).render() == "1 share"
+    assert MN("{n} share", "{n} shares", n=3).render() == "3 shares"
+
+
+def test_discord_locales_map_to_our_languages() -> None:
+    assert language_of("ja") == "ja"
+    assert language_of("en-US") == "en"
+    assert language_of("fr") == "en"
+    assert language_of(None) == "en"
+
+
+def test_catalogue_files_are_packaged() -> None:
+    locale = Path(i18n.LOCALE)
+    assert (locale / "engine.pot").exists()
+    for lang in i18n.LANGS:
+        assert (locale / lang / "engine.po").exists()
