@@ -499,7 +499,7 @@ def _may_run(train: TrainSpec, walk: _Walk) -> bool:
     return train.fits(walk.majors, walk.towns) and train.scoring_stops(walk.majors, walk.towns) >= 2
 
 
-DEFAULT_BUDGET = 25_000
+DEFAULT_BUDGET = 12_000
 """Search steps (walk extensions and branch-and-bound nodes) one ``best_routes`` may take before it answers with the
 best set found so far, marked not proven. About 250 ms on the development machine; counted in steps, not time, so
 that the same position always gives the same answer."""
@@ -507,6 +507,8 @@ that the same position always gives the same answer."""
 
 _WALK_COST = 3  # steps per walk listed for the combination (building, pricing and indexing it)
 _BITS_PER_STEP = 1000  # route positions per step of a branch-and-bound node
+_CHECKS_PER_STEP = 64  # comparisons of two realisations' track per step
+_GROUP = 16  # realisations a branch of a single train's search carries at most
 _LAST_RESORT = 500  # steps a single train's search may still take after the budget is spent
 
 
@@ -662,13 +664,19 @@ def _dominant(walks: list[_Walk]) -> list[_Walk]:
 
 def _kind_walks(net: _Network, train: TrainSpec, used0: int, floor: int, collect: bool,
                 steps: _Budget) -> list[_Found]:
-    """Walks of one train on track clear of the classes ``used0``, by a depth-first search with an optimistic bound.
+    """Walks of one train on track clear of the classes ``used0``, by a depth-first search over stop sequences.
 
-    ``collect``: every walk earning at least ``floor``. Otherwise the single best walk earning more than ``floor``
-    (the first found of equals), or nothing. A branch is cut when its stops' value plus the most its remaining
-    allowance could still add (the best unvisited counted stops reachable on free track, every reachable free
-    town) plus the largest route bonus the network allows cannot reach the mark. Route bonuses are assumed never
-    to shrink when stops are added (true of ports, coal, name chits).
+    ``collect``: every walk earning at least ``floor`` (of the walks visiting the same stops in the same order, those
+    on no more track than another). Otherwise the single best walk earning more than ``floor`` (the first found of
+    equals), or nothing.
+
+    The search branches on the next stop, not on the track to it: a sequence of stops carries every way of laying it
+    on track that no other way beats (its *realisations*: the track classes used, none a superset of another's).
+    Where junction meshes join two stops by many tracks, this is what keeps the search small: revenue depends on
+    the stops alone, the track only on whether the sequence can still go on. A branch is cut when its stops' value
+    plus the most its remaining allowance could still add (see ``bound``) plus the largest route bonus the network
+    allows cannot reach the mark. Route bonuses are assumed never to shrink when stops are added (true of ports,
+    coal, name chits).
     """
     n = len(net.nodes)
     if n == 0 or not any(net.station):
@@ -680,32 +688,40 @@ def _kind_walks(net: _Network, train: TrainSpec, used0: int, floor: int, collect
     limit = big if train.distance is None else train.distance
     bonus_cap = max(0, net.rules.route_bonus(tuple(net.stops), net.corp, train, net.board))
     need = net._need(counts)
-    counted_order = sorted((i for i in range(n) if counts[i]), key=lambda i: -gain[i])
-    free = [i for i in range(n) if not counts[i] and gain[i] > 0]
     major, town, station, terminal, group_bit = net.major, net.town, net.station, net.terminal, net.group_bit
-    links_of = net.links
-    steps_of = [sorted((lk for lk in links_of[i] if not lk.cls & used0), key=lambda lk: -gain[lk.end])
-                for i in range(n)]
+    # the tracks to each next stop, most valuable stops first
+    groups_of: list[list[tuple[int, list[_Link]]]] = []
+    for i in range(n):
+        by_end: dict[int, list[_Link]] = {}
+        for lk in net.links[i]:
+            if not lk.cls & used0:
+                by_end.setdefault(lk.end, []).append(lk)
+        groups_of.append(sorted(by_end.items(), key=lambda kv: -gain[kv[0]]))
+    # Counted stops a walk may pass through, best first; those it can only end at (off-boards, blocked cities) apart.
+    counted_order = sorted((i for i in range(n) if counts[i] and not terminal[i]), key=lambda i: -gain[i])
+    counted_ends = sorted((i for i in range(n) if counts[i] and terminal[i]), key=lambda i: -gain[i])
+    free_mask = sum(1 << i for i in range(n) if not counts[i] and gain[i] > 0)
+    free_ends = [i for i in range(n) if not counts[i] and gain[i] > 0 and terminal[i]]
+    counted_mask = sum(1 << i for i in counted_order)
+    ends_mask = sum(1 << i for i in counted_ends) | sum(1 << i for i in free_ends)
     found: list[_Found] = []
     mark = [floor - 1 if collect else floor]  # a walk must earn more than this to be kept
     seq: list[int] = []
-    lseq: list[_Link] = []
     # Once the budget is spent a train still gets a short search of its own, so that the answer keeps a route for it.
     left = [steps.left if collect else max(steps.left, _LAST_RESORT)]
     start_left = left[0]
-    explored: dict[int, list[int]] = {}  # smask * n + end stop -> track of the prefixes already extended
+    explored: dict[int, list[int]] = {}  # smask * n + end stop -> track of the realisations already extended
 
-    # Stops one link away from each stop, on track clear of ``used0``; a stop the walk cannot pass adds no more.
     adj = [0] * n
     for i in range(n):
-        for lk in steps_of[i]:
-            adj[i] |= 1 << lk.end
+        for j, _ in groups_of[i]:
+            adj[i] |= 1 << j
     through = [0 if terminal[i] else adj[i] for i in range(n)]
-    counted_mask = sum(1 << i for i in counted_order)
 
-    def bound(cur: int, used: int, smask: int, allowance: int) -> int:
+    def bound(cur: int, smask: int, allowance: int) -> int:
         """The most the walk could still add: unvisited stops reachable without passing a visited one (track used
-        by this walk is not excluded: cheaper, and still an upper bound), counted ones up to ``allowance``."""
+        by this walk is not excluded: cheaper, and still an upper bound), counted ones up to ``allowance``. The rest
+        of a walk is a path from ``cur``: of the stops it can only end at, it takes one at most."""
         if terminal[cur] and smask != 1 << cur:
             return bonus_cap
         reach_mask = adj[cur] & ~smask
@@ -717,38 +733,50 @@ def _kind_walks(net: _Network, train: TrainSpec, used0: int, floor: int, collect
             reach_mask |= more
             frontier |= more
         total = 0
-        if reach_mask & counted_mask:
+        free = reach_mask & free_mask
+        while free:
+            low = free & -free
+            free ^= low
+            total += gain[low.bit_length() - 1]
+        best_end = 0
+        if reach_mask & ends_mask:
+            # an end that is a free stop is already in the sum; a counted end uses one of the allowance
+            for i in counted_ends:
+                if reach_mask >> i & 1:
+                    best_end = gain[i]
+                    break
+        if reach_mask & counted_mask or best_end:
+            picked = []
             for i in counted_order:
-                if allowance <= 0:
+                if len(picked) >= allowance:
                     break
                 if reach_mask >> i & 1:
-                    total += gain[i]
-                    allowance -= 1
-        for i in free:
-            if reach_mask >> i & 1:
-                total += gain[i]
+                    picked.append(gain[i])
+            through_only = sum(picked)
+            with_end = best_end + sum(picked[:allowance - 1]) if best_end and allowance > 0 else 0
+            total += max(through_only, with_end)
         return total + bonus_cap
 
-    def extend(cur: int, start: int, used: int, smask: int, gmask: int, cnt: int, nm: int, nt: int, has: bool,
-               value: int) -> None:
+    def extend(cur: int, real: list[tuple[int, tuple[_Link, ...]]], smask: int, gmask: int, cnt: int, nm: int,
+               nt: int, has: bool, value: int) -> None:
         left[0] -= 1
-        if left[0] <= 0 or value + bound(cur, used, smask, limit - cnt) <= mark[0]:
+        if left[0] <= 0 or value + bound(cur, smask, limit - cnt) <= mark[0]:
             return
         # The rest of a walk depends only on where it is, the stops visited (which fix its value and count) and the
-        # track used: after another prefix with the same stops and end on no more track, nothing new can follow.
+        # track used: after another realisation with the same stops and end on no more track, nothing new follows.
         key = smask * n + cur
         tried = explored.get(key)
         if tried is None:
-            explored[key] = [used]
+            explored[key] = [u for u, _ in real]
         else:
-            for other in tried:
-                if other & used == other:
-                    return
-            tried.append(used)
-        for link in steps_of[cur]:
-            j = link.end
+            left[0] -= len(real) * len(tried) // _CHECKS_PER_STEP
+            real = [r for r in real if not any(o & r[0] == o for o in tried)]
+            if not real:
+                return
+            tried.extend(u for u, _ in real)
+        for j, lks in groups_of[cur]:
             jbit = 1 << j
-            if link.cls & used or smask & jbit or gmask & group_bit[j]:
+            if smask & jbit or gmask & group_bit[j]:
                 continue
             c2 = cnt + counts[j]
             if c2 > limit:
@@ -756,32 +784,53 @@ def _kind_walks(net: _Network, train: TrainSpec, used0: int, floor: int, collect
             has2 = has or station[j]
             if not has2 and c2 + need[j] > limit:
                 continue
+            nxt = [(used | lk.cls, links + (lk,)) for used, links in real for lk in lks if not lk.cls & used]
+            if not nxt:
+                continue
+            if len(nxt) > 1:
+                left[0] -= len(nxt) * len(nxt) // _CHECKS_PER_STEP
+                nxt = _minimal(nxt)
             m2, t2 = nm + major[j], nt + town[j]
             seq.append(j)
-            lseq.append(link)
             v2 = value + gain[j]
             if has2 and v2 + bonus_cap > mark[0] and train.scoring_stops(m2, t2) >= 2:
                 revenue = net.price(tuple(seq), train, values)
                 if revenue > mark[0]:
                     if collect:
-                        found.append((revenue, tuple(seq), tuple(lseq)))
-                        left[0] -= _WALK_COST
+                        walk = tuple(seq)
+                        found.extend((revenue, walk, links) for _, links in nxt)
+                        left[0] -= _WALK_COST * len(nxt)
                     else:
-                        found[:] = [(revenue, tuple(seq), tuple(lseq))]
+                        found[:] = [(revenue, tuple(seq), nxt[0][1])]
                         mark[0] = revenue
             if not terminal[j]:
-                extend(j, start, used | link.cls, smask | jbit, gmask | group_bit[j], c2, m2, t2, has2, v2)
+                # many realisations go on in groups: the cost of keeping them apart grows with the square of a group
+                for k in range(0, len(nxt), _GROUP):
+                    extend(j, nxt[k:k + _GROUP], smask | jbit, gmask | group_bit[j], c2, m2, t2, has2, v2)
             seq.pop()
-            lseq.pop()
 
     for s in sorted(range(n), key=lambda i: -gain[i]):
-        if counts[s] > limit or not steps_of[s]:
+        if counts[s] > limit or not groups_of[s]:
             continue
         seq.append(s)
-        extend(s, s, used0, 1 << s, group_bit[s], counts[s], major[s], town[s], station[s], gain[s])
+        extend(s, [(used0, ())], 1 << s, group_bit[s], counts[s], major[s], town[s], station[s], gain[s])
         seq.pop()
     steps.left -= start_left - left[0]
     return found
+
+
+def _minimal(real: list[tuple[int, tuple[_Link, ...]]]) -> list[tuple[int, tuple[_Link, ...]]]:
+    """The realisations on track no other one's is a subset of (the first of equals stays)."""
+    real.sort(key=lambda r: r[0].bit_count())
+    kept: list[tuple[int, tuple[_Link, ...]]] = []
+    for r in real:
+        u = r[0]
+        for k in kept:
+            if k[0] & u == k[0]:
+                break
+        else:
+            kept.append(r)
+    return kept
 
 
 def _lowest(bits: int) -> int:
