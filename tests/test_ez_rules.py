@@ -47,7 +47,7 @@ def test_1_1_starting_cash_1200_split_and_1_5_certificate_limits(n: int, cash: i
 # -- 1.2 the first share dealing round ------------------------------------------------------------------------
 def test_1_2_first_round_one_action_turns_priority_card_and_pars() -> None:
     g = new_game("18EZ", P3)
-    assert g.current_entity == "Ann" and "Priority Bid Card" in g.messages[0][1]
+    assert g.current_entity == "Ann" and "Priority Bid Card" in str(g.messages[0][1])
     with pytest.raises(GameError, match="not a starting value"):
         act(g, type="par", entity="Ann", corporation="PS&W", price=110)
     with pytest.raises(GameError, match="has not started"):

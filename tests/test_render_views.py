@@ -217,7 +217,7 @@ def test_the_rotation_picture_has_one_numbered_panel_per_rotation(played: Game) 
     rots = distinct_rotations(board.title.tiles[tile])
     before = board.hexes[hex_id].tile
     one = _img(render_rotations(board, hex_id, tile, [(rots[0], "r0", track.city_map(game, hex_id, tile, 0))]))
-    three = _img(render_rotations(board, hex_id, tile, [(r, rotation_words(board, hex_id, tile, r),
+    three = _img(render_rotations(board, hex_id, tile, [(r, str(rotation_words(board, hex_id, tile, r)),
                                                          track.city_map(game, hex_id, tile, r)) for r in rots]))
     assert board.hexes[hex_id].tile == before  # drawn on copies
     assert three.size[0] > one.size[0] * 2
