@@ -188,8 +188,10 @@ class Game(Tracked):
                 raise AssertionError("round loop")
             old = self.round
             self.finished_rounds.append(
-                {"kind": old.kind, "name": old.name, "summary": list(getattr(old, "summary", [])),
-                 "action_index": len(self.actions) - 1, "phase": self.phase.name}
+                # "name" is the round's id ("SR 2"); "label" says it in the reader's language (株式ラウンド2)
+                {"kind": old.kind, "name": old.name, "label": getattr(old, "display_name", old.name),
+                 "summary": list(getattr(old, "summary", [])), "action_index": len(self.actions) - 1,
+                 "phase": self.phase.name}
             )
             self.round = self.rules.next_round(self, old)
 

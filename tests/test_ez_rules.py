@@ -545,7 +545,7 @@ def test_2_10_forced_sales_only_what_is_needed_and_keeping_the_presidency() -> N
     assert legal == {("PS&W", 1)}  # one share is enough; three would cost her the presidency
     with pytest.raises(GameError, match="Sell only what the train needs"):
         act(g, type="sell_shares", entity="Ann", corporation="PS&W", count=2)
-    assert "lose its presidency" in (stock.sell_problem(g, "Ann", "PS&W", 3, keep_presidency_of="PS&W") or "")
+    assert "lose its presidency" in str(stock.sell_problem(g, "Ann", "PS&W", 3, keep_presidency_of="PS&W") or "")
     act(g, type="sell_shares", entity="Ann", corporation="PS&W", count=1)
     act(g, type="buy_train", entity="PS&W", train="2-5", price=80)
     assert g.player("Ann").cash == price - 80 and g.train("2-5").owner == "PS&W"

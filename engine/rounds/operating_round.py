@@ -30,6 +30,7 @@ from ..journal import Tracked
 from ..messages import Join, M, Msg, Text
 from ..routes import Route, RouteError, RouteSet, Stop, best_routes, check_routes
 from ..state import BANK, POOL, Train
+from ..wording import clauses
 from .stock_round import with_purpose
 
 if TYPE_CHECKING:
@@ -299,7 +300,7 @@ class OperatingRound(Tracked):
         elif len(parts) == 1:
             game.say(M("{corp} runs {run}.", corp=self.corp, run=parts[0]))
         else:
-            game.say(M("{corp} runs {runs}: {revenue} in all.", corp=self.corp, runs=Join(tuple(parts), "; "),
+            game.say(M("{corp} runs {runs}: {revenue} in all.", corp=self.corp, runs=clauses(parts),
                        revenue=game.fmt(chosen.revenue)))
         self.advance(game)
 
@@ -578,7 +579,7 @@ def price_move(game: Game, before: int, after: int) -> Msg:
 
 
 def lay_tile(game: Game, corp: str, hex_id: str, tile_id: str, rotation: int, *, yellow_only: bool = False,
-             by: str | None = None) -> None:
+             by: Text | None = None) -> None:
     # a stored log was checked when it was played: replaying it does not ask again where the track may go
     r = None if game.trusted else game.rules.reach(game, corp)
     problem = None if r is None else track.tile_problem(game, corp, hex_id, tile_id, rotation, r,
