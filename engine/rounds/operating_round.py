@@ -655,7 +655,8 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
             game.ensure_unlimited_stock()
         game.say(M("{corp} buys a {train}-train from {source} for {price}.", corp=sym, train=t.variant,
                    source=_source(src), price=game.fmt(price)))
-        rnd.summary.append(M("{corp} bought a {train}-train ({source})", corp=sym, train=t.variant, source=src))
+        rnd.summary.append(M("{corp} bought a {train}-train ({source})", corp=sym, train=t.variant,
+                              source=_source_word(src)))
         game.rules.on_corp_bought_train(game, sym, real)
         if src == "bank":
             game.on_train_bought(real)
