@@ -20,7 +20,7 @@ def corporation_buy_problem(game: Game, corp: str, company_sym: str, price: int)
     company = game.companies.get(company_sym)
     if company is None:
         return M("There is no private company {company}. Privates: {companies}.", company=company_sym,
-                 companies=list(game.companies))
+                 companies=tuple(game.companies))
     if company.closed:
         return M("{company} has closed.", company=company_sym)
     if company.owner is None or not game.has_player(company.owner):

@@ -203,7 +203,7 @@ class Game(Tracked):
                               president=self.corps[sym].president))
         train = self.train(act.train)  # type: ignore[union-attr]
         if train.owner != sym:
-            mine = [M("{train}-train", train=t.variant) for t in self.trains_of(sym)]
+            mine = tuple(M("{train}-train", train=t.variant) for t in self.trains_of(sym))
             raise GameError(M("{corp} does not own that {train}-train; its trains: {trains}.", corp=sym,
                               train=train.variant, trains=mine))
         if train.obsolete:
@@ -273,14 +273,14 @@ class Game(Tracked):
             c = self.corps.get(self.rules.corp_alias(sym) or "")
         if c is None:
             raise GameError(M("There is no corporation {corp}. Corporations: {corps}.", corp=sym,
-                              corps=list(self.corps)))
+                              corps=tuple(self.corps)))
         return c
 
     def company(self, sym: str) -> Company:
         c = self.companies.get(sym)
         if c is None:
             raise GameError(M("There is no private company {company} in this game. Privates: {companies}.",
-                              company=sym, companies=list(self.companies)))
+                              company=sym, companies=tuple(self.companies)))
         return c
 
     @property
@@ -519,7 +519,7 @@ class Game(Tracked):
             self.record_history()
         ranking = sorted(self.result().items(), key=lambda kv: -kv[1])
         self.say(M("Game over ({reason}). {standings}", reason=end_reason_text(reason),
-                   standings=[M("{player} {worth}", player=n, worth=self.fmt(v)) for n, v in ranking]))
+                   standings=tuple(M("{player} {worth}", player=n, worth=self.fmt(v)) for n, v in ranking)))
 
     def end_after_round(self, finished: Any, reason: str) -> Any:
         """The game is due to end for ``reason`` now that the round ``finished`` is over: end it, unless the title
@@ -590,10 +590,10 @@ def end_reason_text(reason: str) -> Text:
 def phase_text(ph: PhaseDef) -> Msg:
     """A new phase in the game's words: what it allows (tile colours, train limit, operating rounds per set,
     corporation sizes)."""
-    limits = [M("{n} for {kind}", n=n, kind=_corp_kind(kind)) if len(ph.train_limit) > 1 else str(n)
-              for kind, n in ph.train_limit.items()]
+    limits = tuple(M("{n} for {kind}", n=n, kind=_corp_kind(kind)) if len(ph.train_limit) > 1 else str(n)
+                   for kind, n in ph.train_limit.items())
     parts: list[Text] = [
-        M("{colors} tiles", colors=[color_word(c) for c in ph.tiles]),
+        M("{colors} tiles", colors=tuple(color_word(c) for c in ph.tiles)),
         M("train limit {limits}", limits=limits),
         MN("{n} operating round per set", "{n} operating rounds per set", n=ph.operating_rounds),
     ]

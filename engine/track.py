@@ -140,9 +140,9 @@ def special_tile_problem(game: Game, hex_id: str, tile_id: str, rotation: int) -
     name = hdef.name or hex_id
     if hdef.only_tiles and tile_id not in hdef.only_tiles:
         return M("{place} ({hex}) takes only its own tiles: {tiles}.", place=name, hex=hex_id,
-                 tiles=[f"#{t}" for t in hdef.only_tiles])
+                 tiles=tuple(f"#{t}" for t in hdef.only_tiles))
     if tdef.only_hexes and hex_id not in tdef.only_hexes:
-        where = [f"{game.data.hex(h).name or h} ({h})" for h in tdef.only_hexes]
+        where = tuple(f"{game.data.hex(h).name or h} ({h})" for h in tdef.only_hexes)
         return M("Tile #{tile} may be laid only in {hexes}.", tile=tile_id, hexes=where)
     if tdef.fixed_rotation is not None and rotation != tdef.fixed_rotation:
         return M("Tile #{tile} has one legal orientation (its text parallel to the bottom edge of the map): "

@@ -247,13 +247,13 @@ def options_of(record: dict[str, Any], game_title: str) -> tuple[dict[str, Any],
     for rule in settings.get("optional_rules") or []:
         if rule not in known:
             raise RecordError(M("optional rule {rule} is not known for {title}; known: {known}", rule=repr(rule),
-                                title=game_title, known=list(known)))
+                                title=game_title, known=tuple(known)))
         options[rule] = True
     ours = meta.get("options") if isinstance(meta, dict) else None
     for rule, value in (ours or {}).items():  # our own options, kept by our exporter
         if rule not in known:
             raise RecordError(M("option {rule} is not known for {title}; known: {known}", rule=repr(rule),
-                                title=game_title, known=list(known)))
+                                title=game_title, known=tuple(known)))
         options[rule] = value
     if settings.get("pin"):
         warnings.append(M("the game is pinned to an older version of the site ({pin}); it may not replay under "
@@ -615,7 +615,7 @@ class _Reader:
         ours = sum(self._cert_shares(c, sym) for c in certs) * 100 // self.game.corps[sym].size
         if int(a["percent"]) != ours:
             self.out.warnings.append(M("action {id}: the record says {percent}% for {shares}; we count {ours}%",
-                                       id=a.get("id"), percent=a["percent"], shares=list(certs), ours=ours))
+                                       id=a.get("id"), percent=a["percent"], shares=tuple(certs), ours=ours))
 
     def _city_index(self, hex_id: str, part: int, a: dict[str, Any]) -> int:
         layout = self.game.board.layout(hex_id)
@@ -805,7 +805,7 @@ def nodes_from_connections(game: Game, corp: str, route: dict[str, Any]) -> list
         except (RouteError, ValueError):
             continue
         return nodes
-    raise IdError(M("no legal route of train {train} through {stops}", train=train, stops=list(stops)))
+    raise IdError(M("no legal route of train {train} through {stops}", train=train, stops=tuple(stops)))
 
 
 def _inert(a: dict[str, Any]) -> bool:

@@ -207,11 +207,11 @@ class OperatingRound(Tracked):
         elif yellow or upgrade:
             lay = M("lay a second yellow tile") if yellow and not upgrade else M("lay another tile")
         elif bonus:
-            return M("lay the bonus tile of {companies}, or pass", companies=bonus)
+            return M("lay the bonus tile of {companies}, or pass", companies=tuple(bonus))
         else:
             return M("pass")
         if bonus:
-            return M("{lay} (or the bonus tile of {companies}), or pass", lay=lay, companies=bonus)
+            return M("{lay} (or the bonus tile of {companies}), or pass", lay=lay, companies=tuple(bonus))
         return M("{lay}, or pass", lay=lay)
 
     def allowed_text(self, game: Game) -> Text:
@@ -397,7 +397,7 @@ class OperatingRound(Tracked):
                               president=pres))
         sales = self.emergency_sales(game, pres)
         if game.rules.bankrupt_after_all_sales and sales:
-            listing = [M("{n} {corp}", n=n, corp=c) for c, n in _largest(sales)]
+            listing = tuple(M("{n} {corp}", n=n, corp=c) for c, n in _largest(sales))
             raise GameError(M("{president} must first sell every share he may (now: {sales}); only then is he "
                               "bankrupt.", president=pres, sales=listing))
         game.rules.bankrupt(game, self, pres)
@@ -588,8 +588,8 @@ def lay_tile(game: Game, corp: str, hex_id: str, tile_id: str, rotation: int, *,
         assert r is not None
         opts = track.legal_tiles(game, corp, hex_id, r, yellow_only=yellow_only)
         if opts:
-            legal = [M("#{tile} {rotation}", tile=o.tile, rotation=rotation_words(game.board, hex_id, o.tile,
-                                                                                  o.rotation)) for o in opts[:12]]
+            legal = tuple(M("#{tile} {rotation}", tile=o.tile, rotation=rotation_words(game.board, hex_id, o.tile,
+                                                                                       o.rotation)) for o in opts[:12])
             raise GameError(Join((problem, M("Legal here: {tiles}.", tiles=legal)), " "))
         raise GameError(problem)
     cost = game.rules.lay_cost(game, hex_id)
@@ -665,8 +665,8 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
     try:
         t = game.train(act.train)
     except GameError:
-        options = [M("{train} ({source}, {price})", train=t.variant, source=_source_word(src), price=game.fmt(t.price))
-                   for t, src in available] or M("none")
+        options = tuple(M("{train} ({source}, {price})", train=t.variant, source=_source_word(src),
+                          price=game.fmt(t.price)) for t, src in available) or M("none")
         raise GameError(M("There is no train {train} to buy. Available at face value: {options}.", train=act.train,
                           options=options)) from None
     if t.owner in (None, POOL):

@@ -168,7 +168,7 @@ class PrivateSaleStockRound(StockRound):
     def _bid(self, game: Game, player: str, act: Bid) -> None:
         unsold = self.unsold(game)
         if act.company is None or act.company not in unsold:
-            raise GameError(M("Bid on an unsold private: {companies}.", companies=unsold[1:]))
+            raise GameError(M("Bid on an unsold private: {companies}.", companies=tuple(unsold[1:])))
         if act.company == unsold[0]:
             raise GameError(M("{company} is the cheapest unsold private: buy it for {price} instead of bidding.",
                               company=act.company, price=game.fmt(game.rules.private_price(game, act.company))))
@@ -233,7 +233,7 @@ class PrivateSaleStockRound(StockRound):
                 self.auction.bids = {p: max(a for q, a in bids if q == p) for p in bidders}
                 self._lowest_next(self.auction)
             game.say(M("{company} is auctioned among {players}; high bid {price} by {player}.", company=company,
-                       players=sorted(bidders), price=game.fmt(high[1]), player=high[0]))
+                       players=tuple(sorted(bidders)), price=game.fmt(high[1]), player=high[0]))
             return
         self.auction = None
         if self.resume_turn is not None:
@@ -389,7 +389,7 @@ class PrivateSaleStockRound(StockRound):
             price = game.fmt(game.rules.private_price(game, unsold[0]))
             if unsold[1:]:
                 return M("{player} may buy {company} for {price}, bid on {others}, or pass ({round}).",
-                         player=self.player(game), company=unsold[0], price=price, others=unsold[1:],
+                         player=self.player(game), company=unsold[0], price=price, others=tuple(unsold[1:]),
                          round=self.display_name)
             return M("{player} may buy {company} for {price}, or pass ({round}).", player=self.player(game),
                      company=unsold[0], price=price, round=self.display_name)

@@ -134,7 +134,7 @@ class StockRound(Tracked):
                               price=game.fmt(corp.par_price or 0)))
         cells = [c for c in game.rules.par_cells(game) if c.price == act.price]
         if not cells:
-            allowed = [game.fmt(p) for p in sorted({c.price for c in game.rules.par_cells(game)})]
+            allowed = tuple(game.fmt(p) for p in sorted({c.price for c in game.rules.par_cells(game)}))
             raise GameError(M("{price} is not a starting value. Choose one of {allowed}.", price=game.fmt(act.price),
                               allowed=allowed))
         size = game.rules.par_size(game, sym, act.size)
@@ -315,7 +315,7 @@ class StockRound(Tracked):
             text = M("{player} has nothing left to do this turn but {end} ({round}).", player=player, end=end,
                      round=self.display_name)
         else:
-            text = M("{player} may {actions}, or {end} ({round}).", player=player, actions=parts, end=end,
+            text = M("{player} may {actions}, or {end} ({round}).", player=player, actions=tuple(parts), end=end,
                      round=self.display_name)
         return with_purpose(text, game.rules.step_purpose(game, "stock"))
 
