@@ -518,8 +518,8 @@ class Game(Tracked):
         if not self.history or self.history[-1] != self.result():
             self.record_history()
         ranking = sorted(self.result().items(), key=lambda kv: -kv[1])
-        self.say(M("Game over ({reason}). {standings}", reason=end_reason_text(reason),
-                   standings=tuple(M("{player} {worth}", player=n, worth=self.fmt(v)) for n, v in ranking)))
+        standings = tuple(M("{player} {worth}", player=n, worth=self.fmt(v)) for n, v in ranking)
+        self.say(M("Game over ({reason}). {standings}", reason=end_reason_text(reason), standings=standings))
 
     def end_after_round(self, finished: Any, reason: str) -> Any:
         """The game is due to end for ``reason`` now that the round ``finished`` is over: end it, unless the title

@@ -15,6 +15,7 @@ from engine.errors import GameError
 from engine.game import Game
 from engine.messages import Join, Msg
 from tests.fl_helpers import act, drafted
+from tools import i18n
 
 ENGINE = Path(__file__).resolve().parent.parent / "engine"
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
@@ -126,3 +127,16 @@ def test_no_engine_refusal_or_log_line_is_a_plain_string() -> None:
             if (name in REFUSALS or name == "say") and _plain_text(node.args[0]):
                 bad.append(f"{path.relative_to(ENGINE.parent)}:{node.lineno} {name}(...)")
     assert not bad, "plain strings where a message template belongs: " + ", ".join(bad)
+
+
+def test_every_engine_template_reaches_the_catalogue() -> None:
+    """The extractor misses a template nested in some calls (``M(..., x=tuple(M(...) for ...))``): every literal
+    template of the engine's code must be in its catalogue all the same."""
+    templates = _engine_templates()
+    missing = []
+    for path in i18n.domain_files()["engine"]:
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("M", "MN") \
+                    and node.args and isinstance(node.args[0], ast.Constant) and node.args[0].value not in templates:
+                missing.append(f"{path.relative_to(i18n.ROOT)}:{node.lineno}")
+    assert not missing, "templates the catalogue lacks (write them outside the nesting call): " + ", ".join(missing)
