@@ -103,6 +103,15 @@ async def _payload(lang_client: discord.Client) -> list[dict[str, Any]]:
     return [await cmd.get_translated_payload(tree, tree.translator) for cmd in tree.get_commands()]
 
 
+def _chars(node: dict[str, Any], locale: str) -> int:
+    """Characters Discord counts against a command's 4000, in one locale."""
+    total = len((node.get("name_localizations") or {}).get(locale, node["name"]))
+    total += len((node.get("description_localizations") or {}).get(locale, node.get("description", "")))
+    for c in node.get("choices") or []:
+        total += len((c.get("name_localizations") or {}).get(locale, c["name"])) + len(str(c["value"]))
+    return total + sum(_chars(o, locale) for o in node.get("options") or [])
+
+
 async def test_the_synced_tree_carries_japanese_for_every_name_description_and_choice() -> None:
     payload = await _payload(discord.Client(intents=discord.Intents.none()))
     seen_paths: set[str] = set()
@@ -137,6 +146,7 @@ async def test_the_synced_tree_carries_japanese_for_every_name_description_and_c
 
     for cmd in payload:
         walk(cmd, cmd["name"])
+        assert _chars(cmd, "ja") <= 4000, cmd["name"]  # Discord's limit per command, in each locale
     assert seen_paths == {c.path for c in COMMANDS}
     assert seen_choices == sum(len(o.choices) for c in COMMANDS for o in c.options) > 0
     track = next(c for c in payload if c["name"] == "track")
