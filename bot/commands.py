@@ -319,9 +319,6 @@ def command_set_hash(extra: str = "") -> str:
 
 # -- the table in other languages ------------------------------------------------------------------------------
 
-NAME_CONTEXTS = ("command", "option", "choice")  # gettext contexts of the table's names (descriptions have none)
-
-
 def catalogue_texts() -> Iterator[tuple[str, None, str | None]]:
     """Every text of the command table for the `commands` catalogue: (msgid, plural, context)."""
     for g in GROUPS:
@@ -346,7 +343,7 @@ def translated(text: str, context: str | None, lang: str) -> str:
 
 
 def localized_path(path: str, lang: str) -> str:
-    """A command's path as a member of that language types it: ``localized_path("track lay", "ja") == "線路 配置"``."""
+    """A command's path as a member of that language types it (``"track lay"`` in Japanese: ``"線路 配置"``)."""
     return " ".join(translated(word, "command", lang) for word in path.split())
 
 
@@ -467,21 +464,24 @@ def validate(cmd: Command, opts: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _shown(value: Any) -> str:
+    return repr(str(value)[:40])
+
+
 def _checked(opt: Option, value: Any) -> Any:
-    shown = repr(str(value)[:40])
     if opt.type == "int":
         if isinstance(value, bool) or not isinstance(value, int) or not -_INT64 <= value <= _INT64:
-            raise OptionError(M("{option} must be a whole number, not {value}", option=_opt(opt), value=shown))
+            raise OptionError(M("{option} must be a whole number, not {value}", option=_opt(opt), value=_shown(value)))
     elif opt.type == "float":
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) \
                 or abs(value) > 1e12:
-            raise OptionError(M("{option} must be a number, not {value}", option=_opt(opt), value=shown))
+            raise OptionError(M("{option} must be a number, not {value}", option=_opt(opt), value=_shown(value)))
     elif opt.type == "bool":
         if not isinstance(value, bool):
-            raise OptionError(M("{option} must be true or false, not {value}", option=_opt(opt), value=shown))
+            raise OptionError(M("{option} must be true or false, not {value}", option=_opt(opt), value=_shown(value)))
     elif opt.type == "str":
         if not isinstance(value, str):
-            raise OptionError(M("{option} must be text, not {value}", option=_opt(opt), value=shown))
+            raise OptionError(M("{option} must be text, not {value}", option=_opt(opt), value=_shown(value)))
         if len(value) > MAX_TEXT:
             raise OptionError(M("{option} is too long ({length} characters; at most {limit})", option=_opt(opt),
                                 length=len(value), limit=MAX_TEXT))
