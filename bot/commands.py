@@ -393,12 +393,14 @@ class Name(Msg):
         return " ".join(lookup(self.context, word) for word in self.text.split())
 
 
-def _path(cmd: Command) -> Name:
-    return Name(cmd.path, context="command")
+def command_words(path: str) -> Name:
+    """A command's path inside a message (``"/{command}"``), in the reader's words."""
+    return Name(path, context="command")
 
 
-def _opt(opt: Option) -> Name:
-    return Name(opt.name, context="option")
+def option_word(name: str) -> Name:
+    """An option's name inside a message, in the reader's words."""
+    return Name(name, context="option")
 
 
 class OptionError(ValueError):
@@ -418,22 +420,23 @@ _FALSE = {"false", "no", "n", "0", "off"}
 
 def coerce(opt: Option, raw: str) -> Any:
     """Turn a typed word into the option's type (the local simulator; Discord types values itself)."""
+    word = option_word(opt.name)
     if opt.type == "int":
         try:
             value: Any = int(raw.lstrip("$"))
         except ValueError:
-            raise OptionError(M("{option} must be a whole number, not {value}", option=_opt(opt),
+            raise OptionError(M("{option} must be a whole number, not {value}", option=word,
                                 value=repr(raw))) from None
     elif opt.type == "float":
         try:
             value = float(raw.rstrip("h"))
         except ValueError:
-            raise OptionError(M("{option} must be a number, not {value}", option=_opt(opt), value=repr(raw))) \
+            raise OptionError(M("{option} must be a number, not {value}", option=word, value=repr(raw))) \
                 from None
     elif opt.type == "bool":
         low = raw.lower()
         if low not in _TRUE | _FALSE:
-            raise OptionError(M("{option} must be true or false, not {value}", option=_opt(opt), value=repr(raw)))
+            raise OptionError(M("{option} must be true or false, not {value}", option=word, value=repr(raw)))
         value = low in _TRUE
     else:
         value = raw
@@ -452,15 +455,15 @@ def validate(cmd: Command, opts: Mapping[str, Any]) -> dict[str, Any]:
     for name, value in opts.items():
         opt = cmd.option(name)
         if opt is None:
-            known = tuple(_opt(o) for o in cmd.options) or M("none")
-            raise OptionError(M("/{command} has no option {option} (options: {options})", command=_path(cmd),
-                                option=repr(name), options=known))
+            known = tuple(option_word(o.name) for o in cmd.options) or M("none")
+            raise OptionError(M("/{command} has no option {option} (options: {options})",
+                                command=command_words(cmd.path), option=repr(name), options=known))
         if isinstance(value, str) and opt.type in ("int", "float", "bool"):
             value = coerce(opt, value.strip())
         out[name] = _checked(opt, value)
-    missing = tuple(_opt(o) for o in cmd.options if o.required and o.name not in out)
+    missing = tuple(option_word(o.name) for o in cmd.options if o.required and o.name not in out)
     if missing:
-        raise OptionError(M("/{command} needs {options}", command=_path(cmd), options=missing))
+        raise OptionError(M("/{command} needs {options}", command=command_words(cmd.path), options=missing))
     return out
 
 
@@ -469,30 +472,31 @@ def _shown(value: Any) -> str:
 
 
 def _checked(opt: Option, value: Any) -> Any:
+    word = option_word(opt.name)
     if opt.type == "int":
         if isinstance(value, bool) or not isinstance(value, int) or not -_INT64 <= value <= _INT64:
-            raise OptionError(M("{option} must be a whole number, not {value}", option=_opt(opt), value=_shown(value)))
+            raise OptionError(M("{option} must be a whole number, not {value}", option=word, value=_shown(value)))
     elif opt.type == "float":
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) \
                 or abs(value) > 1e12:
-            raise OptionError(M("{option} must be a number, not {value}", option=_opt(opt), value=_shown(value)))
+            raise OptionError(M("{option} must be a number, not {value}", option=word, value=_shown(value)))
     elif opt.type == "bool":
         if not isinstance(value, bool):
-            raise OptionError(M("{option} must be true or false, not {value}", option=_opt(opt), value=_shown(value)))
+            raise OptionError(M("{option} must be true or false, not {value}", option=word, value=_shown(value)))
     elif opt.type == "str":
         if not isinstance(value, str):
-            raise OptionError(M("{option} must be text, not {value}", option=_opt(opt), value=_shown(value)))
+            raise OptionError(M("{option} must be text, not {value}", option=word, value=_shown(value)))
         if len(value) > MAX_TEXT:
-            raise OptionError(M("{option} is too long ({length} characters; at most {limit})", option=_opt(opt),
+            raise OptionError(M("{option} is too long ({length} characters; at most {limit})", option=word,
                                 length=len(value), limit=MAX_TEXT))
         if opt.choices and value not in opt.choices:
-            raise OptionError(M("{option} must be one of {choices}, not {value}", option=_opt(opt),
+            raise OptionError(M("{option} must be one of {choices}, not {value}", option=word,
                                 choices=opt.choices, value=repr(value[:40])))
     if isinstance(value, int) and not isinstance(value, bool):
         if opt.min_value is not None and value < opt.min_value:
-            raise OptionError(M("{option} must be at least {min}", option=_opt(opt), min=opt.min_value))
+            raise OptionError(M("{option} must be at least {min}", option=word, min=opt.min_value))
         if opt.max_value is not None and value > opt.max_value:
-            raise OptionError(M("{option} must be at most {max}", option=_opt(opt), max=opt.max_value))
+            raise OptionError(M("{option} must be at most {max}", option=word, max=opt.max_value))
     return value
 
 
