@@ -238,6 +238,8 @@ COMMANDS: tuple[Command, ...] = (
     ), action="hex_token", build=_fields(hex="hex", town="town")),
     Command("train run", "Show the best routes and revenue; confirm to run them", "action", (
         Option("confirm", "bool", "Run them now without showing the picture first"),
+        Option("routes", "str",
+               "Your own routes: stops by hex id or name joined by '-', trains by ';' (G22-F23; J5-K6)"),
     ), action="run_routes", slow=True),
     Command("train buy", "Buy a train (bank, pool, or another corporation at a price)", "action", (
         Option("train", "str", "Train (the list shows what you can buy)", required=True, autocomplete=True),

@@ -279,6 +279,61 @@ async def test_routes_command_shows_picture_and_confirm_button(svc: Service) -> 
     assert not again.ok and "moved on" in again.text
 
 
+async def test_players_give_their_own_routes(svc: Service) -> None:
+    """Issue 11 item 4: `/train run routes:` takes the stops by hex id or name, checks them with the engine's route
+    rules (a refusal says which route, stop or train and why, and changes nothing), shows the revenue with a button
+    that runs them, and `confirm` runs them at once."""
+    row, game = await play_to_routes_step(svc)
+    corp = game.current_entity
+    pres = USERS[game.player_for(corp)]
+    other = next(u for u in USERS.values() if u != pres)
+    best = game.round.best(game)
+    assert best.routes
+    by_hex = "; ".join("-".join(s.hex.lower() for s in r.stops) for r in best.routes)
+    by_name = "; ".join(" – ".join(str(game.rules.stop_name(game, s)) for s in r.stops) for r in best.routes)
+    n = len(game.actions)
+    for text, why in (("ZZ99-" + by_hex, "Route 1: ZZ99 is not a hex id or the name of a place on the map"),
+                      (by_hex.split("-")[0], "Route 1: a route needs at least two stops"),
+                      ("; ".join([by_hex] * 9), f"{corp} has {len(game.trains_of(corp))} train")):
+        refused = await do(svc, pres, "train run", routes=text)
+        assert not refused.ok and why in refused.text and "Sorry" not in refused.text, refused.text
+    first = best.routes[0].stops
+    twice = "-".join(s.hex for s in (*first, first[0]))
+    refused = await do(svc, pres, "train run", routes=twice)
+    assert not refused.ok and f"train {best.routes[0].train}" in refused.text, refused.text
+    assert len((await state(svc))[1].actions) == n
+    shown = await do(svc, other, "train run", routes=by_name)  # anyone may look; names work as hex ids do
+    assert shown.ok and shown.ephemeral and "Your routes:" in shown.text and shown.pictures, shown.text
+    assert f"Total {game.fmt(best.revenue)}" in shown.text
+    run = button(shown, "Run these routes")
+    assert not (await svc.click(CH, GUILD, other, run.custom_id)).ok  # only the president runs them
+    done = await svc.click(CH, GUILD, pres, run.custom_id)
+    assert done.ok and f"{corp} runs" in done.text, done.text
+    _row, game = await state(svc)
+    assert game.round.revenue == best.revenue and len(game.actions) == n + 1
+    again = await svc.click(CH, GUILD, pres, run.custom_id)
+    assert not again.ok and "moved on" in again.text
+
+
+async def test_routes_given_with_confirm_run_at_once_and_the_unproven_hint_says_how(
+        svc: Service, monkeypatch: pytest.MonkeyPatch) -> None:
+    import engine.routes
+
+    row, game = await play_to_routes_step(svc)
+    corp = game.current_entity
+    pres = USERS[game.player_for(corp)]
+    best = game.round.best(game)
+    by_hex = "; ".join("-".join(s.hex for s in r.stops) for r in best.routes)
+    monkeypatch.setattr(engine.routes, "DEFAULT_BUDGET", 0)
+    svc._best.clear()
+    game.round._best = None
+    shown = await do(svc, pres, "train run")
+    assert shown.ok and "not proven best" in shown.text and "/train run routes:" in shown.text, shown.text
+    done = await do(svc, pres, "train run", routes=by_hex, confirm=True)
+    assert done.ok and f"{corp} runs" in done.text, done.text
+    assert (await state(svc))[1].round.revenue == best.revenue
+
+
 # -- restart -------------------------------------------------------------------------------------------------
 
 

@@ -16,17 +16,21 @@ from pydantic import ValidationError
 from engine.actions import dump_action, parse_action
 from engine.errors import GameError
 from engine.game import Game
+from engine.messages import M
+from engine.route_text import routes_from_text
 
 from .. import checkpoints, texts
 from .. import pictures as jobs
-from ..commands import ANY_ENTITY, Command, decode_action, encode_action
-from ..storage import GameRow
+from ..commands import ANY_ENTITY, Command, decode_action, encode_action, make_custom_id
+from ..storage import GameRow, PlayerRow
 from .ids import normalise_ids
-from .replies import Picture, Refusal, Reply, merge
+from .replies import Button, Picture, Refusal, Reply, merge
 from .table import Ctx, Table, drafting, game_result
+from .views import routes_text
 
 log = logging.getLogger("stationmaster.service")
 
+OWN_ROUTES = "own"  # the key of the button that runs routes a player gave (`/train run routes:`)
 MAX_FORCED_PASSES = 12  # steps that may finish by themselves after one action (a guard, not a rule)
 _ROUND_START = re.compile(r"^(Stock|Operating) round .*begins")
 
@@ -52,6 +56,8 @@ class Play(Table):
     async def _action_cmd(self, ctx: Ctx, cmd: Command, opts: dict[str, Any]) -> Reply:
         game = await self._game(ctx)
         seat = self._need_seat(ctx)
+        if cmd.path == "train run" and str(opts.get("routes") or "").strip():
+            return await self._own_routes(ctx, game, seat, str(opts["routes"]), bool(opts.get("confirm")))
         if cmd.path == "train run" and not opts.get("confirm"):
             if ctx.row is not None:
                 await self._prepare(ctx.row.id, game)
@@ -315,6 +321,8 @@ class Play(Table):
         if state != self.state_token(game) and not self._still_open(ctx, game, key):
             raise Refusal("Too late: the game has moved on since these buttons were shown (someone acted first). "
                           f"Now: {game.describe_turn()}")
+        if key == OWN_ROUTES:
+            return await self._run_own_routes(ctx, game, state)
         if key.startswith("a:"):
             raw = key[2:]
         elif key.startswith("s:"):
@@ -331,6 +339,42 @@ class Play(Table):
         if action["entity"] == ANY_ENTITY:
             action["entity"] = self._entity_for(game, seat.name, str(action["type"]), ctx.row)
         return await self._apply(ctx, game, action)
+
+    async def _own_routes(self, ctx: Ctx, game: Game, seat: PlayerRow, text: str, confirm: bool) -> Reply:
+        """`/train run routes:`: the player's own routes, checked by the engine's route rules and priced; run at once
+        with ``confirm``, else shown with a button that runs them (kept for this state of the game only)."""
+        row = ctx.row
+        assert row is not None
+        runs = [a for a in self.legal(row.id, game) if a["type"] == "run_routes"]
+        if not runs:
+            raise Refusal(f"No corporation is at the run-trains step now. {game.describe_turn()}")
+        corp = str(runs[0]["entity"])
+        chosen = routes_from_text(game, corp, text)
+        action = {"type": "run_routes", "entity": corp,
+                  "routes": [{"train": r.train, "nodes": r.node_ids()} for r in chosen.routes]}
+        game.check(action)  # the other rules of a run, such as running for the maximum, before offering it
+        if confirm:
+            return await self._apply(ctx, game, action)
+        state = self.state_token(game)
+        self._own[row.id] = (state, action)
+        reply = Reply(text=f"🚂 **{corp}**: " + routes_text(game, chosen, head=str(M("Your routes:"))),
+                      pictures=[self._map_picture(row, game, chosen, corp)], ephemeral=True)
+        cid = make_custom_id(row.id, state, OWN_ROUTES)
+        if cid:
+            reply.components = [[Button(str(M("Run these routes for {revenue}", revenue=game.fmt(chosen.revenue))),
+                                        cid, "primary")]]
+        if game.player_for(corp) != seat.name:
+            reply.text += f"\n(Only {corp}'s president {game.player_for(corp)} can confirm.)"
+        return reply
+
+    async def _run_own_routes(self, ctx: Ctx, game: Game, state: str) -> Reply:
+        """The button of `_own_routes`: the routes kept for the state it was shown in."""
+        assert ctx.row is not None
+        kept = self._own.get(ctx.row.id)
+        if kept is None or kept[0] != state:
+            raise Refusal(str(M("Those routes are no longer kept here; give them again with `/train run routes:`.")))
+        self._need_seat(ctx)
+        return await self._apply(ctx, game, dict(kept[1]))
 
     def _still_open(self, ctx: Ctx, game: Game, key: str) -> bool:
         """A button for "whoever clicks" (sealed bids) stays valid while that very action is legal for the clicker:

@@ -93,6 +93,7 @@ class Table:
         self._locks: dict[int, asyncio.Lock] = {}
         self._legal: dict[int, tuple[str, list[dict[str, Any]]]] = {}
         self._best: dict[int, tuple[str, Any]] = {}
+        self._own: dict[int, tuple[str, dict[str, Any]]] = {}  # routes a player gave, by game: (state, action)
         self._votes: dict[tuple[int, str], Vote] = {}  # open questions to players, by game and kind (see consent)
         self._routes_pictured: dict[int, tuple[int, str | None]] = {}  # (round, corp) whose routes were drawn
         self._map_posted: dict[int, int] = {}  # what the last map posted after a turn showed (its board and outline)

@@ -8,6 +8,7 @@ from typing import Any
 
 from engine.errors import GameError
 from engine.game import Game
+from engine.messages import M
 
 from .. import checkpoints, texts
 from .. import pictures as jobs
@@ -138,7 +139,7 @@ def route_draws(game: Game, routes: Any) -> list[Any]:
     return draws
 
 
-def routes_text(game: Game, best: Any) -> str:
+def routes_text(game: Game, best: Any, head: str | None = None) -> str:
     routes = getattr(best, "routes", []) or []
     if not routes:
         return f"No route earns anything: the trains run for {game.fmt(0)}."
@@ -146,9 +147,16 @@ def routes_text(game: Game, best: Any) -> str:
     for r in routes:
         variant, stops = _route_label(game, r)
         lines.append(f"· {variant}-train: {stops} {game.fmt(r.revenue)}")
-    head = "Best routes:" if getattr(best, "proven", True) else \
-        "Best routes found, not proven best (the search ran out of its time budget):"
-    return head + "\n" + "\n".join(lines) + f"\nTotal {game.fmt(best.revenue)}."
+    proven = getattr(best, "proven", True)
+    if head is None:
+        head = "Best routes:" if proven else \
+            "Best routes found, not proven best (the search ran out of its time budget):"
+    text = head + "\n" + "\n".join(lines) + f"\nTotal {game.fmt(best.revenue)}."
+    if not proven:
+        text += "\n" + str(M("If you see better routes, give them with `/train run routes:`: stops by hex id or name "
+                             "joined by '-', one route per train in the order of your trains, separated by ';' "
+                             "(e.g. `G22-F23-E24; J5-K6`)."))
+    return text
 
 
 def _route_label(game: Game, route: Any) -> tuple[str, str]:

@@ -1,0 +1,130 @@
+"""Routes a player writes: "G22-F23-E24; J5-K6".
+
+One route per train, in the order of the corporation's trains, separated by ``;``; the stops of a route in running
+order, separated by ``-`` (or the dash the bot prints, ``–``). A stop is a hex id (any case) or a printed name that
+names one hex or one stop ("Tampa", "Jacksonville N"). Where a hex holds several stops (two cities of an OO tile,
+Jacksonville's two) the hex id stands for any of them: every reading is checked with the engine's own route rules
+(``routes.check_routes``, the same check as a recorded ``run_routes``) and the reading earning most is taken. When
+no reading can be run, the refusal is the rule check's for the first reading: which train, which stop and why.
+
+The result is the priced route set (stops in running order); its routes' node ids make the ``RunRoutes`` action,
+which the operating round checks again, with the rule that a corporation runs for its maximum.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import TYPE_CHECKING
+
+from .errors import GameError
+from .messages import M
+from .routes import RouteError, RouteSet, Stop, check_routes
+
+if TYPE_CHECKING:
+    from .game import Game
+
+_ROUTES = re.compile(r"[;\n]")
+_STOPS = re.compile(r"\s*[-–—]\s*")
+_MAX_READINGS = 256  # readings of the hexes with several stops tried; a route has one or two such hexes
+
+
+def _stops_of_hex(game: Game, hex_id: str) -> list[Stop]:
+    """Every stop of the hex, numbered as route node ids number them (cities, then towns, then the off-board)."""
+    lay = game.board.layout(hex_id)
+    out = [Stop("city", hex_id, i, i) for i in range(len(lay.cities))]
+    out += [Stop("town", hex_id, i, len(lay.cities) + i) for i in range(len(lay.towns))]
+    if lay.offboard is not None and lay.offboard.visitable:
+        out.append(Stop("offboard", hex_id, 0, len(lay.cities) + len(lay.towns)))
+    return out
+
+
+def _names(game: Game) -> dict[str, list[list[Stop]]]:
+    """Lower-case name -> the stop choices it may mean (one list per hex or stop carrying that name)."""
+    out: dict[str, list[list[Stop]]] = {}
+    for hex_id in game.board.hexes:
+        stops = _stops_of_hex(game, hex_id)
+        if not stops:
+            continue
+        name = (game.data.hex(hex_id).name or "").strip().lower()
+        if name:
+            out.setdefault(name, []).append(stops)
+        if len(stops) > 1:
+            for s in stops:
+                stop_name = str(game.rules.stop_name(game, s)).strip().lower()
+                if stop_name and stop_name != name:
+                    out.setdefault(stop_name, []).append([s])
+    return out
+
+
+def _resolve(game: Game, word: str, names: dict[str, list[list[Stop]]], route_no: int) -> list[Stop] | None:
+    """The stops a word may mean, or None if it names nothing."""
+    key = " ".join(word.split())
+    if key.upper() in game.board.hexes:
+        stops = _stops_of_hex(game, key.upper())
+        if not stops:
+            raise GameError(M("Route {n}: {hex} has no city, town or off-board.", n=route_no, hex=key.upper()))
+        return stops
+    found = names.get(key.lower())
+    if not found:
+        return None
+    if len(found) > 1:
+        hexes = tuple(dict.fromkeys(s[0].hex for s in found))
+        raise GameError(M("Route {n}: {name} names several hexes ({hexes}); write the hex id.", n=route_no,
+                          name=key, hexes=hexes))
+    return found[0]
+
+
+def _route_words(game: Game, text: str, names: dict[str, list[list[Stop]]], route_no: int) -> list[list[Stop]]:
+    """A route's stops, each as the stops it may mean. A name with a dash in it ("Wilkes-Barre") is read whole."""
+    words = [w for w in _STOPS.split(text.strip())]
+    if any(not w for w in words):
+        raise GameError(M("Route {n}: a stop is missing between two dashes: {route}", n=route_no, route=text.strip()))
+    out: list[list[Stop]] = []
+    i = 0
+    while i < len(words):
+        for j in range(len(words), i, -1):
+            stops = _resolve(game, "-".join(words[i:j]), names, route_no)
+            if stops is not None:
+                out.append(stops)
+                i = j
+                break
+        else:
+            raise GameError(M("Route {n}: {stop} is not a hex id or the name of a place on the map.", n=route_no,
+                              stop=words[i]))
+    return out
+
+
+def routes_from_text(game: Game, corp: str, text: str) -> RouteSet:
+    """The routes a player wrote for ``corp``'s trains, checked by the route rules (GameError saying what is wrong)."""
+    parts = [p for p in _ROUTES.split(text) if p.strip()]
+    if not parts:
+        raise GameError(M("Write your routes as stops by hex id or name joined by '-', one train's route after "
+                          "another separated by ';' (e.g. G22-F23-E24; J5-K6)."))
+    trains = game.rules.train_specs(game, corp)
+    if len(parts) > len(trains):
+        raise GameError(M("{corp} has {n} trains ({trains}) but {k} routes were given.", corp=corp, n=len(trains),
+                          trains=tuple(t.name for t in trains), k=len(parts)))
+    names = _names(game)
+    routes = [_route_words(game, p, names, k + 1) for k, p in enumerate(parts)]
+    for k, route in enumerate(routes):
+        if len(route) < 2:
+            raise GameError(M("Route {n}: a route needs at least two stops, joined by '-'.", n=k + 1))
+    rules = game.rules.route_rules(game)
+    choices = [stops for route in routes for stops in route]
+    best: RouteSet | None = None
+    first_error: RouteError | None = None
+    for reading in itertools.islice(itertools.product(*choices), _MAX_READINGS):
+        it = iter(reading)
+        submitted = [(trains[k].id, [next(it).node_id() for _ in route]) for k, route in enumerate(routes)]
+        try:
+            found = check_routes(game.board, corp, trains, rules, submitted)
+        except RouteError as e:
+            first_error = first_error or e
+            continue
+        if best is None or found.revenue > best.revenue:
+            best = found
+    if best is None:
+        assert first_error is not None
+        raise GameError(first_error.msg)
+    return best
