@@ -441,3 +441,33 @@ async def draft_bids_only(driver: Driver, turn: Turn, bids: dict[FakeUser, int])
         after = await driver.turn(await driver.click(user, turn.message,
                                                      driver.button(turn.message, f"Bid ${price}")["custom_id"]))
     return after
+
+
+# -- routes a player gives ------------------------------------------------------------------------------------
+
+
+async def test_a_player_gives_own_routes_and_runs_them_with_the_button(inproc: InProcessBot, driver: Driver,
+                                                                       fake: FakeDiscord) -> None:
+    """`/train run routes:` through Discord: a mistake is refused privately with its reason, good routes are shown
+    privately with their revenue and a button, and the president's click runs them in public."""
+    turn = await stock_round(driver, inproc)
+    auto = player(4, driver, inproc)
+    turn = await auto.play_until(turn, lambda t: "run trains" in t.line, max_steps=600)
+    assert inproc.service is not None
+    cur = await inproc.service.current_game(int(inproc.fake.channel_id))
+    assert cur is not None
+    _row, game = cur
+    corp = game.current_entity
+    pres = next(u for u in PLAYERS if u.name == game.player_for(corp))
+    best = game.round.best(game)
+    assert best.routes
+    text = "; ".join("-".join(s.hex for s in r.stops) for r in best.routes)
+    n = await action_count(inproc)
+    why = await refusal(driver.slash(pres, "train run", routes="Q99-" + text))
+    assert "Q99 is not a hex id or the name of a place on the map" in why
+    shown = await (await driver.slash(pres, "train run", routes=text)).reply()
+    assert shown.ephemeral and shown.audience == pres.id and "Your routes:" in shown.content
+    assert await action_count(inproc) == n
+    run = driver.button(shown, "Run these routes")
+    ran = await driver.turn(await driver.click(pres, shown, run["custom_id"]))
+    assert f"{corp} runs" in ran.text and await action_count(inproc) == n + 1
