@@ -11,13 +11,17 @@ Algorithm
 3. *Track classes*: track bits used by exactly the same links form one class. Two routes share track exactly
    when they share a class, and a route's classes are its links' classes side by side; a dense 18FL map has
    about 40 classes, so "no shared track" is one AND of small integers.
-4. *Walks of one train*: a depth-first search over links from every stop (``_kind_walks``) follows the rules of a
-   walk: no track, stop or location twice, nothing passed through an off-board or a blocked city, at most the
-   train's number of counted stops, and a station somewhere on it (a lower bound on the stops still needed to reach
-   a station prunes walks that could not get one in time). A branch is cut when its value plus an optimistic bound
-   (the best counted stops and every free town reachable without passing a visited stop) cannot reach the mark,
-   and when a prefix with the same end and stops on no less track was extended already (its value and count are
-   the same, and it has no more choices). It finds a train's best walk, or every walk earning at least a floor.
+4. *Walks of one train*: a depth-first search over stop sequences from every stop (``_kind_walks``) follows the
+   rules of a walk: no track, stop or location twice, nothing passed through an off-board or a blocked city, at
+   most the train's number of counted stops, and a station somewhere on it (a lower bound on the stops still needed
+   to reach a station prunes walks that could not get one in time). It branches on the next stop, not on the track
+   to it: a sequence carries its *realisations*, the ways of laying it on track of which none uses a superset of
+   another's track (junction meshes join two stops by up to half a dozen tracks; revenue depends on the stops
+   alone). A branch is cut when its value plus an optimistic bound cannot reach the mark (the best counted stops and
+   every free town reachable without passing a visited stop, of the stops a walk can only end at, such as
+   off-boards, one at most), and when a sequence with the same stops and end on no more track was extended already
+   (its value and count are the same, and it has no more choices). It finds a train's best walk, or every walk
+   earning at least a floor.
 5. *The maximum* (``_solve``): each train kind's best walk alone bounds what that train adds to any set (``ub``);
    trains picking their best walk on the track left, in every order of the kinds, give a set that is a lower bound
    (``lb``). A better set gives train i a walk earning at least ``lb + 1 - others(i)``, where ``others(i)`` bounds

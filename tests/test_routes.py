@@ -897,3 +897,24 @@ def test_best_routes_on_captured_game_positions_equals_every_walk_maximum() -> N
             assert best.revenue == every_walk_maximum(p.board, p.corp, p.trains, p.rules), p.label()
             checked += 1
     assert checked > 100
+
+
+@pytest.mark.slow
+def test_best_routes_on_hard_18fl_self_play_positions_equals_every_walk_maximum() -> None:
+    """The hard case of issue 11: late self-played 18FL maps (junction meshes, long trains, many free towns) where the
+    default budget runs out. Searched without a budget, the answer equals the maximum over every walk."""
+    from benchmarks.route_positions import all_positions
+    from engine.routes import _Network
+
+    checked = 0
+    for p in all_positions(games=30, only=["18FL"])["18FL"]:
+        if len(p.trains) < 2 or best_routes(p.board, p.corp, p.trains, p.rules).proven:
+            continue
+        if len(_Network(p.board, p.corp, p.rules).walks(p.trains)) > 20_000:
+            continue  # too many walks to list in a test
+        best = best_routes(p.board, p.corp, p.trains, p.rules, budget=1 << 40)
+        assert best.proven and best.revenue == every_walk_maximum(p.board, p.corp, p.trains, p.rules), p.label()
+        checked += 1
+        if checked == 12:
+            break
+    assert checked == 12
