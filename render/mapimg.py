@@ -22,10 +22,11 @@ from PIL import Image, ImageColor, ImageDraw
 
 from engine.board import Board
 from engine.hexgrid import coords
+from engine.messages import Catalog, M, Text, render
 from engine.tiles import Layout, Node, hex_layout
 
 from . import geometry as geo
-from .fonts import CachedDraw, Font, font, font_path, text_size
+from .fonts import CachedDraw, Draw, Font, font, font_path, needs_cjk, text_size
 from .geometry import HexGeometry, Point
 
 SS = 2  # supersampling factor
@@ -86,7 +87,7 @@ def marker_text(kind: str) -> str:
 class RouteDraw:
     """One train's route: the paths it uses, as (hex id, index into board.layout(hex).paths)."""
 
-    label: str
+    label: Text  # the train ("3-train"), in the reader's language when the picture is drawn
     revenue: int
     paths: list[tuple[str, int]] = field(default_factory=list)
 
@@ -337,16 +338,24 @@ def _corner_spots(kind: str, radius: float) -> list[Point]:
 
 
 def _wrap(name: str, f: Font, max_w: float) -> list[str]:
-    if text_size(f, name)[0] <= max_w or " " not in name:
+    """One line, or two of the most even widths, broken at a space (Japanese, which has none: between characters,
+    after a 、 where there is one)."""
+    if text_size(f, name)[0] <= max_w:
         return [name]
-    words = name.split(" ")
+    if " " in name:
+        words = name.split(" ")
+        splits = [(" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words))]
+    elif needs_cjk(name):
+        cuts = [i + 1 for i, ch in enumerate(name[:-1]) if ch in "、，"] or range(1, len(name))
+        splits = [(name[:i], name[i:]) for i in cuts]
+    else:
+        return [name]
     best = [name]
     best_w = math.inf
-    for i in range(1, len(words)):
-        lines = [" ".join(words[:i]), " ".join(words[i:])]
-        w = max(text_size(f, t)[0] for t in lines)
+    for first, second in splits:
+        w = max(text_size(f, first)[0], text_size(f, second)[0])
         if w < best_w:
-            best, best_w = lines, w
+            best, best_w = [first, second], w
     return best
 
 
@@ -1057,11 +1066,12 @@ def _draw_offboard_values(cv: _Canvas, d: ImageDraw.ImageDraw, h: str, p: Point,
             d.text(((box[0] + box[2]) / 2, c[1]), str(value), font=f, fill=(110, 110, 110), anchor="mm")
 
 
-def _legend_rows(routes: list[RouteDraw], board: Board) -> list[tuple[str, str, tuple[int, int, int] | None]]:
+def _legend_rows(routes: list[RouteDraw], board: Board,
+                 catalog: Catalog | None = None) -> list[tuple[str, str, tuple[int, int, int] | None]]:
     rows: list[tuple[str, str, tuple[int, int, int] | None]] = []
     for i, r in enumerate(routes):
-        rows.append((r.label, board.title.fmt(r.revenue), _rgb(ROUTE_COLORS[i % len(ROUTE_COLORS)])))
-    rows.append(("Total", board.title.fmt(sum(r.revenue for r in routes)), None))
+        rows.append((render(r.label, catalog), board.title.fmt(r.revenue), _rgb(ROUTE_COLORS[i % len(ROUTE_COLORS)])))
+    rows.append((render(M("Total"), catalog), board.title.fmt(sum(r.revenue for r in routes)), None))
     return rows
 
 
@@ -1081,15 +1091,17 @@ def _draw_legend(d: ImageDraw.ImageDraw, x: float, y: float, rows: list, w: floa
 
 
 def render_map(board: Board, *, late: bool = False, routes: list[RouteDraw] | None = None,
-               corp_colors: dict[str, tuple[str, str]] | None = None, title_text: str = "",
+               corp_colors: dict[str, tuple[str, str]] | None = None, title_text: Text = "",
                hexes: list[str] | None = None, highlight: set[str] | None = None,
-               homes: dict[str, tuple[str, int]] | None = None, note: str | None = None) -> bytes:
+               homes: dict[str, tuple[str, int]] | None = None, note: Text | None = None,
+               catalog: Catalog | None = None) -> bytes:
     """The board as PNG bytes; with ``routes``, each train's route in its own colour and a legend.
 
     ``hexes`` limits the picture to those hexes (a crop or a region, drawn larger); ``highlight`` outlines
     hexes (where the operating corporation may build); ``homes`` are the home circles still kept for
     corporations that have not operated (default: corporations with no token on the board), drawn as rings
     whether or not the title puts the token down early; ``note`` replaces the off-board note in the header.
+    Texts are drawn in the language of ``catalog`` (English without one).
     """
     if corp_colors is None:
         corp_colors = {c.sym: (c.color, c.text_color) for c in board.title.corporations}
@@ -1098,7 +1110,7 @@ def render_map(board: Board, *, late: bool = False, routes: list[RouteDraw] | No
         cv.homes = homes
     routes = list(routes or [])
 
-    legend_rows = _legend_rows(routes, board) if routes else []
+    legend_rows = _legend_rows(routes, board, catalog) if routes else []
     row_h = LEGEND_ROW
     legend_w = legend_h = 0.0
     legend_at: tuple[float, float] | None = None
@@ -1128,12 +1140,13 @@ def render_map(board: Board, *, late: bool = False, routes: list[RouteDraw] | No
     _draw_nodes(cv, d)
     _draw_text(cv, d)
 
-    header = title_text or board.title.title
+    header: Text = title_text or board.title.title
     if board.title.reconstructed:
         # players must know the map is not the published one (18FR-RCE)
-        header += " — reconstructed board, not the published map"
-    _draw_header(d, cv.width, header,
-                 note if note is not None else "off-board values: " + ("late (brown)" if late else "early (yellow)"))
+        header = M("{title} — reconstructed board, not the published map", title=header)
+    if note is None:
+        note = M("off-board values: late (brown)") if late else M("off-board values: early (yellow)")
+    _draw_header(d, cv.width, render(header, catalog), render(note, catalog))
     if legend_at is not None:
         _draw_legend(d, legend_at[0], legend_at[1], legend_rows, legend_w, row_h)
 
@@ -1160,9 +1173,9 @@ PANEL = 360  # pixels on the long side of one rotation's picture
 CAPTION = 62
 
 
-def render_rotations(board: Board, hex_id: str, tile: str, choices: list[tuple[int, str, list[int]]], *,
+def render_rotations(board: Board, hex_id: str, tile: str, choices: list[tuple[int, Text, list[int]]], *,
                      corp_colors: dict[str, tuple[str, str]] | None = None, late: bool = False,
-                     title_text: str = "") -> bytes:
+                     title_text: Text = "", catalog: Catalog | None = None) -> bytes:
     """The hex with ``tile`` laid in each legal rotation, side by side and numbered, to choose one from.
 
     ``choices`` are (rotation, caption, city map) with the caption saying where the track goes; the board itself
@@ -1171,7 +1184,8 @@ def render_rotations(board: Board, hex_id: str, tile: str, choices: list[tuple[i
     if corp_colors is None:
         corp_colors = {c.sym: (c.color, c.text_color) for c in board.title.corporations}
     panels: list[tuple[Image.Image, int, str]] = []
-    for rotation, caption, cmap in choices:
+    for rotation, words, cmap in choices:
+        caption = render(words, catalog)
         trial = copy.copy(board)
         trial.hexes = dict(board.hexes)
         trial.hexes[hex_id] = copy.deepcopy(board.hexes[hex_id])
@@ -1185,9 +1199,9 @@ def render_rotations(board: Board, hex_id: str, tile: str, choices: list[tuple[i
     head = HEADER * SS
     cap = CAPTION * SS
     im = Image.new("RGB", (cols * pw, head + rows * (ph + cap)), (255, 255, 255))
-    d = ImageDraw.Draw(im)
-    d.text((MARGIN * SS, head / 2), title_text or f"Tile #{tile} on {hex_id}: choose a rotation",
-           font=font(20 * SS, "bold"), fill=TRACK, anchor="lm")
+    d = Draw(im)
+    heading = title_text or M("Tile #{tile} on {hex}: choose a rotation", tile=tile, hex=hex_id)
+    d.text((MARGIN * SS, head / 2), render(heading, catalog), font=font(20 * SS, "bold"), fill=TRACK, anchor="lm")
     for i, (panel, rotation, caption) in enumerate(panels):
         r, c = divmod(i, cols)
         x, y = c * pw, head + r * (ph + cap)

@@ -1,0 +1,44 @@
+"""Rounds as the pictures name them, in the reader's language.
+
+The engine names a round by an id of its kind and number: "SR 3", "OR 3.2" (18EZ: "SDR 2"), and a history point
+may be "start" or "now". These ids are data, not sentences, so they are read here by their parts. English keeps
+the id as printed; Japanese readers get 株式ラウンド3 / 運営ラウンド3.2 in sheets and the short 株3 / 運3.2 on chart
+axes, where the full words would leave room for a label every few rounds only. The placeholder names keep these
+msgids apart from other catalogues' round texts (a msgid means one thing in every domain).
+"""
+
+from __future__ import annotations
+
+from engine.messages import M, Text
+
+
+def round_label(name: Text) -> Text:
+    """The short name of a round for an axis ("SR 3" -> 株3)."""
+    if not isinstance(name, str):
+        return name
+    if name == "start":
+        return M("start")
+    if name == "now":
+        return M("now")
+    prefix, _, number = name.partition(" ")
+    if prefix == "SR" and number:
+        return M("SR {stock_round}", stock_round=number)
+    if prefix == "SDR" and number:
+        return M("SDR {stock_round}", stock_round=number)
+    if prefix == "OR" and number:
+        return M("OR {operating_round}", operating_round=number)
+    return name
+
+
+def round_name(name: Text) -> Text:
+    """The full name of a round for a sheet ("OR 3.2" -> 運営ラウンド3.2)."""
+    if not isinstance(name, str):
+        return name
+    prefix, _, number = name.partition(" ")
+    if prefix == "SR" and number:
+        return M("SR {stock_round_number}", stock_round_number=number)
+    if prefix == "SDR" and number:
+        return M("SDR {stock_round_number}", stock_round_number=number)
+    if prefix == "OR" and number:
+        return M("OR {operating_round_number}", operating_round_number=number)
+    return name
