@@ -62,7 +62,7 @@ def test_round_ids_read_as_japanese_words() -> None:
 
 # -- every title in Japanese ---------------------------------------------------------------------------------
 
-GAMES = [("18FL", 3, 4, 150), ("18AL", 3, 3, 150), ("1830", 3, 1, 150), ("18FR-RCE", 4, 2, 150), ("18EZ", 3, 1, 150)]
+GAMES = [("18FL", 3, 4, 110), ("18AL", 3, 3, 110), ("1830", 3, 1, 110), ("18FR-RCE", 4, 2, 110), ("18EZ", 3, 1, 110)]
 
 
 @pytest.fixture(scope="module", params=GAMES, ids=[g[0] for g in GAMES])
