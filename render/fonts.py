@@ -7,7 +7,7 @@ Japanese (and any other text with characters DejaVu lacks) is drawn per string w
 (``render/fonts/ipaexg.ttf``, IPA Font License): a string with one such character is drawn and measured wholly in
 it, so a line never mixes two typefaces, while ids, numbers and money in their own strings keep DejaVu. A text
 DejaVu covers is drawn exactly as before, so English pictures do not change. IPAexGothic has one weight: bold
-styles fall back to it at the same size.
+styles are drawn with it at the same size and a thin outline in the text's own colour, so headings keep their weight.
 """
 
 from __future__ import annotations
@@ -97,9 +97,18 @@ def face(f: Font, text: str) -> Font:
     return f
 
 
+def _bold_stroke(f: Font, used: Font) -> int:
+    """The outline that stands in for bold when a bold style gave way to IPAexGothic, which has one weight."""
+    if used is f or not isinstance(f, ImageFont.FreeTypeFont) or "Bold" not in str(f.path):
+        return 0
+    return max(1, round(f.size / 32))
+
+
 def text_size(f: Font, text: str) -> tuple[int, int]:
     """Width and height of ``text`` as drawn with anchor 'mm' (ink box of the line)."""
-    x0, y0, x1, y1 = face(f, text).getbbox(text)
+    used = face(f, text)
+    stroke = _bold_stroke(f, used)
+    x0, y0, x1, y1 = used.getbbox(text, stroke_width=stroke) if stroke else used.getbbox(text)
     return int(x1 - x0), int(y1 - y0)
 
 
@@ -109,7 +118,11 @@ class Draw(ImageDraw.ImageDraw):
     def text(self, xy: Any, text: Any, fill: Any = None, font: Any = None,  # type: ignore[override]
              *args: Any, **kwargs: Any) -> None:
         if isinstance(text, str) and font is not None:
-            font = face(font, text)
+            used = face(font, text)
+            stroke = _bold_stroke(font, used)
+            if stroke and not kwargs.get("stroke_width"):
+                kwargs["stroke_width"], kwargs["stroke_fill"] = stroke, fill
+            font = used
         super().text(xy, text, fill, font, *args, **kwargs)
 
 
@@ -132,7 +145,11 @@ class CachedDraw(Draw):
              anchor: str | None = None, *args: Any, stroke_width: float = 0, stroke_fill: Any = None,
              **kwargs: Any) -> None:
         if isinstance(text, str) and font is not None:
-            font = face(font, text)
+            used = face(font, text)
+            stroke = _bold_stroke(font, used)
+            if stroke and not stroke_width:
+                stroke_width, stroke_fill = stroke, fill
+            font = used
         if args or kwargs or not isinstance(text, str) or "\n" in text or \
                 not isinstance(font, ImageFont.FreeTypeFont) or self.fontmode != "L":
             super().text(xy, text, fill, font, anchor, *args, stroke_width=stroke_width, stroke_fill=stroke_fill,
