@@ -9,7 +9,27 @@ msgids apart from other catalogues' round texts (a msgid means one thing in ever
 
 from __future__ import annotations
 
-from engine.messages import M, Text
+from collections.abc import Callable
+
+from engine.messages import M, Msg, Text
+
+# Short (axes) and full (sheets) words by the prefix of a round id; they get the round's number.
+_SHORT: dict[str, Callable[[str], Msg]] = {
+    "SR": lambda n: M("SR {stock_round}", stock_round=n),
+    "SDR": lambda n: M("SDR {stock_round}", stock_round=n),
+    "OR": lambda n: M("OR {operating_round}", operating_round=n),
+}
+_FULL: dict[str, Callable[[str], Msg]] = {
+    "SR": lambda n: M("SR {stock_round_number}", stock_round_number=n),
+    "SDR": lambda n: M("SDR {stock_round_number}", stock_round_number=n),
+    "OR": lambda n: M("OR {operating_round_number}", operating_round_number=n),
+}
+
+
+def _words(name: str, table: dict[str, Callable[[str], Msg]]) -> Text:
+    prefix, _, number = name.partition(" ")
+    make = table.get(prefix)
+    return make(number) if make is not None and number else name
 
 
 def round_label(name: Text) -> Text:
@@ -20,25 +40,9 @@ def round_label(name: Text) -> Text:
         return M("start")
     if name == "now":
         return M("now")
-    prefix, _, number = name.partition(" ")
-    if prefix == "SR" and number:
-        return M("SR {stock_round}", stock_round=number)
-    if prefix == "SDR" and number:
-        return M("SDR {stock_round}", stock_round=number)
-    if prefix == "OR" and number:
-        return M("OR {operating_round}", operating_round=number)
-    return name
+    return _words(name, _SHORT)
 
 
 def round_name(name: Text) -> Text:
     """The full name of a round for a sheet ("OR 3.2" -> 運営ラウンド3.2)."""
-    if not isinstance(name, str):
-        return name
-    prefix, _, number = name.partition(" ")
-    if prefix == "SR" and number:
-        return M("SR {stock_round_number}", stock_round_number=number)
-    if prefix == "SDR" and number:
-        return M("SDR {stock_round_number}", stock_round_number=number)
-    if prefix == "OR" and number:
-        return M("OR {operating_round_number}", operating_round_number=number)
-    return name
+    return _words(name, _FULL) if isinstance(name, str) else name
