@@ -127,7 +127,8 @@ def rotation_job(game: Game, hex_id: str, tile: str, rotations: Sequence[int], t
     from render.mapimg import render_rotations
 
     board = board_snapshot(game)
-    choices = [(r, rotation_words(board, hex_id, tile, r), track.city_map(game, hex_id, tile, r)) for r in rotations]
+    choices = [(r, str(rotation_words(board, hex_id, tile, r)), track.city_map(game, hex_id, tile, r))
+               for r in rotations]
     colors = corp_colors(game)
     late = bool(getattr(game.phase, "late_values", False))
 
@@ -139,6 +140,7 @@ def rotation_job(game: Game, hex_id: str, tile: str, rotations: Sequence[int], t
 
 
 def rotation_lines(game: Game, hex_id: str, tile: str, rotations: Sequence[int]) -> list[Text]:
+    """Each rotation in words, as messages (the reply renders them in its reader's language)."""
     return [rotation_words(game.board, hex_id, tile, r) for r in rotations]
 
 
