@@ -46,14 +46,18 @@ def measure(positions: list[Position]) -> list[tuple[float, float, Position, int
     return out
 
 
+def summary(rows: list[tuple[float, float, Position, int, bool]]) -> tuple[float, float, float, float, int]:
+    """p50, p95 and max CPU ms, wall p95, and how many answers are not proven best."""
+    cpu = [r[0] for r in rows]
+    return (statistics.median(cpu), _pct(cpu, 0.95), max(cpu), _pct([r[1] for r in rows], 0.95),
+            sum(1 for r in rows if not r[4]))
+
+
 def report(title: str, source: str, rows: list[tuple[float, float, Position, int, bool]], worst: int) -> None:
     if not rows:
         print(f"{title:6s} {source:10s} no positions")
         return
-    cpu = [r[0] for r in rows]
-    p50, p95, mx = statistics.median(cpu), _pct(cpu, 0.95), max(cpu)
-    wall95 = _pct([r[1] for r in rows], 0.95)
-    unproven = sum(1 for r in rows if not r[4])
+    p50, p95, mx, wall95, unproven = summary(rows)
     line = (f"{title:6s} {source:10s} n={len(rows):4d}  p50 {p50:7.1f}  p95 {p95:7.1f} (wall {wall95:7.1f})  "
             f"max {mx:7.1f} ms  not proven {unproven:3d}  p95/target {p95 / TARGET_P95_MS:5.2f}  "
             f"max/target {mx / TARGET_MAX_MS:5.2f}")
@@ -63,6 +67,30 @@ def report(title: str, source: str, rows: list[tuple[float, float, Position, int
     print(line)
     for cpu_ms, _, p, revenue, proven in sorted(rows, key=lambda r: -r[0])[:worst]:
         print(f"{'':18s}{cpu_ms:7.1f} ms  {revenue:4d}{'' if proven else ' (not proven)'}  {p.label()}")
+
+
+def figures(games: int = GAMES_PER_TITLE) -> list[tuple[str, str, str, str, str]]:
+    """Rows for ``engine_speed.py``'s table: (work, figure, target, Ruby figure, ratios) per title and source."""
+    out = []
+    everything = all_positions(games)
+    gc.collect()
+    gc.freeze()
+    for title, positions in everything.items():
+        for source in ("records", "selfplay"):
+            rows = measure([p for p in positions if p.source.startswith(source.rstrip("s"))])
+            if not rows:
+                continue
+            p50, p95, mx, _wall95, unproven = summary(rows)
+            ruby = RUBY_MS.get(title) if source == "records" else None
+            out.append((
+                f"best routes, {title} {source} ({len(rows)} searches)",
+                f"p50 {p50:.1f} ms, p95 {p95:.1f} ms, max {mx:.0f} ms, {unproven} not proven",
+                f"p95 ≤ {TARGET_P95_MS:.0f} ms, max ≤ {TARGET_MAX_MS:.0f} ms, all proven",
+                f"p95 {ruby[1]:.0f} ms, max {ruby[2]:.0f} ms" if ruby else "–",
+                (f"p95/target {p95 / TARGET_P95_MS:.2f}, max/target {mx / TARGET_MAX_MS:.2f}"
+                 + (f"; p95/Ruby {p95 / ruby[1]:.4f}, max/Ruby {mx / ruby[2]:.4f}" if ruby else "")),
+            ))
+    return out
 
 
 def main(argv: list[str] | None = None) -> None:
