@@ -43,6 +43,9 @@ def measure(positions: list[Position]) -> list[tuple[float, float, Position, int
         rs = best_routes(p.board, p.corp, p.trains, p.rules)
         cpu, wall = (time.process_time() - c0) * 1000, (time.perf_counter() - w0) * 1000
         out.append((cpu, wall, p, rs.revenue, rs.proven))
+        # Each captured board would keep its track graph and route links: thousands of them make the collector's
+        # full passes (inside some later timed search) take hundreds of ms, which a game's one board never does.
+        p.board.graph_cache.clear()
     return out
 
 
