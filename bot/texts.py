@@ -3,6 +3,11 @@
 Everything here reads a Game and returns text (or a transport-neutral `Embed`); nothing changes state. Mentions
 are written the Discord way (`<@user id>`); the local simulator turns them back into @names. Sealed bids are never
 described with their amount (the engine's own log lines keep them secret until the reveal).
+
+Texts are in no language yet: `engine.messages.Msg`/`Join` (the ``texts`` gettext catalogue), rendered for their
+reader where the service hands a reply out (`str()` of one is English). Ids, names and money stay as printed.
+Command and option names in help lines are the commands catalogue's words (`CommandWords`). Only message splitting
+and mentions work on rendered strings.
 """
 
 from __future__ import annotations
