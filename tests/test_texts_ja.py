@@ -60,12 +60,13 @@ def _forward(title: str, players: int, seed: int, actions: int, every: int) -> I
 
 
 def _not_ours(game: Game) -> list[str]:
-    """Texts the other rooms put into ours (charter notes of the titles, the engine's own log lines) while they are
-    still plain strings: their rooms translate them, so they are taken out before looking for English."""
-    out = [str(n) for sym in game.corps for n in game.rules.charter_notes(game, sym) if isinstance(n, str)]
-    out += [t for _i, t in game.messages if isinstance(t, str)]
-    out += [line for e in game.finished_rounds for line in e.get("summary") or [] if isinstance(line, str)]
-    return sorted(out, key=len, reverse=True)
+    """Texts the other rooms put into ours (the titles' charter notes, the engine's log lines and round summaries)
+    as the Japanese reader sees them: their rooms and catalogues answer for their words, so they are taken out
+    before looking for English (what texts.py makes of them, merged purchases, is ours and stays)."""
+    theirs = [n for sym in game.corps for n in game.rules.charter_notes(game, sym)]
+    theirs += [t for _i, t in game.messages]
+    theirs += [line for e in game.finished_rounds for line in e.get("summary") or []]
+    return sorted({JA(t) for t in theirs}, key=len, reverse=True)
 
 
 def _without(text: str, parts: list[str]) -> str:
