@@ -6,8 +6,8 @@ described with their amount (the engine's own log lines keep them secret until t
 
 Texts are in no language yet: `engine.messages.Msg`/`Join` (the ``texts`` gettext catalogue), rendered for their
 reader where the service hands a reply out (`str()` of one is English). Ids, names and money stay as printed.
-Command and option names in help lines are the commands catalogue's words (`CommandWords`). Only message splitting
-and mentions work on rendered strings.
+Command and option names in help lines are the commands catalogue's words (`commands.command_words`). Only
+message splitting and mentions work on rendered strings.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.game import Game
-from engine.messages import MN, Catalog, Join, M, Msg, Text
+from engine.messages import MN, Join, M, Msg, Text
 from engine.state import IPO, POOL
 from engine.stock import share_price
 
-from .commands import COMMANDS, GROUPS
+from .commands import COMMANDS, GROUPS, command_words, option_word
 from .i18n import Tr
 
 if TYPE_CHECKING:
@@ -154,27 +154,6 @@ def hours_text(seconds: int) -> Text:
         return M("{n} min", n=seconds // 60)
     h = seconds / 3600
     return M("{n} h", n=f"{h:.0f}" if h >= 10 or h == int(h) else f"{h:.1f}")
-
-
-@dataclass(frozen=True, slots=True)
-class CommandWords(Msg):
-    """A command path ("track lay") or an option name as the reader's Discord shows it: each word is the command
-    catalogue's name for it (context "command", option names "option"), English without a catalogue."""
-
-    def render(self, catalog: Catalog | None = None) -> str:
-        look = getattr(catalog, "pgettext", None)
-        if look is None:
-            return self.text
-        context = str(self.get("context", "command"))
-        return " ".join(look(context, word) for word in self.text.split())
-
-
-def command_words(path: str) -> Msg:
-    return CommandWords(path)
-
-
-def option_word(name: str) -> Msg:
-    return CommandWords(name, (("context", "option"),))
 
 
 def _as_msg(text: Any) -> Text:

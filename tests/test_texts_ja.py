@@ -4,25 +4,23 @@ but ids and names (companies, hexes, players, trains), money and IPO. English st
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
 
 from bot import texts
-from bot.commands import COMMANDS, GROUPS
-from bot.i18n import EN, Tr, _Merged, _Translations
+from bot.commands import COMMANDS, GROUPS, command_words, option_word
+from bot.i18n import EN, Tr
 from engine.actions import dump_action
 from engine.game import Game
-from engine.messages import Join, M, Msg
+from engine.messages import M, Msg
 from engine.selfplay import selfplay
 from engine.titles import TITLES, new_game, rules_for
 
 JA = Tr("ja")
+COMMANDS_BY_PATH = {c.path: c for c in COMMANDS}
 WORD = re.compile(r"[A-Za-z]{2,}")
 # words that stay as printed in every language (I18N.md): IPO, the site's and the bot's names, the "fr" of 18FR-RCE
 # money, the options and topics players type as they are, compass sides of a rotation and an example hex's names
@@ -128,8 +126,8 @@ def _command_texts() -> list[str]:
 
 def _command_words() -> set[str]:
     """Command and option names as the Japanese reader's Discord shows them (the commands catalogue's words)."""
-    names = [JA(texts.command_words(w)) for c in COMMANDS for w in c.path.split()]
-    names += [JA(texts.option_word(o.name)) for c in COMMANDS for o in c.options]
+    names = [JA(command_words(w)) for c in COMMANDS for w in c.path.split()]
+    names += [JA(option_word(o.name)) for c in COMMANDS for o in c.options]
     return {w for n in names for w in WORD.findall(n)}
 
 
@@ -149,21 +147,13 @@ def test_help_reads_in_japanese(topic: str | None) -> None:
     assert "/ゲーム 作成" in ja or topic not in (None, "options")  # commands named as the Japanese Discord shows
 
 
-def test_command_words_are_the_command_catalogues_names() -> None:
-    """A command path in a help line is each word's name in the commands catalogue (context "command"), read
-    through the real gettext machinery; English (no catalogue) keeps the path."""
-    cat = Catalog(locale="ja")
-    cat.add("track", "線路", context="command")
-    cat.add("lay", "配置", context="command")
-    cat.add("hex", "ヘクス", context="option")
-    buf = io.BytesIO()
-    write_mo(buf, cat)
-    buf.seek(0)
-    ja = _Merged("ja", [_Translations(buf)])
-    line = M("`/{command} {options}` — {description}", command=texts.command_words("track lay"),
-             options=Join((texts.option_word("hex"),), " "), description="x")
-    assert line.render(ja) == "`/線路 配置 ヘクス` — x"
-    assert str(line) == "`/track lay hex` — x"
+def test_help_names_commands_as_the_readers_discord_does() -> None:
+    """A group's help lists its commands and options in the reader's words (the commands catalogue's names)."""
+    assert JA(texts.help_text("train")).splitlines()[1:] == [
+        "`/列車 運行 [確認]` — " + JA(Msg(COMMANDS_BY_PATH["train run"].description)),
+        "`/列車 購入 列車:… [価格] [種類] [交換]` — " + JA(Msg(COMMANDS_BY_PATH["train buy"].description)),
+        "`/列車 廃棄 列車:…` — " + JA(Msg(COMMANDS_BY_PATH["train discard"].description))]
+    assert str(texts.help_text("train")).splitlines()[1].startswith("`/train run [confirm]` — Show the best routes")
 
 
 def test_embeds_render_every_part_for_the_reader(fl_played: Game) -> None:
