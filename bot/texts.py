@@ -312,30 +312,16 @@ def action_summary(game: Game, a: Mapping[str, Any], drafting: bool) -> Text:
 
 # -- views ---------------------------------------------------------------------------------------------------
 
-# A round's name is an id made of its kind's short name and its number ("SR 3", "OR 3.2"); readers see it in
-# their words. Titles that name a round otherwise ("SDR" of 18EZ, 18FL's draft) are listed here too.
-_ROUND_NAMES: dict[str, Msg] = {"SR": M("SR {n}"), "OR": M("OR {n}"), "SDR": M("SDR {n}")}
-_ROUND_WORDS: dict[str, Msg] = {"Private draft": M("Private draft")}
-
-
-def round_name(name: Any) -> Text:
-    """A round's name ("OR 3.2") in the reader's words; a name that is already a message is kept."""
-    if isinstance(name, (Msg, Join)):
-        return name
-    name = str(name)
-    if name in _ROUND_WORDS:
-        return _ROUND_WORDS[name]
-    short, _, number = name.partition(" ")
-    template = _ROUND_NAMES.get(short)
-    if template is None or not number:
-        return name
-    return Msg(template.text, (("n", number),))
+def round_name(entry: Mapping[str, Any]) -> Text:
+    """A finished round's name as players read it: the engine's words for it ("label"), else its id ("SR 3")."""
+    return entry.get("label") or entry["name"]
 
 
 def round_line(game: Game) -> Text:
     if game.finished:
         return M("Game over")
-    return M("{round} · phase {phase}", round=round_name(game.round.name), phase=game.phase.name)
+    rnd = game.round
+    return M("{round} · phase {phase}", round=getattr(rnd, "display_name", None) or rnd.name, phase=game.phase.name)
 
 
 def players_embed(game: Game) -> Embed:
@@ -502,7 +488,7 @@ def merge_purchases(lines: Sequence[Text]) -> list[Text]:
 def stock_round_summary(game: Game, entry: Mapping[str, Any]) -> Join:
     lines = merge_purchases(list(entry.get("summary") or []))
     prices = tuple(f"{s} {game.fmt(game.price(s))}" for s in game.corps if s in game.market.positions)
-    parts: list[Text] = [M("📋 **End of {round}**", round=round_name(entry["name"])),
+    parts: list[Text] = [M("📋 **End of {round}**", round=round_name(entry)),
                          _bullets(lines) if lines else M("· Everyone passed.")]
     if prices:
         parts.append(M("Prices: {prices}", prices=prices))
@@ -528,13 +514,13 @@ def _is_event(line: Text) -> bool:
 
 def or_set_summary(game: Game, entries: Sequence[Mapping[str, Any]], since_message: int) -> Join:
     """The end of a set of operating rounds: each OR's revenues, dividends, price moves and trains, then phases."""
-    names = tuple(round_name(e["name"]) for e in entries)
+    names = tuple(round_name(e) for e in entries)
     parts: list[Text] = [M("📋 **End of the operating rounds** ({rounds})", rounds=names) if names
                          else M("📋 **End of the operating rounds**")]
     for e in entries:
         lines = e.get("summary") or []
         if lines:
-            parts.append(Join((M("__{round}__", round=round_name(e["name"])), _bullets(lines))))
+            parts.append(Join((M("__{round}__", round=round_name(e)), _bullets(lines))))
     events = [t for _i, t in game.messages[since_message:] if _is_event(t)]
     if events:
         parts.append(Join((M("__Events__"), _bullets(events))))

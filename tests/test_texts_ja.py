@@ -64,6 +64,8 @@ def _not_ours(game: Game) -> list[str]:
     theirs = [n for sym in game.corps for n in game.rules.charter_notes(game, sym)]
     theirs += [t for _i, t in game.messages]
     theirs += [line for e in game.finished_rounds for line in e.get("summary") or []]
+    theirs += [texts.round_name(e) for e in game.finished_rounds]
+    theirs.append(getattr(game.round, "display_name", None) or game.round.name)
     return sorted({JA(t) for t in theirs}, key=len, reverse=True)
 
 
@@ -166,12 +168,16 @@ def test_embeds_render_every_part_for_the_reader(fl_played: Game) -> None:
     assert ja.clipped().title == ja.title
 
 
-def test_round_names_in_the_readers_words() -> None:
-    assert [JA(texts.round_name(n)) for n in ("SR 3", "OR 3.2", "SDR 1", "Private draft")] == [
-        "株式ラウンド3", "運営ラウンド3.2", "株式ラウンド1", "プライベート会社のドラフト"]
-    assert [str(texts.round_name(n)) for n in ("SR 3", "OR 3.2", "start")] == ["SR 3", "OR 3.2", "start"]
-    msg = M("SR {n}", n=4)
-    assert texts.round_name(msg) is msg  # a name the engine already says as a message is kept
+def test_rounds_are_named_in_the_engines_words(fl_played: Game) -> None:
+    """Round names come from the engine (its label of a finished round, its display name of the current one); an
+    entry recorded before rounds had labels shows its id."""
+    entry = next(e for e in fl_played.finished_rounds if e["kind"] == "stock")
+    number = entry["name"].split()[1]
+    assert JA(texts.stock_round_summary(fl_played, entry)).startswith(f"📋 **株式ラウンド{number}終了**")
+    assert str(texts.stock_round_summary(fl_played, entry)).startswith(f"📋 **End of {entry['name']}**")
+    old = {k: v for k, v in entry.items() if k != "label"}
+    assert str(texts.round_name(old)) == entry["name"]
+    assert JA(texts.round_line(fl_played)).startswith("運営ラウンド")
 
 
 def test_purchases_said_by_the_engine_as_messages_are_merged_like_plain_lines() -> None:
