@@ -180,6 +180,14 @@ def test_rounds_are_named_in_the_engines_words(fl_played: Game) -> None:
     assert JA(texts.round_line(fl_played)).startswith("運営ラウンド")
 
 
+def test_the_engines_purchase_lines_are_the_ones_merged(fl_played: Game) -> None:
+    said = [line for e in fl_played.finished_rounds if e["kind"] == "stock" for line in e["summary"]]
+    texts_of = {line.text for line in said if isinstance(line, Msg)}
+    assert {texts.BOUGHT, texts.SOLD} <= texts_of
+    merged = texts.merge_purchases(said)
+    assert len(merged) < len(said) and not any(isinstance(x, Msg) and x.text == texts.BOUGHT for x in merged)
+
+
 def test_purchases_said_by_the_engine_as_messages_are_merged_like_plain_lines() -> None:
     said: list[Any] = [M(texts.BOUGHT, player="bob", share="L&N", source="ipo"), "amy started SAL at $70",
                        M(texts.BOUGHT, player="bob", share="L&N", source="ipo"),
