@@ -110,6 +110,8 @@ def _bid(opts: Mapping[str, Any]) -> dict[str, Any]:
 
 _CORP = Option("corporation", "str", "Corporation (e.g. SAL)", required=True, autocomplete=True)
 _SHARE = Option("share", "bool", "Post the answer in the channel instead of only to you")
+_LANGUAGE = Option("language", "str", "The language of the game's posts in this channel (default: the server's)",
+                   choices=("en", "ja"))
 
 COMMANDS: tuple[Command, ...] = (
     # -- lifecycle
@@ -119,6 +121,7 @@ COMMANDS: tuple[Command, ...] = (
         Option("reminder_hours", "float", "Remind a player who has not acted after this many hours (0 = off)"),
         Option("images", "str", "When to post the map and market", choices=("turn", "round", "request")),
         Option("name", "str", "Your player name (default: your display name)"),
+        _LANGUAGE,
     )),
     Command("game join", "Take a seat in the game gathering in this channel", "lifecycle", (
         Option("name", "str", "Your player name (default: your display name)"),
@@ -132,6 +135,7 @@ COMMANDS: tuple[Command, ...] = (
         Option("dm", "bool", "Send my reminders by direct message"),
         Option("stall_after", "int", "Tell the creator after this many reminders without a move (0 = never)",
                min_value=0, max_value=100),
+        _LANGUAGE,
     )),
     Command("game abandon", "Abandon the game (creator or Manage Server; asks to confirm)", "lifecycle", admin=True),
     Command("game finished", "Finished games of this channel", "lifecycle", (_SHARE,)),
