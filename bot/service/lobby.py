@@ -48,7 +48,7 @@ class Lobby(Table):
                 row = await tx.game(gid)
         except ChannelBusyError:
             raise Refusal(M("This channel already has {game}. Finish it, or an administrator can `/game abandon` "
-                            "it, before creating another.", game=_game_words(ctx.row))) from None
+                            "it, before creating another.", game=game_words(ctx.row))) from None
         assert row is not None
         ctx.row = row  # the announcement speaks the new game's language
         td = load_title(title)
@@ -384,7 +384,7 @@ def _language(value: Any) -> str:
     return code
 
 
-def _game_words(row: GameRow | None) -> Text:
+def game_words(row: GameRow | None) -> Text:
     """The channel's game as named in a refusal: "game #3 (18FL, lobby)"."""
     if row is None:
         return M("a game")

@@ -48,7 +48,7 @@ class Ctx:
     row: GameRow | None = None
     players: list[PlayerRow] = field(default_factory=list)
     pending: PendingImportRow | None = None  # the stored record an import lobby waits to activate (see records)
-    away: dict[int, str] = field(default_factory=dict)  # seated members who said they are away: id -> until when
+    away: dict[int, Text] = field(default_factory=dict)  # seated members who said they are away: id -> until when
     guild_locale: str | None = None  # the guild's preferred locale: a new game's language
 
     def channel_lang(self) -> str:
