@@ -80,9 +80,11 @@ class Lobby(Table):
         except ConflictError:
             raise Refusal(name_taken) from None
         seated = tuple(p.name for p in ctx.players) + (name,)
-        joins = M("🪑 **{player}** joins game #{game}. Seated ({n}): {players}.", player=name, game=row.id,
-                  n=len(seated), players=seated)
-        return Reply(text=Join((joins, M("Ready to start.")), " ") if len(seated) >= td.min_players else joins)
+        if len(seated) >= td.min_players:
+            return Reply(text=M("🪑 **{player}** joins game #{game}. Seated ({n}): {players}. Ready to start.",
+                                player=name, game=row.id, n=len(seated), players=seated))
+        return Reply(text=M("🪑 **{player}** joins game #{game}. Seated ({n}): {players}.", player=name, game=row.id,
+                            n=len(seated), players=seated))
 
     async def _cmd_leave(self, ctx: Ctx, opts: dict[str, Any]) -> Reply:
         row = self._need_lobby(ctx, "leave")
