@@ -10,14 +10,17 @@ language, for the notes a transport adds (a picture left out).
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
 from engine.messages import Join, Text
 
-from ..i18n import DEFAULT, Tr
+from ..i18n import DEFAULT, EN, Tr
 from ..texts import Embed
+
+log = logging.getLogger("stationmaster.service")
 
 ButtonStyle = Literal["primary", "secondary", "success", "danger"]
 
@@ -131,12 +134,26 @@ def merge(into: Reply, other: Reply) -> None:
     into.turn_of = other.turn_of if other.turn_of is not None else into.turn_of
 
 
+class _Safe:
+    """A language that never fails a reply: a text it cannot render (a broken translation) is logged and shown in
+    English instead."""
+
+    def __init__(self, lang: str) -> None:
+        self.tr = Tr(lang)
+        self.lang = self.tr.lang
+
+    def __call__(self, text: Text | None) -> str:
+        try:
+            return self.tr(text)
+        except (KeyError, ValueError, IndexError, TypeError):
+            log.exception("rendering %r in %s failed; shown in English", text, self.lang)
+            return EN(text)
 
 
 def localise(reply: Reply, public: str, private: str) -> Reply:
     """Render every text of the reply and its follow-ups (in place): ephemeral messages in the reader's language
     `private`, public ones in the channel's `public`."""
-    langs = {public: Tr(public), private: Tr(private)}
+    langs = {public: _Safe(public), private: _Safe(private)}
     for r in reply.all():
         t = langs[private if r.ephemeral else public]
         r.lang = t.lang
@@ -153,12 +170,12 @@ def localise(reply: Reply, public: str, private: str) -> Reply:
     return reply
 
 
-def localise_embed(e: Embed, t: Tr) -> Embed:
+def localise_embed(e: Embed, t: Callable[[Text], str]) -> Embed:
     """An embed whose title, description and fields are rendered (a copy; the embed may be shared)."""
     return dataclasses.replace(e, title=t(e.title), description=t(e.description),
                                fields=[(t(name), t(value)) for name, value in e.fields])
 
 
 def localise_choices(choices: list[Choice], lang: str) -> list[Choice]:
-    t = Tr(lang)
+    t = _Safe(lang)
     return [c if isinstance(c.name, str) else Choice(t(c.name), c.value) for c in choices]
