@@ -32,7 +32,8 @@ without it each game gets a random seed, as on Discord.
 
 --lang ja plays in Japanese: every simulated member's Discord client and the guild are Japanese (locale `ja`), so
 a game created here speaks Japanese in the channel and each member's private replies are Japanese too; the
-simulator's own words follow. Command and option names are still typed as in English (`/track lay hex:G22`).
+simulator's own words follow. Commands and options may then be typed in Japanese as Discord shows them
+(`@hanako /線路 配置 ヘクス:G22 タイル:9 回転:0`) or in English.
 
 With --script FILE the lines are run in order; the exit status is 0 if every line behaved as expected, 1 at the
 first line refused without `!` (or accepted with `!`), 2 for a file that cannot be read. Without --script the
@@ -55,7 +56,7 @@ from typing import Any, TextIO
 
 from engine.messages import M, Text
 
-from .commands import BY_PATH, Command, coerce
+from .commands import Command, coerce, resolve_option, resolve_path
 from .i18n import DEFAULT, LANGUAGES, Tr
 from .reminders import due_notices
 from .service import Button, Reply, Select, Service, User
@@ -153,7 +154,7 @@ class LocalChannel:
             return self._local_refusal(M("Say who you are first: `@alice /game create title:18FL`."), expect)
         if verb == "click":
             return await self._click(words[1:], expect)
-        cmd, rest_words = _find_command(words)
+        cmd, rest_words = resolve_path(words, self.lang)
         if cmd is None:
             return self._local_refusal(M("There is no command /{command}. Try /help.", command=" ".join(words[:2])),
                                        expect)
@@ -181,7 +182,7 @@ class LocalChannel:
         positional = [o for o in cmd.options]
         for word in words:
             name, sep, value = word.partition(":")
-            opt = cmd.option(name.lower()) if sep else None
+            opt = resolve_option(cmd, name, self.lang) if sep else None
             if opt is None:
                 # a bare word (or one whose prefix is no option name, like a hex "C22"): the next free option
                 free = [o for o in positional if o.name not in options]
@@ -315,17 +316,6 @@ class LocalChannel:
                 path = self.out_dir / f"{self.pictures:04d}-{name}"  # an undo may reuse an action number
                 path.write_bytes(data)
                 self.write(f"   🖼  {path} ({len(data) // 1024} KB)")
-
-
-def _find_command(words: list[str]) -> tuple[Command | None, list[str]]:
-    if len(words) >= 2:
-        two = f"{words[0].lower()} {words[1].lower()}"
-        if two in BY_PATH:
-            return BY_PATH[two], words[2:]
-    one = words[0].lower()
-    if one in BY_PATH:
-        return BY_PATH[one], words[1:]
-    return None, words
 
 
 def _duration(text: str) -> float | None:
