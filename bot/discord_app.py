@@ -455,7 +455,8 @@ class StationmasterBot(discord.Client):
             if previous is None:
                 return
             old = await message.channel.fetch_message(previous)
-            await old.edit(content=turn_over_text(old.content), view=None)
+            lang = await self.service.game_language(game_id)
+            await old.edit(content=tr(turn_over_text(old.content), lang), view=None)
         except DELIVERY_ERRORS as e:
             log.info("game %s: could not mark the previous turn message over: %s", game_id, e)
 

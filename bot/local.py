@@ -132,7 +132,7 @@ class LocalChannel:
             try:
                 self.current = self._user(head)
             except ValueError as e:
-                return self._local_refusal(str(e), expect)
+                return self._local_refusal(getattr(e, "msg", None) or str(e), expect)
             line = rest.strip()
             if not line:
                 self.write(self.t(M("(now typing as @{member})", member=self.current.name)))
@@ -163,7 +163,7 @@ class LocalChannel:
         try:
             options, ask = self._options(cmd, rest_words)
         except ValueError as e:
-            return self._local_refusal(str(e), expect)
+            return self._local_refusal(getattr(e, "msg", None) or str(e), expect)
         if ask is not None:
             choices = await self.service.autocomplete(self.channel_id, who, cmd.path, ask, "", options)
             listing = "\n".join(f"  {c.value}  — {c.name}" for c in choices) or \

@@ -25,6 +25,7 @@ from ..availability import (
     parse_time_zone,
 )
 from ..commands import make_custom_id
+from ..i18n import DEFAULT
 from ..storage import ReminderRow, SeatedGame
 from ..texts import mention
 from .reminders import waiting_since
@@ -172,6 +173,11 @@ class Members(Table):
         if key == "stall-abandon":
             return await self._cmd_abandon(ctx, {})  # type: ignore[attr-defined]
         return await self._cmd_end(ctx, {})  # type: ignore[attr-defined]
+
+    async def game_language(self, game_id: int) -> str:
+        """The language a game's channel posts speak (a transport editing an old post of the game writes it)."""
+        row = await self.store.game(game_id)
+        return row.language if row is not None else DEFAULT
 
     # -- the newest "your turn" message of a game ---------------------------------------------------------------
     async def turn_posted(self, game_id: int, channel_id: int, message_id: int) -> int | None:
