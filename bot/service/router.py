@@ -229,5 +229,7 @@ def _storage_text(e: StorageError) -> Text:
     if isinstance(e, NotFoundError):
         return M("That game or player no longer exists.")
     if isinstance(e, ConflictError):
-        return M("That conflicts with the stored game: {problem}.", problem=str(e))
+        # the store's own words are for the log (the caller logs them): a member reads what happened and what to do
+        return M("That conflicts with the game as stored (it changed at the same moment); nothing was changed. "
+                 "`/game status` shows it now.")
     return M("The database refused that; nothing changed.")
