@@ -16,7 +16,7 @@ from ..commands import make_custom_id
 from ..i18n import LANGUAGES, language_of
 from ..storage import IMAGE_MODES, ChannelBusyError, ConflictError, GameRow, PlayerRow
 from ..texts import Embed, mention
-from .replies import Button, Refusal, Reply, User, merge
+from .replies import Button, Refusal, Reply, User, merge, sentences
 from .table import NO_GAME, Ctx, Table, is_import_lobby
 
 RESERVED_NAMES = {"bank", "ipo", "pool", "reserved", "admin", "*"}
@@ -181,7 +181,7 @@ class Lobby(Table):
                      "them; `dm:` (your own reminders) is yours to choose.", player=creator) if creator else \
                 M("Only the game's creator or a member with the Manage Server permission can change them; `dm:` "
                   "(your own reminders) is yours to choose.")
-            raise Refusal(Join((self._settings_text(row), only), " "))
+            raise Refusal(sentences(self._settings_text(row), only))
         if dm is None and not game_wide:
             return Reply(text=self._settings_text(row), ephemeral=True)
         now = self.now()

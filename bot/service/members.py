@@ -29,7 +29,7 @@ from ..i18n import DEFAULT
 from ..storage import ReminderRow, SeatedGame
 from ..texts import mention
 from .reminders import waiting_since
-from .replies import Button, Refusal, Reply, User
+from .replies import Button, Refusal, Reply, User, sentences
 from .table import Ctx, Table
 
 log = logging.getLogger("stationmaster.service")
@@ -162,7 +162,7 @@ class Members(Table):
         remedies = M("{creator} (creator) or an administrator can give the seat to someone else with `/game replace "
                      "player:{player} user:@member`, end the game and score it now, or abandon it.",
                      creator=mention(row.creator_id), player=seat.name)
-        text = Join((Join((stalled, away), " "), remedies))
+        text = Join((sentences(stalled, away), remedies))
         buttons = [Button(label, cid, style) for label, key, style in (
             (M("End and score…"), "stall-end", "secondary"), (M("Abandon…"), "stall-abandon", "danger"))
             if (cid := make_custom_id(row.id, "any", key))]

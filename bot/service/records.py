@@ -20,7 +20,7 @@ from ..commands import make_custom_id
 from ..storage import GameRow, PendingImportRow
 from ..texts import mention
 from .lobby import FORBIDDEN_IN_NAMES, MAX_NAME, RESERVED_NAMES, game_words
-from .replies import Component, Refusal, Reply, Select, SelectOption, merge
+from .replies import Component, Refusal, Reply, Select, SelectOption, merge, sentences
 from .table import LOST_IMPORT, Ctx, Table, game_result
 
 log = logging.getLogger("stationmaster.service")
@@ -150,7 +150,7 @@ class Records(Table):
         if claimed != set(pending.seats):
             await self.store.add_player(row.id, ctx.user.id, name)
             free = tuple(n for n in pending.seats if n not in claimed)
-            return Reply(text=Join((head, M("Still to claim: {seats}.", seats=free)), " "),
+            return Reply(text=sentences(head, M("Still to claim: {seats}.", seats=free)),
                          components=self._claim_menu(row, pending, claimed))
         return await self._activate_import(ctx, pending, name, head)
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from engine.messages import Join, Text
+from engine.messages import Join, M, Text
 
 from ..i18n import DEFAULT, EN, Tr
 from ..texts import Embed
@@ -148,6 +148,15 @@ class _Safe:
         except (KeyError, ValueError, IndexError, TypeError):
             log.exception("rendering %r in %s failed; shown in English", text, self.lang)
             return EN(text)
+
+
+def sentences(*parts: Text) -> Text:
+    """Sentences one after another, as the language writes them (a space in English, none in Japanese)."""
+    out: Text = ""
+    for part in parts:
+        if part:
+            out = M("{sentence} {next}", sentence=out, next=part) if out else part
+    return out
 
 
 def localise(reply: Reply, public: str, private: str) -> Reply:
