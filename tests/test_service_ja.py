@@ -11,9 +11,11 @@ from typing import Any
 
 import pytest
 
+from bot.commands import command
+from bot.i18n import LANGUAGES
 from bot.reminders import due_notices
 from bot.service import Reply, Service, User
-from bot.storage import MIGRATIONS, SCHEMA_VERSION, Store
+from bot.storage import LANGUAGE_CODES, MIGRATIONS, SCHEMA_VERSION, Store
 from tests.test_service import Clock
 
 CH = 300
@@ -171,6 +173,12 @@ async def test_a_member_row_holding_only_a_locale_has_the_default_preferences(sv
     assert member is not None and member.locale == "ja" and not member.has_preferences
     shown = await do(svc, User(HANAKO.id, "hanako", locale="en-US"), "reminders")
     assert shown.text.startswith("Reminders: as each game says (channel unless")
+
+
+def test_the_store_and_the_commands_know_the_languages_the_catalogues_have() -> None:
+    assert set(LANGUAGE_CODES) == set(LANGUAGES)
+    for path in ("game create", "game settings"):
+        assert set(command(path).option("language").choices) == set(LANGUAGES)  # type: ignore[union-attr]
 
 
 async def test_schema_v7_adds_the_games_language_and_the_members_locale(tmp_path: Path) -> None:
