@@ -441,7 +441,7 @@ def test_tournament_tie_break_plays_one_extra_operating_round() -> None:
     g = _tied_bank_end({"tournament_tie_break": True})
     assert not g.finished and state(g).tie_break_played
     assert g.round.kind == "operating" and g.round_no == 5 and g.or_set == (2, 2)  # no stock round before it
-    assert any("tie for first place" in line for _, line in g.messages)
+    assert any("tie for first place" in str(line) for _, line in g.messages)
     assert g.rules.extra_round_at_end(g, g.round, "bankrupt") is None  # never after a bankruptcy
     play(g, Plan(), lambda g: g.finished)
     assert g.end_reason == "bank" and g.round_no == 5 and g.round.operated == ["ABC", "TAG"]
@@ -512,7 +512,7 @@ def test_name_chits_are_the_presidents_choice_and_pay_only_on_their_train() -> N
             act(g, type="pass", entity=who)
     assert bought == 2 and g.corps["ABC"].president == "Cy"
     assert state(g).chit_corp is None and g.rules.placed_chits(g) == {}
-    assert any("name chits are removed" in line for _, line in g.messages)
+    assert any("name chits are removed" in str(line) for _, line in g.messages)
     assert g.replayed().result() == g.result()
 
 

@@ -442,7 +442,7 @@ def test_rule_32_smallest_bank_train_removed_after_each_set() -> None:
         to_step(g, g.round.corp, "buy_train")
         act(g, type="pass", entity=g.round.corp) if legal(g, type="pass") else act(g, **legal(g, type="buy_train")[0])
     assert sum(1 for t in g.depot() if t.name == "2") <= twos - 1 - sum(1 for t in g.trains_of("PRO"))
-    assert any("removed from the bank" in line for _, line in g.messages)
+    assert any("removed from the bank" in str(line) for _, line in g.messages)
 
 
 def test_rule_32_last_of_type_takes_the_next_and_changes_phase() -> None:
