@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.actions import dump_action, parse_action
+from engine.describe import rotation_words
 from engine.errors import GameError
 from engine.game import Game
 from engine.messages import Join, M, Msg, Text
@@ -112,7 +113,7 @@ class Play(Table):
         caption = M("#{tile} on {where}: which rotation?", tile=tile, where=where)
         job = jobs.rotation_job(game, hex_id, tile, rotations, tr(caption, ctx.reader_lang()))
         text = Join((M("#{tile} fits {where} in {n} ways:", tile=tile, where=where, n=len(rotations)),
-                     *(M("· {line}", line=ln) for ln in jobs.rotation_lines(game, hex_id, tile, rotations)),
+                     *(M("· {line}", line=rotation_words(game.board, hex_id, tile, r)) for r in rotations),
                      M("Choose with `/track lay hex:{hex} tile:{tile} rotation:N`.", hex=hex_id, tile=tile)))
         return Reply(text=text, ephemeral=True,
                      pictures=[Picture(f"game{ctx.row.id}-{len(game.actions):05d}-rotations-{hex_id}.png", job)])
