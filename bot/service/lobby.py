@@ -150,7 +150,8 @@ class Lobby(Table):
             emb.fields.append((M("Settings"), settings))
             return Reply(embeds=[emb], ephemeral=not opts.get("share"))
         game = await self._game(ctx)
-        seats = ", ".join(f"{i}. {p.name}" for i, p in enumerate(ctx.players, 1))
+        # a list in the reader's way ("1. ann, 2. bob" / "1. ann、2. bob")
+        seats = M("{seats}", seats=tuple(f"{i}. {p.name}" for i, p in enumerate(ctx.players, 1)))
         emb.description = MN("{round} · {n} action", "{round} · {n} actions",
                              round=texts.round_line(game), n=len(game.actions))
         emb.fields.append((M("Seats"), seats))
