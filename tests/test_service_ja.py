@@ -214,3 +214,18 @@ async def test_schema_v7_adds_the_games_language_and_the_members_locale(tmp_path
             await store.update_settings(3, 7.0, language="xx")
     finally:
         await store.close()
+
+
+async def test_pictures_speak_their_readers_language(svc: Service) -> None:
+    await started(svc, ALICE, HANAKO, language="ja")
+
+    async def market(who: User, **opts: Any) -> bytes:
+        reply = await svc.render(await do(svc, who, "view market", **opts))
+        (name, data), = reply.files
+        assert name.endswith("-market.png")
+        return data
+
+    mine_en, mine_ja = await market(ALICE), await market(HANAKO)
+    shared = await market(ALICE, share=True)
+    assert mine_en != mine_ja  # the caption and legend in each reader's language
+    assert shared == mine_ja  # in the channel: the game's language, whoever asks

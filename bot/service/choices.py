@@ -44,7 +44,7 @@ class Choices(Table):
             return []
         game = await self._game(ctx)
         if path == "view map" and option == "region":
-            return [Choice(label, value) for label, value in jobs.region_choices(game)]
+            return [Choice(label, value) for label, value in jobs.region_choices(game, ctx.reader_lang())]
         if path == "view revenue" and option == "corporation":
             return [Choice(f"{s} — {c.name}", s) for s, c in game.corps.items() if c.started]
         seat = ctx.seat()

@@ -22,7 +22,6 @@ from engine.messages import Join, M, Msg, Text
 from .. import checkpoints, texts
 from .. import pictures as jobs
 from ..commands import ANY_ENTITY, Command, decode_action, encode_action
-from ..i18n import tr
 from ..storage import GameRow
 from .ids import normalise_ids
 from .replies import Picture, Refusal, Reply, merge
@@ -111,7 +110,7 @@ class Play(Table):
                                                  "rotation": rotations[0]})
         where = texts.hex_name(game, hex_id)
         caption = M("#{tile} on {where}: which rotation?", tile=tile, where=where)
-        job = jobs.rotation_job(game, hex_id, tile, rotations, tr(caption, ctx.reader_lang()))
+        job = jobs.rotation_job(game, hex_id, tile, rotations, caption, lang=ctx.reader_lang())
         text = Join((M("#{tile} fits {where} in {n} ways:", tile=tile, where=where, n=len(rotations)),
                      *(M("· {line}", line=rotation_words(game.board, hex_id, tile, r)) for r in rotations),
                      M("Choose with `/track lay hex:{hex} tile:{tile} rotation:N`.", hex=hex_id, tile=tile)))

@@ -171,7 +171,8 @@ class Prompt(Table):
         if game.player_for(corp) != seat.name:
             lines.append(M("(Only {corp}'s president {president} can confirm.)", corp=corp,
                            president=game.player_for(corp)))
-        reply = Reply(text=Join(tuple(lines)), pictures=[self._map_picture(row, game, best, corp)], ephemeral=again)
+        picture = self._map_picture(row, game, best, corp, lang=ctx.reader_lang() if again else None)
+        reply = Reply(text=Join(tuple(lines)), pictures=[picture], ephemeral=again)
         cid = make_custom_id(row.id, state, "a:" + encode_action(runs[0]))
         if cid:
             reply.components = [[Button(M("Run trains for {revenue}", revenue=game.fmt(best.revenue)), cid,

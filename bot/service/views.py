@@ -12,7 +12,6 @@ from engine.messages import Join, M, Text
 
 from .. import checkpoints, texts
 from .. import pictures as jobs
-from ..i18n import tr
 from ..storage import GameRow
 from .replies import Picture, Refusal, Reply
 from .table import Ctx, Table
@@ -57,6 +56,7 @@ class Views(Table):
     def _render_view(self, ctx: Ctx, game: Game, name: str, opts: dict[str, Any]) -> Reply:
         assert ctx.row is not None
         private = not opts.get("share")
+        lang = ctx.reader_lang() if private else ctx.row.language  # a picture only the member sees is theirs
         if name == "players":
             return Reply(embeds=[texts.players_embed(game)], ephemeral=private)
         if name == "corporations":
@@ -72,12 +72,13 @@ class Views(Table):
                     raise Refusal(getattr(e, "msg", None) or str(e)) from None
                 where = texts.hex_name(game, centre)
                 return Reply(text=M("Map around {where} — {round}", where=where, round=texts.round_line(game)),
-                             pictures=[self._map_picture(ctx.row, game, region=centre)], ephemeral=private)
+                             pictures=[self._map_picture(ctx.row, game, region=centre, lang=lang)],
+                             ephemeral=private)
             return Reply(text=M("Map — {round}", round=texts.round_line(game)),
-                         pictures=[self._map_picture(ctx.row, game)], ephemeral=private)
+                         pictures=[self._map_picture(ctx.row, game, lang=lang)], ephemeral=private)
         if name in jobs.SHEETS:
             try:
-                text, job = jobs.sheet_job(game, name, str(opts.get("corporation") or "").upper() or None)
+                text, job = jobs.sheet_job(game, name, str(opts.get("corporation") or "").upper() or None, lang=lang)
             except ValueError as e:
                 raise Refusal(getattr(e, "msg", None) or str(e)) from None
             what = name + (f"-{opts.get('corporation')}" if name == "revenue" else "")
@@ -85,11 +86,11 @@ class Views(Table):
                          ephemeral=private)
         if name == "market":
             return Reply(text=M("Market — {round}", round=texts.round_line(game)),
-                         pictures=[self._market_picture(ctx.row, game)], ephemeral=private)
+                         pictures=[self._market_picture(ctx.row, game, lang)], ephemeral=private)
         if name == "standings":
             return Reply(text=Join((M("**Net worth**"), *(ctx.names_as_members(ln)
                                                            for ln in texts.standings_lines(game)))),
-                         pictures=[self._standings_picture(ctx.row, game)], ephemeral=private)
+                         pictures=[self._standings_picture(ctx.row, game, lang)], ephemeral=private)
         raise Refusal(M("Unknown view {view}.", view=name))
 
     # ------------------------------------------------------------------ pictures (snapshots, rendered later)
@@ -97,16 +98,17 @@ class Views(Table):
         return {c.sym: (c.color, c.text_color) for c in game.data.corporations}
 
     def _map_picture(self, row: GameRow, game: Game, routes: Any = None, corp: str | None = None, *,
-                     region: str | None = None, highlight: set[str] | None = None) -> Picture:
-        title: Text = M("{title} · game #{game} · {round}", title=row.title, game=row.id,
-                        round=texts.round_line(game))
+                     region: str | None = None, highlight: set[str] | None = None,
+                     lang: str | None = None) -> Picture:
+        """The map (in `lang`: by default the game's, for the channel)."""
+        title: Text = _caption(row, texts.round_line(game))
         draws = route_draws(game, routes) if routes is not None else None
         if corp:
             title = M("{caption} · {corp} routes", caption=title, corp=corp)
         elif highlight:
             title = M("{caption} · {corp} may build on the outlined hexes", caption=title, corp=game.current_entity)
-        job = jobs.map_job(game, tr(title, row.language), routes=draws, highlight=highlight, region=region,
-                           crop=bool(highlight))
+        job = jobs.map_job(game, title, routes=draws, highlight=highlight, region=region, crop=bool(highlight),
+                           lang=lang or row.language)
         n = len(game.actions)
         kind = "routes" if routes is not None else ("region" if region else "map")
         return Picture(f"game{row.id}-{n:05d}-{kind}.png", job)
@@ -123,16 +125,19 @@ class Views(Table):
         self._map_posted[row.id] = shown
         return self._map_picture(row, game, highlight=highlight or None)
 
-    def _market_picture(self, row: GameRow, game: Game) -> Picture:
-        caption = M("{title} · game #{game} · {round}", title=row.title, game=row.id, round=texts.round_line(game))
+    def _market_picture(self, row: GameRow, game: Game, lang: str | None = None) -> Picture:
         return Picture(f"game{row.id}-{len(game.actions):05d}-market.png",
-                       jobs.market_job(game, tr(caption, row.language)))
+                       jobs.market_job(game, _caption(row, texts.round_line(game)), lang=lang or row.language))
 
-    def _standings_picture(self, row: GameRow, game: Game) -> Picture:
-        title = M("{title} · game #{game} · {round}", title=row.title, game=row.id,
-                  round=M("final standings") if game.finished else texts.round_line(game))
+    def _standings_picture(self, row: GameRow, game: Game, lang: str | None = None) -> Picture:
+        title = _caption(row, M("final standings") if game.finished else texts.round_line(game))
         return Picture(f"game{row.id}-{len(game.actions):05d}-standings.png",
-                       jobs.standings_job(game, tr(title, row.language)))
+                       jobs.standings_job(game, title, lang=lang or row.language))
+
+
+def _caption(row: GameRow, when: Text) -> Text:
+    """A picture's caption: which game, and when ("18FL · game #3 · OR 2.1")."""
+    return M("{title} · game #{game} · {round}", title=row.title, game=row.id, round=when)
 
 
 def route_draws(game: Game, routes: Any) -> list[Any]:
