@@ -13,7 +13,7 @@ message splitting and mentions work on rendered strings.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +23,6 @@ from engine.state import IPO, POOL
 from engine.stock import share_price
 
 from .commands import COMMANDS, GROUPS, command_words, option_word
-from .i18n import Tr
 
 if TYPE_CHECKING:
     from .storage import GameRow
@@ -47,8 +46,8 @@ class Embed:
     fields: list[tuple[Text, Text]] = field(default_factory=list)
     color: int | None = None
 
-    def render(self, t: Tr) -> Embed:
-        """The card with every part in the reader's language."""
+    def render(self, t: Callable[[Text], str]) -> Embed:
+        """The card with every part in the reader's language (``t`` renders a text: a `bot.i18n.Tr`)."""
         return Embed(t(self.title), t(self.description), [(t(n), t(v)) for n, v in self.fields], self.color)
 
     def as_text(self) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,11 +14,14 @@ import pytest
 from bot import texts
 from bot.commands import COMMANDS, GROUPS, command_words, option_word
 from bot.i18n import EN, Tr
+from bot.service import Service
 from engine.actions import dump_action
 from engine.game import Game
 from engine.messages import M, Msg
 from engine.selfplay import selfplay
 from engine.titles import TITLES, new_game, rules_for
+from tests.test_service import Clock
+from tests.test_service_ja import ALICE, HANAKO, KENJI, do
 
 JA = Tr("ja")
 COMMANDS_BY_PATH = {c.path: c for c in COMMANDS}
@@ -207,3 +211,23 @@ def test_words_of_time_in_japanese() -> None:
         "less than a minute", "40 min", "5 h", "2 d 3 h", "2 d"]
     assert [JA(texts.hours_text(s)) for s in (0, 1800, 5400, 36000)] == ["オフ", "30分", "1.5時間", "10時間"]
     assert [str(texts.hours_text(s)) for s in (0, 1800, 5400, 36000)] == ["off", "30 min", "1.5 h", "10 h"]
+
+
+async def test_a_japanese_table_reads_our_texts_through_the_service(tmp_path: Path) -> None:
+    """Through the real service: the call to act names the game in Japanese, the views and /help are Japanese for a
+    Japanese reader, and an English reader still reads today's English."""
+    service = await Service.open(str(tmp_path / "texts.sqlite3"), now=Clock(), seed_source=lambda: 5)
+    try:
+        assert (await do(service, ALICE, "game create", title="18FL", images="request", language="ja")).ok
+        assert (await do(service, HANAKO, "game join")).ok
+        assert (await do(service, KENJI, "game join")).ok
+        start = await do(service, ALICE, "game start")
+        assert "➡️ 18FL · ゲーム #1 · " in start.text and "game #" not in start.text
+        players = await do(service, HANAKO, "view players")
+        card = players.embeds[0]
+        assert card.title.startswith("プレイヤー — ") and "所持金" in card.as_text() and "Cash" not in card.as_text()
+        assert (await do(service, ALICE, "view players")).embeds[0].title.startswith("Players — ")
+        assert "**コマンド**" in (await do(service, HANAKO, "help")).text
+        assert "**Commands**" in (await do(service, ALICE, "help")).text
+    finally:
+        await service.close()
