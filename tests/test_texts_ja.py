@@ -106,7 +106,7 @@ GAMES = [("18FL", 3, 4, 400, 40), ("18EZ", 3, 1, 6000, 90), ("1830", 4, 2, 400, 
 
 
 @pytest.mark.parametrize(("title", "players", "seed", "actions", "every"), GAMES, ids=[g[0] for g in GAMES])
-def test_a_whole_game_reads_in_japanese(title: str, players: int, seed: int, actions: int, every: int) -> None:
+def test_games_of_every_title_read_in_japanese(title: str, players: int, seed: int, actions: int, every: int) -> None:
     kinds: set[str] = set()
     problems: list[str] = []
     for game in _forward(title, players, seed, actions, every):
