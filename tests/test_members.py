@@ -109,7 +109,7 @@ async def test_away_pauses_reminders_and_the_table_sees_it(svc: Service, clock: 
     cur = await svc.current_game(CH1)
     assert cur is not None
     prompt = svc._prompt(await _ctx(svc, CH1), cur[1], previous=[])
-    assert f"{waiting.name} is away until" in prompt.text
+    assert f"{waiting.name} is away until" in str(prompt.text)
     for _ in range(5):
         clock.t += 12 * HOUR
         assert await due_notices(svc) == []
@@ -165,7 +165,7 @@ async def test_one_call_to_act_per_game_the_previous_is_marked_done(svc: Service
     assert await svc.turn_posted(1, CH1, 502) == 501
     assert await svc.turn_posted(1, CH1, 502) is None  # the same message again: nothing to mark
     text = "🪙 bob buys TR.\n\n➡️ 18FL · game #1 · <@1> — alice chooses a private company: POSC.\nmore lines"
-    assert turn_over_text(text) == "🪙 bob buys TR.\n\n~~➡️ 18FL · game #1 · <@1> — alice chooses a private " \
+    assert str(turn_over_text(text)) == "🪙 bob buys TR.\n\n~~➡️ 18FL · game #1 · <@1> — alice chooses a private " \
                                    "company: POSC.~~ ☑️ done"
     assert turn_over_text("no call here") == "no call here"
 
