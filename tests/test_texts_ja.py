@@ -159,7 +159,8 @@ def test_help_names_commands_as_the_readers_discord_does() -> None:
         "`/列車 運行 [確認] [経路]` — " + JA(Msg(COMMANDS_BY_PATH["train run"].description)),
         "`/列車 購入 列車:… [価格] [種類] [交換]` — " + JA(Msg(COMMANDS_BY_PATH["train buy"].description)),
         "`/列車 廃棄 列車:…` — " + JA(Msg(COMMANDS_BY_PATH["train discard"].description))]
-    assert str(texts.help_text("train")).splitlines()[1].startswith("`/train run [confirm] [routes]` — Show the best routes")
+    first = str(texts.help_text("train")).splitlines()[1]
+    assert first.startswith("`/train run [confirm] [routes]` — Show the best routes")
 
 
 def test_embeds_render_every_part_for_the_reader(fl_played: Game) -> None:
