@@ -56,6 +56,10 @@ class Board(Tracked):
             return hex_layout(self.title.hex(hex_id))
         return tile_layout(self.title.tiles[st.tile], st.rotation)
 
+    def token_key(self) -> tuple:
+        """Every station token on the board (slot and beside-tile), as a key for what reachability reads of them."""
+        return tuple((tuple(map(tuple, st.tokens)), tuple(st.extra_tokens)) for st in self.hexes.values())
+
     def tile_name(self, hex_id: str) -> str:
         """The 18xx.games id of what lies on the hex: "9-3", or "B5-0" if preprinted."""
         st = self.hexes[hex_id]
@@ -65,23 +69,35 @@ class Board(Tracked):
         n = neighbour(hex_id, edge, self.layout_kind, self.letters_x)
         return n if n in self.hexes else None
 
+    def open_sides(self) -> dict[tuple[str, int], tuple[str, int]]:
+        """(hex, edge) -> the hex and edge across, for every side track may cross: a hex is there and no
+        impassable border. The printed map's, kept with the title data (as its hex index) since every track
+        graph build asks for each side."""
+        sides = self.title.__dict__.get("_open_sides")
+        if sides is None:
+            sides = {}
+            for h in self.title.hexes:
+                for edge in range(6):
+                    other = self.neighbour(h.id, edge)
+                    if other is not None and not any(b.edge == edge for b in h.borders):
+                        sides[(h.id, edge)] = (other, opposite(edge))
+            self.title.__dict__["_open_sides"] = sides
+        return sides
+
     def edge_open(self, hex_id: str, edge: int) -> bool:
         """Track may cross this side: a hex is there and no impassable border."""
-        other = self.neighbour(hex_id, edge)
-        if other is None:
-            return False
-        h = self.title.hex(hex_id)
-        return not any(b.edge == edge for b in h.borders)
+        return (hex_id, edge) in self.open_sides()
 
-    def connects_across(self, hex_id: str, edge: int) -> tuple[str, int] | None:
-        """The hex and edge on the other side if track there meets track here."""
-        if not self.edge_open(hex_id, edge):
+    def connects_across(self, hex_id: str, edge: int,
+                        layouts: dict[str, Layout] | None = None) -> tuple[str, int] | None:
+        """The hex and edge on the other side if track there meets track here (``layouts``: the board's layouts
+        when the caller has them at hand)."""
+        across = self.open_sides().get((hex_id, edge))
+        if across is None:
             return None
-        other = self.neighbour(hex_id, edge)
-        assert other is not None
-        back = opposite(edge)
-        if back in self.layout(other).exits:
-            return other, back
+        other, back = across
+        if back in (layouts[other] if layouts is not None else self.layout(other)).exits:
+            return across
         return None
 
     def city_tokens(self, hex_id: str, city: int) -> list[str | None]:

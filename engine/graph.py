@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 from .board import Board
 from .hexgrid import opposite
+from .tiles import Layout
 
 STOP_KINDS = ("city", "town", "offboard")
 
@@ -89,7 +90,7 @@ class TrackGraph:
                 self._node(("offboard", hex_id, 0), GraphNode("offboard", hex_id, 0))
         for hex_id, lay in layouts.items():
             for pi, (a, b) in enumerate(lay.paths):
-                ends = (self._endpoint(hex_id, a), self._endpoint(hex_id, b))
+                ends = (self._endpoint(hex_id, a, layouts), self._endpoint(hex_id, b, layouts))
                 if ends[0] is None or ends[1] is None:
                     continue  # runs into a stub no train may enter
                 sid = len(self.segs)
@@ -105,13 +106,23 @@ class TrackGraph:
         for nid, node in enumerate(self.nodes):
             if node.kind == "side":
                 self.side_bit[nid] = 1 << (len(self.segs) + len(self.side_bit))
+        self.location = self._locations(location)
+        # What other modules derive from the track and location rule (route links, reach), kept with the graph
+        # that ``track_graph`` hands out again while the track is unchanged; its copies share this dict.
+        self.memo: dict[object, object] = {}
+
+    def _locations(self, location: Callable[[str], str | None] | None) -> list[str | None]:
         loc = location or (lambda h: h)
         # a location of None makes each stop of the hex a location of its own (1830: both cities of an OO tile)
-        self.location: list[str | None] = [(loc(n.hex) or f"{n.hex}/{n.kind}{n.index}") if n.is_stop else None
-                                           for n in self.nodes]
-        # What other modules derive from the track alone (route links), kept with the graph that ``track_graph``
-        # hands out again while the track is unchanged; its copies share this dict.
-        self.memo: dict[str, object] = {}
+        return [(loc(n.hex) or f"{n.hex}/{n.kind}{n.index}") if n.is_stop else None for n in self.nodes]
+
+    def relocated(self, location: Callable[[str], str | None] | None) -> TrackGraph:
+        """The same track under another location rule: the rule touches nothing but ``location``, so the
+        segments and nodes are shared rather than built again (route runs and track checks use different rules)."""
+        graph = copy.copy(self)
+        graph.location = self._locations(location)
+        graph.memo = {}
+        return graph
 
     def _node(self, key: tuple, node: GraphNode) -> int:
         nid = self._node_ids.get(key)
@@ -122,10 +133,10 @@ class TrackGraph:
             self.adj.append([])
         return nid
 
-    def _endpoint(self, hex_id: str, end: tuple[str, int]) -> int | None:
+    def _endpoint(self, hex_id: str, end: tuple[str, int], layouts: dict[str, Layout]) -> int | None:
         kind, idx = end
         if kind == "edge":
-            across = self.board.connects_across(hex_id, idx)
+            across = self.board.connects_across(hex_id, idx, layouts)
             if across is None:
                 return self._node(("dead", hex_id, idx), GraphNode("dead", hex_id, idx))
             first, second = sorted([(hex_id, idx), across])
@@ -176,7 +187,10 @@ def _shared_graph(board: Board, location: Callable[[str], str] | None, tiles: tu
         _GRAPHS.move_to_end(key)
         graph = hit[1]
     else:
-        graph = TrackGraph(board, location)
+        if places is None:
+            graph = TrackGraph(board, location)
+        else:
+            graph = _shared_graph(board, None, tiles, None).relocated(location)
         _GRAPHS[key] = (board.title, graph)
         if len(_GRAPHS) > _GRAPHS_KEPT:
             _GRAPHS.popitem(last=False)
@@ -258,6 +272,14 @@ def _search(
     node_cost: dict[int, int] = {}
     seg_cost: dict[int, int] = {}
     groups = graph.exclusive_groups(n for n in range(len(graph.nodes)) if graph.adj[n] or n in view.stations)
+    if groups:
+        # Excluding a stop only removes states, so a search without exclusions bounds every choice. A stop it does
+        # not reach changes no choice's search, and a choice of such a stop excludes more than any choice of a
+        # reached one: only reached stops need choosing, which turns the product (1830: 2^k for k double-town
+        # hexes with track) into a few searches.
+        bound: dict[int, int] = {}
+        _search_once(graph, view, set(), through_blocked, bound, {})
+        groups = [g for g in ([n for n in g if n in bound] for g in groups) if len(g) > 1]
     for choice in itertools.product(*groups) if groups else [()]:
         excluded = {n for g in groups for n in g} - set(choice)
         _search_once(graph, view, excluded, through_blocked, node_cost, seg_cost)
@@ -333,6 +355,19 @@ class Reach:
 def reach(board: Board, corp: str, *, location: Callable[[str], str | None] | None = None,
           from_stations: Iterable[tuple[str, int]] | None = None) -> Reach:
     graph = track_graph(board, location)
+    # The same corporation's reach is asked for several times per action (track lay, the station step, the
+    # auto-passes of an import): a memo on the graph, keyed on what the search reads besides the track.
+    starts = None if from_stations is None else tuple(from_stations)
+    key = ("reach", corp, starts, board.token_key())
+    memo = graph.memo.get(key)
+    if memo is None:
+        memo = graph.memo[key] = _reach(graph, corp, starts)
+    assert isinstance(memo, Reach)
+    return memo
+
+
+def _reach(graph: TrackGraph, corp: str, from_stations: Iterable[tuple[str, int]] | None) -> Reach:
+    board = graph.board
     view = corp_view(graph, corp, from_stations)
     node_cost, seg_cost = _search(graph, view)
     cities = frozenset((graph.nodes[n].hex, graph.nodes[n].index) for n in node_cost if graph.nodes[n].kind == "city")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass
 
@@ -26,8 +27,8 @@ class Layout:
     paths: tuple[Path, ...]
     label: str | None
 
-    @property
-    def exits(self) -> frozenset[int]:
+    @functools.cached_property
+    def exits(self) -> frozenset[int]:  # cached: layouts are shared and every graph build asks each hex's
         return frozenset(n[1] for p in self.paths for n in p if n[0] == "edge")
 
     def connections(self) -> frozenset[tuple[Node, Node]]:
