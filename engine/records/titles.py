@@ -139,7 +139,8 @@ def auto_passes(game: Game) -> bool:
         if getattr(rnd, "auction", None) is not None:
             return False
         # a private's ability its owner may use any time (1830 M&H exchange) does not hold up the site's skip
-        return all(a.type == "pass" or a.entity in game.companies for a in rnd.legal_actions(game))
+        actions = rnd.iter_actions(game) if hasattr(rnd, "iter_actions") else rnd.legal_actions(game)
+        return all(a.type == "pass" or a.entity in game.companies for a in actions)
     if kind == "operating" and getattr(rnd, "corp", None) is not None and rnd.step == "buy_train":
         if not game.trains_of(rnd.corp) and game.rules.must_own_train(game, rnd):
             return False

@@ -18,6 +18,7 @@ purchase at the start of a round (``forced_private``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -340,23 +341,25 @@ class PrivateSaleStockRound(StockRound):
                               player=player))
 
     # ------------------------------------------------------------------ legal moves
-    def legal_actions(self, game: Game) -> list[Action]:
+    def iter_actions(self, game: Game) -> Iterator[Action]:
         due = game.rules.pending_par(game)
         if due is not None:
-            return [Par(entity=due[0], corporation=due[1], price=c.price) for c in game.rules.par_cells(game)]
+            yield from (Par(entity=due[0], corporation=due[1], price=c.price) for c in game.rules.par_cells(game))
+            return
         if self.auction is not None:
             a = self.auction
             who = a.bidders[a.turn]
-            out: list[Action] = [Pass(entity=who)]
+            yield Pass(entity=who)
             low = a.amount + BID_STEP
             free = game.available_cash(who, a.company)
             for price in sorted({low, low + 5, low + 20, free - free % game.rules.bid_multiple}):
                 if low <= price <= free:
-                    out.append(Bid(entity=who, company=a.company, price=price))
-            return out
+                    yield Bid(entity=who, company=a.company, price=price)
+            return
         player = self.player(game)
         if not self.selling_privates(game):
-            out = super().legal_actions(game) + game.rules.stock_company_actions(game, self, player)
+            yield from super().iter_actions(game)
+            yield from game.rules.stock_company_actions(game, self, player)
             if not self.bought_this_turn and game.rules.stock_turn_end_problem(game, self, player) is None \
                     and game.rules.player_trade_problem(game, self) is None:
                 # any agreed price from $1 (3.2): the least and the face value are offered
@@ -365,19 +368,18 @@ class PrivateSaleStockRound(StockRound):
                         continue
                     for price in sorted({1, c.value}):
                         if player_sale_problem(game, player, c.sym, price) is None:
-                            out.append(BuyCompany(entity=player, company=c.sym, price=price))
-            return out
-        out = [] if game.rules.must_take_first_private(game) else [Pass(entity=player)]
+                            yield BuyCompany(entity=player, company=c.sym, price=price)
+            return
+        if not game.rules.must_take_first_private(game):
+            yield Pass(entity=player)
         unsold = self.unsold(game)
         price = game.rules.private_price(game, unsold[0])
         if self._buy_problem(game, player, unsold[0], price) is None:
-            out.append(BuyCompany(entity=player, company=unsold[0], price=price))
+            yield BuyCompany(entity=player, company=unsold[0], price=price)
         for sym in () if game.rules.must_take_first_private(game) else unsold[1:]:
             floor = self._bid_floor(game, sym)
             if floor <= game.available_cash(player, sym):
-                out.append(Bid(entity=player, company=sym, price=floor))
-        return out
-
+                yield Bid(entity=player, company=sym, price=floor)
     def describe(self, game: Game) -> Text:
         if self.auction is not None:
             a = self.auction

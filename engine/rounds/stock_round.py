@@ -6,6 +6,7 @@ player who started that run of passes takes the Priority Deal.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from .. import stock
@@ -256,17 +257,21 @@ class StockRound(Tracked):
 
     # ------------------------------------------------------------------ legal moves
     def legal_actions(self, game: Game) -> list[Action]:
+        return list(self.iter_actions(game))
+
+    def iter_actions(self, game: Game) -> Iterator[Action]:
+        """The legal actions one by one: a caller asking whether there is any (an import's auto-pass) stops at
+        the first."""
         player = self.player(game)
-        out: list[Action] = []
         if game.rules.stock_turn_end_problem(game, self, player) is None:
-            out.append(parse_action({"type": "pass", "entity": player}))
+            yield parse_action({"type": "pass", "entity": player})
         if (not self.bought_this_turn or self.may_sell_after_purchase(game)) and game.rules.sales_allowed(game, self):
             for sym in game.corps:
                 if sym in self.sold_this_turn and not game.rules.repeated_sales:
                     continue
                 for n in range(1, game.shares_held(player, sym) + 1):
                     if self.sell_problem(game, player, sym, n) is None:
-                        out.append(SellShares(entity=player, corporation=sym, count=n))
+                        yield SellShares(entity=player, corporation=sym, count=n)
         if self.bought_this_turn:
             if self.multi is not None:
                 sym = self.multi[0]
@@ -275,8 +280,8 @@ class StockRound(Tracked):
                         continue
                     cert = stock.ipo_cert(game, sym) if source == IPO else stock.pool_cert(game, sym)
                     if cert is not None and stock.buy_problem(game, player, cert, self.sold_in_round[player]) is None:
-                        out.append(BuyShares(entity=player, corporation=sym, source=source))  # type: ignore[arg-type]
-            return out
+                        yield BuyShares(entity=player, corporation=sym, source=source)  # type: ignore[arg-type]
+            return
         cash = game.available_cash(player)
         room = game.cert_count(player) < game.cert_limit()
         cells = game.rules.par_cells(game) if room else []
@@ -286,16 +291,15 @@ class StockRound(Tracked):
                 sizes = game.rules.par_size_choices(game, sym) if cells else []
                 for cell in cells:
                     if cash >= cell.price * pres.shares:
-                        out.extend(Par(entity=player, corporation=sym, price=cell.price, size=size) for size in sizes)
+                        yield from (Par(entity=player, corporation=sym, price=cell.price, size=size) for size in sizes)
                 continue
             for source, cert in (("ipo", stock.ipo_cert(game, sym)), ("pool", stock.pool_cert(game, sym)),
                                  ("pool*", stock.pool_cert(game, sym, True))):
                 if cert is not None and stock.buy_problem(game, player, cert, self.sold_in_round[player]) is None:
                     if source == "pool*":
-                        out.append(BuyShares(entity=player, corporation=sym, source="pool", president=True))
+                        yield BuyShares(entity=player, corporation=sym, source="pool", president=True)
                     else:
-                        out.append(BuyShares(entity=player, corporation=sym, source=source))  # type: ignore[arg-type]
-        return out
+                        yield BuyShares(entity=player, corporation=sym, source=source)  # type: ignore[arg-type]
 
     def describe(self, game: Game) -> Text:
         """The actions really left in this turn, from the legal ones (after a par or a buy only sales may be)."""
