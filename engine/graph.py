@@ -38,7 +38,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from .board import Board
-from .hexgrid import opposite
 from .tiles import Layout
 
 STOP_KINDS = ("city", "town", "offboard")
@@ -78,16 +77,17 @@ class TrackGraph:
         self.segs: list[tuple[str, int]] = []  # (hex, path index in board.layout(hex).paths)
         self.seg_ends: list[tuple[int, int]] = []
         self.seg_hex: list[str] = []
+        self.seg_edges: list[tuple[int, ...]] = []  # the hex's sides the segment ends at
         self.adj: list[list[int]] = []  # node -> incident segments, in construction order
         # Every hex's stops get a node, even without track, so that node ids of the whole board resolve.
         layouts = {h: board.layout(h) for h in board.hexes}
         for hex_id, lay in layouts.items():
             for i in range(len(lay.cities)):
-                self._node(("city", hex_id, i), GraphNode("city", hex_id, i))
+                self._node(("city", hex_id, i))
             for i in range(len(lay.towns)):
-                self._node(("town", hex_id, i), GraphNode("town", hex_id, i))
+                self._node(("town", hex_id, i))
             if lay.offboard is not None and lay.offboard.visitable:
-                self._node(("offboard", hex_id, 0), GraphNode("offboard", hex_id, 0))
+                self._node(("offboard", hex_id, 0))
         for hex_id, lay in layouts.items():
             for pi, (a, b) in enumerate(lay.paths):
                 ends = (self._endpoint(hex_id, a, layouts), self._endpoint(hex_id, b, layouts))
@@ -97,10 +97,23 @@ class TrackGraph:
                 self.segs.append((hex_id, pi))
                 self.seg_ends.append((ends[0], ends[1]))
                 self.seg_hex.append(hex_id)
+                self.seg_edges.append(tuple(i for kind, i in (a, b) if kind == "edge"))
                 self.adj[ends[0]].append(sid)
                 if ends[1] != ends[0]:
                     self.adj[ends[1]].append(sid)
         self.seg_index: dict[tuple[str, int], int] = {s: i for i, s in enumerate(self.segs)}
+        # What ends a walk by the track alone: an off-board (unless pass-through, 18FR-RCE Genève) or a city on a
+        # red hex; None for the other cities, which end a walk only when blocked by tokens (``corp_view``).
+        self.fixed_terminal: list[bool | None] = []
+        for node in self.nodes:
+            lay = layouts[node.hex]
+            if node.kind == "offboard":
+                self.fixed_terminal.append(lay.offboard is None or not lay.offboard.pass_through)
+            elif node.kind == "city":
+                self.fixed_terminal.append(True if lay.color == "red" else None)
+            else:
+                self.fixed_terminal.append(False)
+        self.token_cities = [i for i, t in enumerate(self.fixed_terminal) if t is None]
         # Resource bits: one per segment, then one per side, so that "no shared track" is one AND.
         self.side_bit: dict[int, int] = {}
         for nid, node in enumerate(self.nodes):
@@ -124,12 +137,13 @@ class TrackGraph:
         graph.memo = {}
         return graph
 
-    def _node(self, key: tuple, node: GraphNode) -> int:
+    def _node(self, key: tuple, node: GraphNode | None = None) -> int:
+        """The node of ``key``, added (as ``node``, or built from the key) if new."""
         nid = self._node_ids.get(key)
         if nid is None:
             nid = len(self.nodes)
             self._node_ids[key] = nid
-            self.nodes.append(node)
+            self.nodes.append(node or GraphNode(*key))
             self.adj.append([])
         return nid
 
@@ -138,11 +152,13 @@ class TrackGraph:
         if kind == "edge":
             across = self.board.connects_across(hex_id, idx, layouts)
             if across is None:
-                return self._node(("dead", hex_id, idx), GraphNode("dead", hex_id, idx))
+                return self._node(("dead", hex_id, idx))
             first, second = sorted([(hex_id, idx), across])
-            return self._node(("side", *first), GraphNode("side", first[0], first[1], second))
+            key = ("side", *first)
+            nid = self._node_ids.get(key)  # most sides are met twice: the node is built on the first
+            return nid if nid is not None else self._node(key, GraphNode("side", first[0], first[1], second))
         if kind == "junction":
-            return self._node(("junction", hex_id, idx), GraphNode("junction", hex_id, idx))
+            return self._node(("junction", hex_id, idx))
         return self._node_ids.get((kind, hex_id, idx))  # None for an unvisitable off-board
 
     # -- lookups -----------------------------------------------------------------------------------------------
@@ -237,18 +253,11 @@ def corp_view(graph: TrackGraph, corp: str, from_stations: Iterable[tuple[str, i
         nid = graph.stop_node(hex_id, "city", ci)
         if nid is not None:
             stations.add(nid)
-    terminal = []
-    for node in graph.nodes:
-        if node.kind == "offboard":
-            # a pass-through off-board (18FR-RCE Genève) is a stop a route may run through
-            off = board.layout(node.hex).offboard
-            term = off is None or not off.pass_through
-        elif node.kind == "city":
-            term = board.layout(node.hex).color == "red" or city_blocked(board, corp, node.hex, node.index)
-        else:
-            term = False
-        terminal.append(term)
-    return CorpView(corp, frozenset(stations), tuple(terminal))
+    terminal = list(graph.fixed_terminal)
+    for nid in graph.token_cities:
+        node = graph.nodes[nid]
+        terminal[nid] = city_blocked(board, corp, node.hex, node.index)
+    return CorpView(corp, frozenset(stations), tuple(bool(t) for t in terminal))
 
 
 def city_blocked(board: Board, corp: str, hex_id: str, city: int) -> bool:
@@ -374,16 +383,14 @@ def _reach(graph: TrackGraph, corp: str, from_stations: Iterable[tuple[str, int]
     towns = frozenset((graph.nodes[n].hex, graph.nodes[n].index) for n in node_cost if graph.nodes[n].kind == "town")
     paths = frozenset(graph.segs[s] for s in seg_cost)
     edges: dict[str, set[int]] = {}
+    sides = board.open_sides()
     for s in sorted(seg_cost):
-        hex_id, pi = graph.segs[s]
-        for kind, e in board.layout(hex_id).paths[pi]:
-            if kind != "edge":
-                continue
+        hex_id = graph.seg_hex[s]
+        for e in graph.seg_edges[s]:
             edges.setdefault(hex_id, set()).add(e)
-            if board.edge_open(hex_id, e):
-                other = board.neighbour(hex_id, e)
-                assert other is not None
-                edges.setdefault(other, set()).add(opposite(e))
+            across = sides.get((hex_id, e))
+            if across is not None:
+                edges.setdefault(across[0], set()).add(across[1])
     hex_edges = {h: frozenset(edges[h]) for h in board.hexes if h in edges}
     return Reach(hex_edges, cities, towns, paths)
 
