@@ -88,17 +88,12 @@ class Board(Tracked):
         """Track may cross this side: a hex is there and no impassable border."""
         return (hex_id, edge) in self.open_sides()
 
-    def connects_across(self, hex_id: str, edge: int,
-                        layouts: dict[str, Layout] | None = None) -> tuple[str, int] | None:
-        """The hex and edge on the other side if track there meets track here (``layouts``: the board's layouts
-        when the caller has them at hand)."""
+    def connects_across(self, hex_id: str, edge: int) -> tuple[str, int] | None:
+        """The hex and edge on the other side if track there meets track here."""
         across = self.open_sides().get((hex_id, edge))
-        if across is None:
+        if across is None or across[1] not in self.layout(across[0]).exits:
             return None
-        other, back = across
-        if back in (layouts[other] if layouts is not None else self.layout(other)).exits:
-            return across
-        return None
+        return across
 
     def city_tokens(self, hex_id: str, city: int) -> list[str | None]:
         return self.hexes[hex_id].tokens[city]

@@ -81,6 +81,9 @@ class TrackGraph:
         self.adj: list[list[int]] = []  # node -> incident segments, in construction order
         # Every hex's stops get a node, even without track, so that node ids of the whole board resolve.
         layouts = {h: board.layout(h) for h in board.hexes}
+        # GraphNodes are values: one of each is kept with the title data and shared by every build (a build
+        # after each tile lay was mostly making the same nodes again)
+        self._interned: dict[tuple, GraphNode] = board.title.__dict__.setdefault("_graph_nodes", {})
         for hex_id, lay in layouts.items():
             for i in range(len(lay.cities)):
                 self._node(("city", hex_id, i))
@@ -88,19 +91,26 @@ class TrackGraph:
                 self._node(("town", hex_id, i))
             if lay.offboard is not None and lay.offboard.visitable:
                 self._node(("offboard", hex_id, 0))
+        sides = board.open_sides()
+        segs, seg_ends, seg_hex, seg_edges, adj = self.segs, self.seg_ends, self.seg_hex, self.seg_edges, self.adj
         for hex_id, lay in layouts.items():
             for pi, (a, b) in enumerate(lay.paths):
-                ends = (self._endpoint(hex_id, a, layouts), self._endpoint(hex_id, b, layouts))
-                if ends[0] is None or ends[1] is None:
+                e0 = self._endpoint(hex_id, a, layouts, sides)
+                e1 = self._endpoint(hex_id, b, layouts, sides)
+                if e0 is None or e1 is None:
                     continue  # runs into a stub no train may enter
-                sid = len(self.segs)
-                self.segs.append((hex_id, pi))
-                self.seg_ends.append((ends[0], ends[1]))
-                self.seg_hex.append(hex_id)
-                self.seg_edges.append(tuple(i for kind, i in (a, b) if kind == "edge"))
-                self.adj[ends[0]].append(sid)
-                if ends[1] != ends[0]:
-                    self.adj[ends[1]].append(sid)
+                sid = len(segs)
+                segs.append((hex_id, pi))
+                seg_ends.append((e0, e1))
+                seg_hex.append(hex_id)
+                if a[0] == "edge":
+                    seg_edges.append((a[1], b[1]) if b[0] == "edge" else (a[1],))
+                else:
+                    seg_edges.append((b[1],) if b[0] == "edge" else ())
+                adj[e0].append(sid)
+                if e1 != e0:
+                    adj[e1].append(sid)
+        del self._interned
         self.seg_index: dict[tuple[str, int], int] = {s: i for i, s in enumerate(self.segs)}
         # What ends a walk by the track alone: an off-board (unless pass-through, 18FR-RCE Genève) or a city on a
         # red hex; None for the other cities, which end a walk only when blocked by tokens (``corp_view``).
@@ -137,26 +147,30 @@ class TrackGraph:
         graph.memo = {}
         return graph
 
-    def _node(self, key: tuple, node: GraphNode | None = None) -> int:
-        """The node of ``key``, added (as ``node``, or built from the key) if new."""
+    def _node(self, key: tuple, other: tuple[str, int] | None = None) -> int:
+        """The node of ``key`` (kind, hex, index), added if new; ``other``: a side's second hex and edge."""
         nid = self._node_ids.get(key)
         if nid is None:
             nid = len(self.nodes)
             self._node_ids[key] = nid
-            self.nodes.append(node or GraphNode(*key))
+            node = self._interned.get(key)
+            if node is None:
+                node = self._interned[key] = GraphNode(*key, other)
+            self.nodes.append(node)
             self.adj.append([])
         return nid
 
-    def _endpoint(self, hex_id: str, end: tuple[str, int], layouts: dict[str, Layout]) -> int | None:
+    def _endpoint(self, hex_id: str, end: tuple[str, int], layouts: dict[str, Layout],
+                  sides: dict[tuple[str, int], tuple[str, int]]) -> int | None:
         kind, idx = end
         if kind == "edge":
-            across = self.board.connects_across(hex_id, idx, layouts)
-            if across is None:
+            # track meets across the side (``Board.connects_across``, from the layouts at hand)
+            here = (hex_id, idx)
+            across = sides.get(here)
+            if across is None or across[1] not in layouts[across[0]].exits:
                 return self._node(("dead", hex_id, idx))
-            first, second = sorted([(hex_id, idx), across])
-            key = ("side", *first)
-            nid = self._node_ids.get(key)  # most sides are met twice: the node is built on the first
-            return nid if nid is not None else self._node(key, GraphNode("side", first[0], first[1], second))
+            first, second = (here, across) if here < across else (across, here)
+            return self._node(("side", *first), second)
         if kind == "junction":
             return self._node(("junction", hex_id, idx))
         return self._node_ids.get((kind, hex_id, idx))  # None for an unvisitable off-board

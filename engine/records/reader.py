@@ -654,8 +654,10 @@ class _Reader:
         # the ledger is brought in line only when a certificate moved: after a sync both sides agree, and the sync
         # reads nothing but them
         seen = (tuple((c.corp, c.index, c.owner) for c in game.certs), tuple(self.shares.owner.items()))
-        notes = [] if seen == self._synced else sync_shares(self.shares, game, self.tmap)
-        self._synced = (tuple((c.corp, c.index, c.owner) for c in game.certs), tuple(self.shares.owner.items()))
+        notes: list[Text] = []
+        if seen != self._synced:
+            notes = sync_shares(self.shares, game, self.tmap)
+            self._synced = (tuple((c.corp, c.index, c.owner) for c in game.certs), tuple(self.shares.owner.items()))
         # certificates that come with a private (18FL FECCTC) or leave in a bankruptcy are not named in the record
         if notes and kind in ("buy_shares", "sell_shares", "par"):
             self.out.warnings += [M("action {id}: {reason}", id=a.get("id"), reason=n) for n in notes]
