@@ -57,8 +57,11 @@ class Board(Tracked):
         return tile_layout(self.title.tiles[st.tile], st.rotation)
 
     def token_key(self) -> tuple:
-        """Every station token on the board (slot and beside-tile), as a key for what reachability reads of them."""
-        return tuple((tuple(map(tuple, st.tokens)), tuple(st.extra_tokens)) for st in self.hexes.values())
+        """Every station token on the board (slot and beside-tile), as a key for what reachability reads of them.
+        Cities in hex order: boards with the same tiles have the same cities, so the hexes are implied."""
+        hexes = self.hexes.values()
+        return (tuple(tuple(slots) for st in hexes for slots in st.tokens),
+                tuple((i, e) for i, st in enumerate(hexes) for e in st.extra_tokens))
 
     def tile_name(self, hex_id: str) -> str:
         """The 18xx.games id of what lies on the hex: "9-3", or "B5-0" if preprinted."""

@@ -92,6 +92,9 @@ class RouteRules1830(GenericRules):
 def offboard_areas(game: Game) -> tuple[tuple[str, str], ...]:
     """Red off-board hexes next to each other with the same values form one area (1830 Gulf, Canadian West)."""
     data = game.data
+    cached = data.__dict__.get("_offboard_areas")  # the printed map's alone: kept with the title data (route
+    if cached is not None:  # rules are made for every route check)
+        return cached  # type: ignore[no-any-return]
     red = {h.id: h for h in data.hexes if h.offboard is not None}
     out: list[tuple[str, str]] = []
     for hid, h in red.items():
@@ -106,7 +109,8 @@ def offboard_areas(game: Game) -> tuple[tuple[str, str], ...]:
                     frontier.append(n)
         if len(group) > 1:
             out.append((hid, min(group)))
-    return tuple(sorted(out))
+    data.__dict__["_offboard_areas"] = areas = tuple(sorted(out))
+    return areas
 
 
 class Rules1830(HomeStations, TitleRules):
