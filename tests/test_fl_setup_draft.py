@@ -41,7 +41,7 @@ def test_sealed_bids_are_hidden_until_all_are_in() -> None:
     g = new_game("18FL", P3)
     act(g, "bid", "bob", price=10)
     assert sorted(g.acting_players()) == ["alice", "carol"]
-    assert [line for _, line in g.messages if "bob" in line] == ["bob has made a sealed bid."]
+    assert [str(line) for _, line in g.messages if "bob" in str(line)] == ["bob has made a sealed bid."]
     assert g.player("bob").cash == 300  # nobody pays before the reveal
     act(g, "bid", "carol", price=5)
     act(g, "bid", "alice", price=5)
