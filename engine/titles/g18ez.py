@@ -105,7 +105,7 @@ class ShareDealingRound(StockRound):
     sell-buy-sell; a share bought in this round cannot be sold in it."""
 
     label: Text = M("Share dealing round")
-    short = "SDR"
+    short: Text = M("SDR")
     priority_name: Text = M("the Priority Bid Card")
 
     def __init__(self, game: Game) -> None:
