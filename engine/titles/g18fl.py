@@ -47,7 +47,7 @@ class DraftRound(Tracked):
     """Initial Stock Round, first part: sealed $0/$5/$10 bids, then one private each in bid order."""
 
     kind = "draft"
-    name = "Private draft"
+    name: Text = M("Private draft")
 
     def __init__(self, game: Game) -> None:
         self.bids: dict[str, int] = {}
