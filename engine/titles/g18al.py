@@ -602,10 +602,10 @@ class Rules18AL(CompanyStep, HomeStations, TitleRules):
 
     def obsolete_on_purchase(self, game: Game, trains: list[Any], buyer: str | None) -> None:
         if game.options.get("hard_rust_t4"):
-            game.remove_trains(trains, M("is removed (the {train}-train is bought)", train=self._rust_trigger(game)))
+            game.remove_trains(trains, self._removed_why(game, trains))
             return
         now = [t for t in trains if t.owner in (POOL, buyer)]
-        game.remove_trains(now, M("is removed (the {train}-train is bought)", train=self._rust_trigger(game)))
+        game.remove_trains(now, self._removed_why(game, trains))
         super().obsolete_on_purchase(game, [t for t in trains if t.owner not in (POOL, buyer)], buyer)
 
     def train_event(self, game: Game, event: str) -> None:
@@ -647,9 +647,10 @@ class Rules18AL(CompanyStep, HomeStations, TitleRules):
     def _coal_bonus(self, game: Game) -> int:
         return int(game.data.company("SNAR").abilities.get("coal_field", {}).get("bonus", 10))
 
-    def _rust_trigger(self, game: Game) -> str:
-        """The train whose purchase removes the 4-trains (its data's ``obsolete_on``)."""
-        return game.data.train("4").obsolete_on or "7"
+    def _removed_why(self, game: Game, trains: list[Any]) -> Msg:
+        """Why obsolete trains leave at once: the purchase of the train their data names (``obsolete_on``)."""
+        bought = game.data.train(trains[0].name).obsolete_on if trains else None
+        return M("is removed (the {train}-train is bought)", train=bought or "?")
 
     def charter_notes(self, game: Game, corp: str) -> list[Text]:
         st = state(game)
