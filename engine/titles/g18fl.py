@@ -47,7 +47,12 @@ class DraftRound(Tracked):
     """Initial Stock Round, first part: sealed $0/$5/$10 bids, then one private each in bid order."""
 
     kind = "draft"
-    name: Text = M("Private draft")
+    name = "Private draft"  # the round's id in the game's records, in English
+
+    @property
+    def display_name(self) -> Msg:
+        """The round's name as a player reads it."""
+        return M("Private draft")
 
     def __init__(self, game: Game) -> None:
         self.bids: dict[str, int] = {}
