@@ -6,6 +6,11 @@ the same names and types; the service builds actions from it. Adding a title nee
 title brings a new kind of action: title-specific choices come from the engine's legal actions (autocomplete,
 `/act`, `/private use`).
 
+The table's words are English; `catalogue_texts` lists them for the `commands` catalogue (names with the
+gettext context "command", "option" or "choice", descriptions without one) so Discord shows them in a member's
+own language (`bot.translator`), and `localized_path` / `resolve_path` / `resolve_option` read and write the
+paths and option names of another language (the local simulator accepts `/線路 配置 ヘクス:G22`).
+
 Buttons and menus carry an encoded action (`encode_action`): "type|entity|key=value|...", short enough for
 Discord's 100-character custom ids. Entity "*" means "the clicking player's own entity" (sealed bids).
 """
@@ -16,9 +21,14 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Literal
+
+from engine.messages import Catalog, M, Msg
+
+from .i18n import DEFAULT, LANGUAGES, catalog, pgettext
 
 OptionType = Literal["str", "int", "float", "bool", "user", "attachment"]  # attachment: a file (its bytes)
 Kind = Literal["lifecycle", "action", "view", "undo", "help", "member"]  # member: about you, in any channel or DM
@@ -38,6 +48,29 @@ class Option:
     autocomplete: bool = False  # choices computed from the game (legal moves)
     min_value: int | None = None
     max_value: int | None = None
+
+    def choice_name(self, value: str) -> str:
+        """What Discord's list shows for a fixed choice (the value itself when it needs no words)."""
+        return CHOICE_NAMES.get(value, value)
+
+
+# the display names of fixed choices, by value (translated with the context "choice")
+CHOICE_NAMES: dict[str, str] = {
+    "turn": "Every turn",
+    "round": "Every round",
+    "request": "Only on request",
+    "18xx.games": "18xx.games",
+    "stationmaster": "Stationmaster",
+    "ipo": "IPO",
+    "pool": "Market pool",
+    "payout": "Pay out",
+    "withhold": "Withhold",
+    "channel": "In the game's channel",
+    "dm": "Direct message",
+    "per-game": "As each game is set",
+    "en": "English",
+    "ja": "日本語",
+}
 
 
 @dataclass(frozen=True)
@@ -110,6 +143,8 @@ def _bid(opts: Mapping[str, Any]) -> dict[str, Any]:
 
 _CORP = Option("corporation", "str", "Corporation (e.g. SAL)", required=True, autocomplete=True)
 _SHARE = Option("share", "bool", "Post the answer in the channel instead of only to you")
+_LANGUAGE = Option("language", "str", "The language of the game's posts in this channel (default: the server's)",
+                   choices=("en", "ja"))
 
 COMMANDS: tuple[Command, ...] = (
     # -- lifecycle
@@ -119,6 +154,7 @@ COMMANDS: tuple[Command, ...] = (
         Option("reminder_hours", "float", "Remind a player who has not acted after this many hours (0 = off)"),
         Option("images", "str", "When to post the map and market", choices=("turn", "round", "request")),
         Option("name", "str", "Your player name (default: your display name)"),
+        _LANGUAGE,
     )),
     Command("game join", "Take a seat in the game gathering in this channel", "lifecycle", (
         Option("name", "str", "Your player name (default: your display name)"),
@@ -132,6 +168,7 @@ COMMANDS: tuple[Command, ...] = (
         Option("dm", "bool", "Send my reminders by direct message"),
         Option("stall_after", "int", "Tell the creator after this many reminders without a move (0 = never)",
                min_value=0, max_value=100),
+        _LANGUAGE,
     )),
     Command("game abandon", "Abandon the game (creator or Manage Server; asks to confirm)", "lifecycle", admin=True),
     Command("game finished", "Finished games of this channel", "lifecycle", (_SHARE,)),
@@ -270,12 +307,109 @@ def command(path: str) -> Command:
 
 
 def command_set_hash(extra: str = "") -> str:
-    """A digest of the command table; the Discord adapter syncs only when it changes."""
-    data = [[c.path, c.description, c.admin,
-             [[o.name, o.type, o.description, o.required, list(o.choices), o.autocomplete, o.min_value, o.max_value]
-              for o in c.options]] for c in COMMANDS]
+    """A digest of the command table and its translations; the Discord adapter syncs only when it changes."""
+    data: list[Any] = [[c.path, c.description, c.admin,
+                        [[o.name, o.type, o.description, o.required, list(o.choices), o.autocomplete, o.min_value,
+                          o.max_value] for o in c.options]] for c in COMMANDS]
     data.append([[g.name, g.description] for g in GROUPS])
-    return hashlib.sha256((json.dumps(data) + extra).encode()).hexdigest()
+    data.append([[lang, [translated(text, context, lang) for text, _plural, context in catalogue_texts()]]
+                 for lang in sorted(LANGUAGES) if lang != DEFAULT])
+    return hashlib.sha256((json.dumps(data, ensure_ascii=False) + extra).encode()).hexdigest()
+
+
+# -- the table in other languages ------------------------------------------------------------------------------
+
+def catalogue_texts() -> Iterator[tuple[str, None, str | None]]:
+    """Every text of the command table for the `commands` catalogue: (msgid, plural, context)."""
+    for g in GROUPS:
+        yield g.name, None, "command"
+        yield g.description, None, None
+    for c in COMMANDS:
+        yield c.name, None, "command"
+        yield c.description, None, None
+        for o in c.options:
+            yield o.name, None, "option"
+            yield o.description, None, None
+            for value in o.choices:
+                yield o.choice_name(value), None, "choice"
+
+
+def translated(text: str, context: str | None, lang: str) -> str:
+    """A text of the table in a language: a name in its context, a description as it is (English where the
+    language has no translation)."""
+    if lang == DEFAULT:
+        return text
+    return pgettext(context, text, lang) if context else catalog(lang).gettext(text)
+
+
+def localized_path(path: str, lang: str) -> str:
+    """A command's path as a member of that language types it (``"track lay"`` in Japanese: ``"線路 配置"``)."""
+    return " ".join(translated(word, "command", lang) for word in path.split())
+
+
+def localized_option(name: str, lang: str) -> str:
+    return translated(name, "option", lang)
+
+
+@cache
+def _paths(lang: str) -> dict[str, Command]:
+    """Every way to write each path in a language, English included (a Japanese member may type either)."""
+    out: dict[str, Command] = {}
+    for lg in dict.fromkeys((DEFAULT, lang)):
+        for c in COMMANDS:
+            out.setdefault(localized_path(c.path, lg).lower(), c)
+    return out
+
+
+def resolve_path(words: list[str], lang: str = DEFAULT) -> tuple[Command | None, list[str]]:
+    """The command that a line's first words name (in English or the language), and the words after it."""
+    paths = _paths(lang if lang in LANGUAGES else DEFAULT)
+    if len(words) >= 2:
+        two = f"{words[0].lower()} {words[1].lower()}"
+        if two in paths:
+            return paths[two], words[2:]
+    if words and words[0].lower() in paths:
+        return paths[words[0].lower()], words[1:]
+    return None, words
+
+
+def resolve_option(cmd: Command, name: str, lang: str = DEFAULT) -> Option | None:
+    """The command's option that a typed name means, in English or the language."""
+    low = name.lower()
+    return next((o for o in cmd.options if low in (o.name, localized_option(o.name, lang).lower())), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Name(Msg):
+    """A name of the command table inside a sentence (a path, an option), shown as the reader's language
+    writes it: each word is looked up with the context ("command", "option") rather than as a sentence."""
+
+    context: str = "command"
+
+    def render(self, catalog: Catalog | None = None) -> str:
+        lookup = getattr(catalog, "pgettext", None)
+        if lookup is None:  # English
+            return self.text
+        return " ".join(lookup(self.context, word) for word in self.text.split())
+
+
+def command_words(path: str) -> Name:
+    """A command's path inside a message (``"/{command}"``), in the reader's words."""
+    return Name(path, context="command")
+
+
+def option_word(name: str) -> Name:
+    """An option's name inside a message, in the reader's words."""
+    return Name(name, context="option")
+
+
+class OptionError(ValueError):
+    """An option value the command table refuses; ``msg`` is the message in no language yet, ``str(error)`` its
+    English."""
+
+    def __init__(self, msg: Msg) -> None:
+        self.msg = msg
+        super().__init__(str(msg))
 
 
 # -- option values -------------------------------------------------------------------------------------------
@@ -286,20 +420,23 @@ _FALSE = {"false", "no", "n", "0", "off"}
 
 def coerce(opt: Option, raw: str) -> Any:
     """Turn a typed word into the option's type (the local simulator; Discord types values itself)."""
+    word = option_word(opt.name)
     if opt.type == "int":
         try:
             value: Any = int(raw.lstrip("$"))
         except ValueError:
-            raise ValueError(f"{opt.name} must be a whole number, not {raw!r}") from None
+            raise OptionError(M("{option} must be a whole number, not {value}", option=word,
+                                value=repr(raw))) from None
     elif opt.type == "float":
         try:
             value = float(raw.rstrip("h"))
         except ValueError:
-            raise ValueError(f"{opt.name} must be a number, not {raw!r}") from None
+            raise OptionError(M("{option} must be a number, not {value}", option=word, value=repr(raw))) \
+                from None
     elif opt.type == "bool":
         low = raw.lower()
         if low not in _TRUE | _FALSE:
-            raise ValueError(f"{opt.name} must be true or false, not {raw!r}")
+            raise OptionError(M("{option} must be true or false, not {value}", option=word, value=repr(raw)))
         value = low in _TRUE
     else:
         value = raw
@@ -313,45 +450,53 @@ _INT64 = 2**63 - 1
 def validate(cmd: Command, opts: Mapping[str, Any]) -> dict[str, Any]:
     """The options checked against the command table, before anything reads them: known names only, each of its
     type and within its bounds (numbers in 64 bits, text of reasonable length). Typed words are coerced as the
-    simulator does. Raises ValueError with a message a player can act on."""
+    simulator does. Raises OptionError (a ValueError) with a message a player can act on."""
     out: dict[str, Any] = {}
     for name, value in opts.items():
         opt = cmd.option(name)
         if opt is None:
-            known = ", ".join(o.name for o in cmd.options) or "none"
-            raise ValueError(f"/{cmd.path} has no option {name!r} (options: {known})")
+            known = tuple(option_word(o.name) for o in cmd.options) or M("none")
+            raise OptionError(M("/{command} has no option {option} (options: {options})",
+                                command=command_words(cmd.path), option=repr(name), options=known))
         if isinstance(value, str) and opt.type in ("int", "float", "bool"):
             value = coerce(opt, value.strip())
         out[name] = _checked(opt, value)
-    missing = [o.name for o in cmd.options if o.required and o.name not in out]
+    missing = tuple(option_word(o.name) for o in cmd.options if o.required and o.name not in out)
     if missing:
-        raise ValueError(f"/{cmd.path} needs {', '.join(missing)}")
+        raise OptionError(M("/{command} needs {options}", command=command_words(cmd.path), options=missing))
     return out
 
 
+def _shown(value: Any) -> str:
+    return repr(str(value)[:40])
+
+
 def _checked(opt: Option, value: Any) -> Any:
+    word = option_word(opt.name)
     if opt.type == "int":
         if isinstance(value, bool) or not isinstance(value, int) or not -_INT64 <= value <= _INT64:
-            raise ValueError(f"{opt.name} must be a whole number, not {str(value)[:40]!r}")
+            raise OptionError(M("{option} must be a whole number, not {value}", option=word, value=_shown(value)))
     elif opt.type == "float":
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) \
                 or abs(value) > 1e12:
-            raise ValueError(f"{opt.name} must be a number, not {str(value)[:40]!r}")
+            raise OptionError(M("{option} must be a number, not {value}", option=word, value=_shown(value)))
     elif opt.type == "bool":
         if not isinstance(value, bool):
-            raise ValueError(f"{opt.name} must be true or false, not {str(value)[:40]!r}")
+            raise OptionError(M("{option} must be true or false, not {value}", option=word, value=_shown(value)))
     elif opt.type == "str":
         if not isinstance(value, str):
-            raise ValueError(f"{opt.name} must be text, not {str(value)[:40]!r}")
+            raise OptionError(M("{option} must be text, not {value}", option=word, value=_shown(value)))
         if len(value) > MAX_TEXT:
-            raise ValueError(f"{opt.name} is too long ({len(value)} characters; at most {MAX_TEXT})")
+            raise OptionError(M("{option} is too long ({length} characters; at most {limit})", option=word,
+                                length=len(value), limit=MAX_TEXT))
         if opt.choices and value not in opt.choices:
-            raise ValueError(f"{opt.name} must be one of {', '.join(opt.choices)}, not {value[:40]!r}")
+            raise OptionError(M("{option} must be one of {choices}, not {value}", option=word,
+                                choices=opt.choices, value=repr(value[:40])))
     if isinstance(value, int) and not isinstance(value, bool):
         if opt.min_value is not None and value < opt.min_value:
-            raise ValueError(f"{opt.name} must be at least {opt.min_value}")
+            raise OptionError(M("{option} must be at least {min}", option=word, min=opt.min_value))
         if opt.max_value is not None and value > opt.max_value:
-            raise ValueError(f"{opt.name} must be at most {opt.max_value}")
+            raise OptionError(M("{option} must be at most {max}", option=word, max=opt.max_value))
     return value
 
 

@@ -34,6 +34,7 @@ from .delivery import DELIVERY_ERRORS, Outbox, payload_of, retrying
 from .reminders import Notice, ReminderLoop
 from .service import MAX_UPLOAD_BYTES, Button, Reply, Select, Service, User
 from .texts import Embed, split_message, turn_over_text
+from .translator import CatalogueTranslator, localizable
 
 log = logging.getLogger("stationmaster.discord")
 
@@ -58,9 +59,7 @@ Completer = Callable[[discord.Interaction, Command, str, str], Awaitable[list[ap
 
 def _annotation(o: Option) -> Any:
     base: Any
-    if o.choices:
-        base = typing.Literal[o.choices]  # Discord shows a fixed list
-    elif o.type == "int":
+    if o.type == "int":
         base = app_commands.Range[int, o.min_value, o.max_value] if (o.min_value, o.max_value) != (None, None) \
             else int
     elif o.type == "float":
@@ -97,14 +96,20 @@ def make_command(spec: Command, run: CommandRunner, complete: Completer) -> app_
     callback.__qualname__ = callback.__name__ = spec.path.replace(" ", "_")
     cb: Any = callback
     if spec.options:
-        cb = app_commands.describe(**{o.name: o.description for o in spec.options})(cb)
+        # names and descriptions as locale_str: the tree's translator gives Discord their other languages
+        cb = app_commands.describe(**{o.name: localizable(o.description) for o in spec.options})(cb)
+        cb = app_commands.rename(**{o.name: localizable(o.name, "option") for o in spec.options})(cb)
+    fixed = {o.name: [app_commands.Choice(name=localizable(o.choice_name(v), "choice"), value=v) for v in o.choices]
+             for o in spec.options if o.choices}
+    if fixed:
+        cb = app_commands.choices(**fixed)(cb)  # Discord shows a fixed list
     if spec.kind == "member":
         # about the member across their games: also in a DM with the bot
         cb = app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)(cb)
     elif spec.group is None:
         cb = app_commands.guild_only()(cb)
     cmd: app_commands.Command[Any, ..., None] = app_commands.Command(
-        name=spec.name, description=spec.description, callback=cb)
+        name=localizable(spec.name, "command"), description=localizable(spec.description), callback=cb)
     for o in spec.options:
         if o.autocomplete:
             cmd.autocomplete(o.name)(_autocompleter(spec, o.name, complete))
@@ -114,7 +119,8 @@ def make_command(spec: Command, run: CommandRunner, complete: Completer) -> app_
 def build_tree(client: discord.Client, run: CommandRunner, complete: Completer) -> app_commands.CommandTree[Any]:
     """The whole command tree: one group per table group, plus the top-level commands."""
     tree: app_commands.CommandTree[Any] = app_commands.CommandTree(client)
-    groups = {g.name: app_commands.Group(name=g.name, description=g.description, guild_only=True,
+    groups = {g.name: app_commands.Group(name=localizable(g.name, "command"), description=localizable(g.description),
+                                         guild_only=True,
                                          allowed_contexts=app_commands.AppCommandContext(guild=True))
               for g in GROUPS}
     for spec in COMMANDS:
@@ -231,6 +237,7 @@ class StationmasterBot(discord.Client):
         self.outbox = Outbox(service.store, self, now=service.now)
 
     async def setup_hook(self) -> None:
+        await self.tree.set_translator(CatalogueTranslator())  # before the sync, which asks it for every locale
         await self.sync_commands()
         self.reminders.start()
         self.outbox.start()  # also posts what a previous run could not
