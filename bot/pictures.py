@@ -111,7 +111,8 @@ def rotation_job(game: Game, hex_id: str, tile: str, rotations: Sequence[int], t
     from render.mapimg import render_rotations
 
     board = board_snapshot(game)
-    choices = [(r, rotation_words(board, hex_id, tile, r), track.city_map(game, hex_id, tile, r)) for r in rotations]
+    choices = [(r, str(rotation_words(board, hex_id, tile, r)), track.city_map(game, hex_id, tile, r))
+               for r in rotations]
     colors = corp_colors(game)
     late = bool(getattr(game.phase, "late_values", False))
 
@@ -122,7 +123,7 @@ def rotation_job(game: Game, hex_id: str, tile: str, rotations: Sequence[int], t
 
 
 def rotation_lines(game: Game, hex_id: str, tile: str, rotations: Sequence[int]) -> list[str]:
-    return [rotation_words(game.board, hex_id, tile, r) for r in rotations]
+    return [str(rotation_words(game.board, hex_id, tile, r)) for r in rotations]
 
 
 def sheet_job(game: Game, name: str, corp: str | None = None) -> tuple[str, Job]:

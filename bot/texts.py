@@ -399,7 +399,7 @@ def merge_purchases(lines: Sequence[str]) -> list[str]:
 
 
 def stock_round_summary(game: Game, entry: Mapping[str, Any]) -> str:
-    lines = merge_purchases(list(entry.get("summary") or []))
+    lines = merge_purchases([str(x) for x in entry.get("summary") or []])
     prices = [f"{s} {game.fmt(game.price(s))}" for s in game.corps if s in game.market.positions]
     body = "\n".join(f"· {x}" for x in lines) if lines else "· Everyone passed."
     text = f"📋 **End of {entry['name']}**\n{body}"

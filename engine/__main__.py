@@ -56,7 +56,7 @@ def _record_error(e: GameError) -> dict[str, Any]:
     from .records import RecordError
 
     if isinstance(e, RecordError):
-        return {"error": e.reason, "action_id": e.action_id, "action": e.action}
+        return {"error": str(e.reason), "action_id": e.action_id, "action": e.action}
     return {"error": str(e)}
 
 
@@ -91,7 +91,7 @@ def _replay(args: argparse.Namespace) -> int:
         if imported.adjustments:
             res["adjustments"] = imported.adjustments
         if imported.warnings:
-            res["warnings"] = imported.warnings
+            res["warnings"] = [str(w) for w in imported.warnings]
     else:
         print(json.dumps({"error": "unrecognised record format"}))
         return 2

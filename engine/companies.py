@@ -9,29 +9,34 @@ from typing import TYPE_CHECKING
 
 from .actions import BuyCompany
 from .errors import GameError
+from .messages import M, Msg
 
 if TYPE_CHECKING:
     from .game import Game
 
 
-def corporation_buy_problem(game: Game, corp: str, company_sym: str, price: int) -> str | None:
+def corporation_buy_problem(game: Game, corp: str, company_sym: str, price: int) -> Msg | None:
     """Why ``corp`` may not buy the private from its owner for ``price`` now, or None."""
     company = game.companies.get(company_sym)
     if company is None:
-        return f"There is no private company {company_sym}. Privates: {', '.join(game.companies)}."
+        return M("There is no private company {company}. Privates: {companies}.", company=company_sym,
+                 companies=tuple(game.companies))
     if company.closed:
-        return f"{company_sym} has closed."
+        return M("{company} has closed.", company=company_sym)
     if company.owner is None or not game.has_player(company.owner):
-        where = "the bank" if company.owner is None else company.owner
-        return f"{company_sym} belongs to {where}; a corporation buys privates only from players."
+        where = M("the bank") if company.owner is None else company.owner
+        return M("{company} belongs to {owner}; a corporation buys privates only from players.", company=company_sym,
+                 owner=where)
     rng = game.rules.company_price_range(game, corp, company_sym)
     if rng is None:
-        return f"{corp} may not buy private companies now."
+        return M("{corp} may not buy private companies now.", corp=corp)
     lo, hi = rng
     if not lo <= price <= hi:
-        return f"{company_sym} may be bought for {game.fmt(lo)} to {game.fmt(hi)}, not {game.fmt(price)}."
+        return M("{company} may be bought for {low} to {high}, not {price}.", company=company_sym, low=game.fmt(lo),
+                 high=game.fmt(hi), price=game.fmt(price))
     if game.corps[corp].cash < price:
-        return f"{corp} has {game.fmt(game.corps[corp].cash)}; it cannot pay {game.fmt(price)}."
+        return M("{corp} has {cash}; it cannot pay {price}.", corp=corp, cash=game.fmt(game.corps[corp].cash),
+                 price=game.fmt(price))
     return None
 
 
@@ -66,25 +71,27 @@ def corporation_buys_company(game: Game, corp: str, act: BuyCompany) -> None:
     assert seller is not None
     game.pay(corp, seller, act.price)
     company.owner = corp
-    game.say(f"{corp} buys {company.name} ({company.sym}) from {seller} for {game.fmt(act.price)}.")
+    game.say(M("{buyer} buys {name} ({company}) from {seller} for {price}.", buyer=corp, name=company.name,
+               company=company.sym, seller=seller, price=game.fmt(act.price)))
     game.rules.on_company_bought(game, corp, company.sym)
 
 
-def player_sale_problem(game: Game, buyer: str, company_sym: str, price: int) -> str | None:
+def player_sale_problem(game: Game, buyer: str, company_sym: str, price: int) -> Msg | None:
     """Why ``buyer`` may not buy the private from the player holding it, or None (both must agree)."""
     company = game.companies.get(company_sym)
     if company is None:
-        return f"There is no private company {company_sym}."
+        return M("There is no private company {company}.", company=company_sym)
     if company.closed or company.owner is None or not game.has_player(company.owner):
-        return f"{company_sym} is not held by a player."
+        return M("{company} is not held by a player.", company=company_sym)
     if company.owner == buyer:
-        return f"You already own {company_sym}."
+        return M("You already own {company}.", company=company_sym)
     if price < 1:
-        return "A private changes hands for at least $1."
+        return M("A private changes hands for at least $1.")
     if game.available_cash(buyer) < price:
-        return f"{buyer} has {game.fmt(game.available_cash(buyer))} to spend."
+        return M("{player} has {cash} to spend.", player=buyer, cash=game.fmt(game.available_cash(buyer)))
     if game.cert_count(buyer) + 1 > game.cert_limit():
-        return f"{buyer} holds {game.cert_count(buyer)} certificates; the limit is {game.cert_limit()}."
+        return M("{player} holds {n} certificates; the limit is {limit}.", player=buyer, n=game.cert_count(buyer),
+                 limit=game.cert_limit())
     return None
 
 
@@ -97,4 +104,5 @@ def player_buys_company(game: Game, buyer: str, company_sym: str, price: int) ->
     assert seller is not None
     game.pay(buyer, seller, price)
     company.owner = buyer
-    game.say(f"{buyer} buys {company.name} ({company.sym}) from {seller} for {game.fmt(price)}.")
+    game.say(M("{buyer} buys {name} ({company}) from {seller} for {price}.", buyer=buyer, name=company.name,
+               company=company.sym, seller=seller, price=game.fmt(price)))

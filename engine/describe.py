@@ -8,6 +8,7 @@ of render/geometry checks these names against the drawn directions.
 from __future__ import annotations
 
 from .board import Board
+from .messages import Join, M, Msg, Text
 from .tiles import Layout, Node, tile_layout
 
 # Sides by number as the map is drawn, north up (the edge numbering of engine.hexgrid): a pointy-topped hex has
@@ -15,19 +16,29 @@ from .tiles import Layout, Node, tile_layout
 _COMPASS = {"pointy": ("SW", "W", "NW", "NE", "E", "SE"), "flat": ("S", "SW", "NW", "N", "NE", "SE")}
 
 
+# the compass points as words of the reader's language (北東 for NE)
+_WORDS = {"N": M("N"), "NE": M("NE"), "E": M("E"), "SE": M("SE"), "S": M("S"), "SW": M("SW"), "W": M("W"),
+          "NW": M("NW")}
+
+
 def compass(layout: str, edge: int) -> str:
-    """The compass name of a side."""
+    """The compass name of a side (its English letters, as the geometry test reads them)."""
     return _COMPASS[layout][edge % 6]
 
 
-def side_name(board: Board, hex_id: str, edge: int) -> str:
+def compass_word(layout: str, edge: int) -> Msg:
+    """The compass name of a side as a player reads it."""
+    return _WORDS[compass(layout, edge)]
+
+
+def side_name(board: Board, hex_id: str, edge: int) -> Text:
     """The place across a side if it has a name, else the side's compass direction."""
     other = board.neighbour(hex_id, edge)
     if other is not None:
         name = board.title.hex(other).name
         if name:
             return name
-    return compass(board.layout_kind, edge)
+    return compass_word(board.layout_kind, edge)
 
 
 def _groups(lay: Layout) -> list[list[int]]:
@@ -51,16 +62,13 @@ def _groups(lay: Layout) -> list[list[int]]:
     return sorted((sorted(v) for v in pieces.values()), key=lambda g: g[0])
 
 
-def track_words(board: Board, hex_id: str, lay: Layout) -> str:
+def track_words(board: Board, hex_id: str, lay: Layout) -> Text:
     """Where a layout's track goes from this hex: "Jacksonville–Daytona; NE–S"."""
-    parts = []
-    for group in _groups(lay):
-        names = [side_name(board, hex_id, e) for e in group]
-        parts.append("–".join(names))
-    return "; ".join(parts) or "no track"
+    parts = [Join(tuple(side_name(board, hex_id, e) for e in group), "–") for group in _groups(lay)]
+    return Join(tuple(parts), "; ") if parts else M("no track")
 
 
-def rotation_words(board: Board, hex_id: str, tile: str, rotation: int) -> str:
+def rotation_words(board: Board, hex_id: str, tile: str, rotation: int) -> Msg:
     """A rotation as a player reads it: "r2: Jacksonville–Daytona"."""
     lay = tile_layout(board.title.tiles[tile], rotation)
-    return f"r{rotation}: {track_words(board, hex_id, lay)}"
+    return M("r{rotation}: {track}", rotation=rotation, track=track_words(board, hex_id, lay))

@@ -1,8 +1,8 @@
-"""The one error type for refused actions."""
+"""The errors a player or member reads: refused actions, and records that cannot be read or written."""
 
 from __future__ import annotations
 
-from .messages import Msg
+from .messages import Text
 
 
 class GameError(Exception):
@@ -12,6 +12,15 @@ class GameError(Exception):
     each reader by the bot); ``str(error)`` is its English.
     """
 
-    def __init__(self, msg: Msg | str) -> None:
-        self.msg: Msg | str = msg
+    def __init__(self, msg: Text) -> None:
+        self.msg: Text = msg
+        super().__init__(str(msg))
+
+
+class TextError(ValueError):
+    """A ValueError a member reads (a record that cannot be read or written): ``msg`` is the message in no
+    language yet, ``str(error)`` its English."""
+
+    def __init__(self, msg: Text) -> None:
+        self.msg: Text = msg
         super().__init__(str(msg))

@@ -24,9 +24,10 @@ from .board import Board
 from .errors import GameError
 from .journal import Tracked
 from .market import Market
-from .messages import M, Text
+from .messages import MN, M, Msg, Text
 from .state import BANK, IPO, POOL, RESERVED, Certificate, Company, Corporation, Player, Train
 from .titledata import PhaseDef, TitleData, load_title
+from .wording import and_list, clauses, color_word, or_list, trains_text
 
 if TYPE_CHECKING:
     from .titles.base import TitleRules
@@ -57,11 +58,10 @@ class Game(Tracked):
         self.options: dict[str, Any] = dict(options or {})
         self.rules = rules
         if not self.data.min_players <= len(players) <= self.data.max_players:
-            raise GameError(
-                f"{title} is for {self.data.min_players} to {self.data.max_players} players, not {len(players)}."
-            )
+            raise GameError(M("{title} is for {low} to {high} players, not {n}.", title=title,
+                              low=self.data.min_players, high=self.data.max_players, n=len(players)))
         if len(set(players)) != len(players):
-            raise GameError("Player names must be different.")
+            raise GameError(M("Player names must be different."))
         n = len(players)
         start = self.data.starting_cash[str(n)]
         self.players: list[Player] = [Player(name, start) for name in players]
@@ -136,9 +136,9 @@ class Game(Tracked):
         except GameError:
             raise
         except Exception as e:  # pydantic validation
-            raise GameError(f"That action is malformed: {_short_validation(e)}") from None
+            raise GameError(M("That action is malformed: {problem}", problem=_short_validation(e))) from None
         if act.type == "end_game" and not (admin or self.replaying):
-            raise GameError("Only an administrator may end a game by hand (/game end); no player action ends it.")
+            raise GameError(M("Only an administrator may end a game by hand (/game end); no player action ends it."))
         act = self._canonical_ids(act)
         with journal.transaction():
             self._apply(act)
@@ -163,12 +163,12 @@ class Game(Tracked):
 
     def _apply(self, act: Action) -> None:
         if self.finished:
-            raise GameError("The game is over.")
+            raise GameError(M("The game is over."))
         index = len(self.actions)
         self._msg_index = index
         self.logged_as: Action | None = None
         if act.type == "end_game":
-            self.say(f"{act.entity} ends the game.")
+            self.say(M("{player} ends the game.", player=act.entity))
             self.end_game("manually_ended")
         elif self.pending_discards:
             self._discard(act)
@@ -188,24 +188,29 @@ class Game(Tracked):
                 raise AssertionError("round loop")
             old = self.round
             self.finished_rounds.append(
-                {"kind": old.kind, "name": old.name, "summary": list(getattr(old, "summary", [])),
-                 "action_index": len(self.actions) - 1, "phase": self.phase.name}
+                # "name" is the round's id ("SR 2"); "label" says it in the reader's language (株式ラウンド2)
+                {"kind": old.kind, "name": old.name, "label": getattr(old, "display_name", old.name),
+                 "summary": list(getattr(old, "summary", [])), "action_index": len(self.actions) - 1,
+                 "phase": self.phase.name}
             )
             self.round = self.rules.next_round(self, old)
 
     def _discard(self, act: Action) -> None:
         sym = self.pending_discards[0]
         if act.type != "discard_train" or act.entity != sym:
-            raise GameError(f"{sym} is over its train limit of {self.train_limit(sym)}: its president "
-                            f"{self.corps[sym].president} must first discard a train to the pool.")
+            raise GameError(M("{corp} is over its train limit of {limit}: its president {president} must first "
+                              "discard a train to the pool.", corp=sym, limit=self.train_limit(sym),
+                              president=self.corps[sym].president))
         train = self.train(act.train)  # type: ignore[union-attr]
         if train.owner != sym:
-            mine = ", ".join(f"{t.variant}-train" for t in self.trains_of(sym))
-            raise GameError(f"{sym} does not own that {train.variant}-train; its trains: {mine}.")
+            mine = tuple(M("{train}-train", train=t.variant) for t in self.trains_of(sym))
+            raise GameError(M("{corp} does not own that {train}-train; its trains: {trains}.", corp=sym,
+                              train=train.variant, trains=mine))
         if train.obsolete:
             # an obsolete train never reaches the pool (18AL 4.2.5.1)
             self.trains = [t for t in self.trains if t is not train]
-            self.say(M("{corp} discards an obsolete {train}-train; it leaves the game.", corp=sym, train=train.variant))
+            self.say(M("{corp} discards an obsolete {train}-train; it leaves the game.", corp=sym,
+                       train=train.variant))
         else:
             train.owner = POOL
             self.say(M("{corp} discards a {train}-train to the pool.", corp=sym, train=train.variant))
@@ -260,20 +265,22 @@ class Game(Tracked):
         for p in self.players:
             if p.name == name:
                 return p
-        raise GameError(f"There is no player called {name}.")
+        raise GameError(M("There is no player called {player}.", player=name))
 
     def corp(self, sym: str) -> Corporation:
         c = self.corps.get(sym)
         if c is None:
             c = self.corps.get(self.rules.corp_alias(sym) or "")
         if c is None:
-            raise GameError(f"There is no corporation {sym}. Corporations: {', '.join(self.corps)}.")
+            raise GameError(M("There is no corporation {corp}. Corporations: {corps}.", corp=sym,
+                              corps=tuple(self.corps)))
         return c
 
     def company(self, sym: str) -> Company:
         c = self.companies.get(sym)
         if c is None:
-            raise GameError(f"There is no private company {sym} in this game. Privates: {', '.join(self.companies)}.")
+            raise GameError(M("There is no private company {company} in this game. Privates: {companies}.",
+                              company=sym, companies=tuple(self.companies)))
         return c
 
     @property
@@ -377,7 +384,8 @@ class Game(Tracked):
                     if self.shares_held(name, corp_sym) >= 2:
                         self._swap_president(corp_sym, POOL, name)
                         corp.president, corp.frozen = name, False
-                        self.say(f"{name} exchanges two shares for the {corp_sym} President's certificate.")
+                        self.say(M("{player} exchanges two shares for the {corp} President's certificate.",
+                                   player=name, corp=corp_sym))
                         return
             elif pres_cert.owner not in (IPO, RESERVED, POOL):
                 corp.president, corp.frozen = pres_cert.owner, False
@@ -390,7 +398,7 @@ class Game(Tracked):
         if best != current:
             self._swap_president(corp_sym, current, best)
             corp.president = best
-            self.say(f"{best} becomes president of {corp_sym}.")
+            self.say(M("{player} becomes president of {corp}.", player=best, corp=corp_sym))
 
     def _holders_after(self, start: str | None, corp_sym: str) -> list[str]:
         names = [p.name for p in self.players if not p.bankrupt]
@@ -437,7 +445,7 @@ class Game(Tracked):
         for t in self.trains:
             if t.id == train_id:
                 return t
-        raise GameError(f"There is no train {train_id}.")
+        raise GameError(M("There is no train {train}.", train=train_id))
 
     def ensure_unlimited_stock(self) -> None:
         """Unlimited train types never run out: add a card when the last is taken."""
@@ -462,9 +470,9 @@ class Game(Tracked):
                 self.say(phase_text(ph))
                 summary = getattr(self.round, "summary", None)
                 if summary is not None:
-                    summary.append(f"Phase {ph.name} began ({train.variant}-train bought)")
+                    summary.append(M("Phase {phase} began ({train}-train bought)", phase=ph.name, train=train.variant))
         rusted = [t for t in self.trains if {train.name, train.variant} & set(self.data.train(t.name).rust_triggers)]
-        for line in losses([t for t in rusted if t.owner is not None], "rusted and scrapped"):
+        for line in losses([t for t in rusted if t.owner is not None], M("rusted and scrapped")):
             self.say(line)
         if rusted:
             gone = {id(t) for t in rusted}
@@ -478,7 +486,7 @@ class Game(Tracked):
         self.rules.on_phase(self)
         self.check_train_limits()
 
-    def remove_trains(self, trains: list[Train], why: str) -> None:
+    def remove_trains(self, trains: list[Train], why: Text) -> None:
         gone = {id(t) for t in trains}
         for line in losses(trains, why):
             self.say(line)
@@ -488,7 +496,7 @@ class Game(Tracked):
         """Obsolete trains leave right after their owner's pay-out or withhold step."""
         old = [t for t in self.trains_of(corp) if t.obsolete]
         if old:
-            self.remove_trains(old, "is obsolete and leaves the game")
+            self.remove_trains(old, M("is obsolete and leaves the game"))
 
     def check_train_limits(self) -> None:
         for sym, corp in self.corps.items():
@@ -510,7 +518,8 @@ class Game(Tracked):
         if not self.history or self.history[-1] != self.result():
             self.record_history()
         ranking = sorted(self.result().items(), key=lambda kv: -kv[1])
-        self.say("Game over (" + reason.replace("_", " ") + "). " + ", ".join(f"{n} {self.fmt(v)}" for n, v in ranking))
+        standings = tuple(M("{player} {worth}", player=n, worth=self.fmt(v)) for n, v in ranking)
+        self.say(M("Game over ({reason}). {standings}", reason=end_reason_text(reason), standings=standings))
 
     def end_after_round(self, finished: Any, reason: str) -> Any:
         """The game is due to end for ``reason`` now that the round ``finished`` is over: end it, unless the title
@@ -541,52 +550,66 @@ class Game(Tracked):
             return [parse_action({"type": "discard_train", "entity": sym, "train": t.id}) for t in self.trains_of(sym)]
         return self.round.legal_actions(self)
 
-    def describe_turn(self) -> str:
+    def describe_turn(self) -> Text:
         """One line: who must act and what they may do."""
         if self.finished:
-            return "The game is over."
+            return M("The game is over.")
         if self.pending_discards:
             sym = self.pending_discards[0]
-            return f"{sym} is over its train limit and must discard a train."
+            return M("{corp} is over its train limit and must discard a train.", corp=sym)
         return self.round.describe(self)
 
 
-_COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-
-
-def _count(n: int, what: str) -> str:
-    word = _COUNT_WORDS[n] if n < len(_COUNT_WORDS) else str(n)
-    if n == 1:
-        word = "an" if what[0] == "8" else "a"
-    return f"{word} {what}{'' if n == 1 else 's'}"
-
-
-def losses(trains: list[Train], why: str) -> list[str]:
+def losses(trains: list[Train], why: Text) -> list[Msg]:
     """Trains leaving the game, said per owner in the game's words ("SAL loses two 2-trains (rusted and
     scrapped)."), never with the trains' ids."""
     by_owner: dict[str, dict[str, int]] = {}
     for t in trains:
-        owner = "The pool" if t.owner in (None, POOL) else str(t.owner)
+        owner = POOL if t.owner in (None, POOL) else str(t.owner)
         by_owner.setdefault(owner, {})
         by_owner[owner][t.variant] = by_owner[owner].get(t.variant, 0) + 1
     out = []
     for owner, kinds in by_owner.items():
-        what = " and ".join(_count(n, f"{v}-train") for v, n in kinds.items())
-        out.append(f"{owner} loses {what} ({why}).")
+        what = and_list([trains_text(n, v) for v, n in kinds.items()])
+        if owner == POOL:
+            out.append(M("The pool loses {trains} ({why}).", trains=what, why=why))
+        else:
+            out.append(M("{owner} loses {trains} ({why}).", owner=owner, trains=what, why=why))
     return out
 
 
-def phase_text(ph: PhaseDef) -> str:
+_END_REASONS = {"bank": M("bank"), "bankrupt": M("bankrupt"), "manually_ended": M("manually ended"),
+                "stock_market": M("stock market")}
+
+
+def end_reason_text(reason: str) -> Text:
+    """Why the game ended, in words ("bank broken" ... the reason ids of ``Game.end_game``)."""
+    return _END_REASONS.get(reason, reason.replace("_", " "))
+
+
+def phase_text(ph: PhaseDef) -> Msg:
     """A new phase in the game's words: what it allows (tile colours, train limit, operating rounds per set,
     corporation sizes)."""
-    limits = ", ".join(f"{n} for {kind}" if len(ph.train_limit) > 1 else str(n) for kind, n in ph.train_limit.items())
-    parts = [f"{', '.join(ph.tiles)} tiles", f"train limit {limits}",
-             f"{ph.operating_rounds} operating round{'s' if ph.operating_rounds != 1 else ''} per set"]
+    limits = tuple(M("{n} for {kind}", n=n, kind=_corp_kind(kind)) if len(ph.train_limit) > 1 else str(n)
+                   for kind, n in ph.train_limit.items())
+    parts: list[Text] = [
+        M("{colors} tiles", colors=tuple(color_word(c) for c in ph.tiles)),
+        M("train limit {limits}", limits=limits),
+        MN("{n} operating round per set", "{n} operating rounds per set", n=ph.operating_rounds),
+    ]
     if ph.corporation_sizes:
-        parts.append("new corporations start with " + " or ".join(map(str, ph.corporation_sizes)) + " shares")
+        sizes = [str(n) for n in ph.corporation_sizes]
+        parts.append(M("new corporations start with {sizes} shares", sizes=or_list(sizes)))
     if ph.late_values:
-        parts.append("off-boards pay their later values")
-    return f"Phase {ph.name} begins: " + "; ".join(parts) + "."
+        parts.append(M("off-boards pay their later values"))
+    return M("Phase {phase} begins: {details}.", phase=ph.name, details=clauses(parts))
+
+
+_CORP_KINDS = {"5-share": M("5-share"), "10-share": M("10-share"), "corporation": M("corporation")}
+
+
+def _corp_kind(kind: str) -> Text:
+    return _CORP_KINDS.get(kind, kind)
 
 
 def _short_validation(e: Exception) -> str:

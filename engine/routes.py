@@ -59,6 +59,7 @@ from typing import Protocol
 
 from .board import Board
 from .graph import CorpView, city_blocked, corp_view, track_graph
+from .messages import M, Msg
 from .titledata import TitleData
 
 # -- public data ------------------------------------------------------------------------------------------------
@@ -140,7 +141,11 @@ class RouteSet:
 
 
 class RouteError(Exception):
-    """A submitted route set breaks a rule; the message names it."""
+    """A submitted route set breaks a rule; the message names it (``msg``, in no language yet)."""
+
+    def __init__(self, msg: Msg) -> None:
+        self.msg = msg
+        super().__init__(str(msg))
 
 
 # -- title hooks ------------------------------------------------------------------------------------------------
@@ -961,9 +966,9 @@ def check_routes(
     for train_id, nodes in submitted:
         train = by_id.get(train_id)
         if train is None:
-            raise RouteError(f"{corp} has no train {train_id}")
+            raise RouteError(M("{corp} has no train {train}", corp=corp, train=train_id))
         if train_id in seen:
-            raise RouteError(f"train {train_id} is given two routes")
+            raise RouteError(M("train {train} is given two routes", train=train_id))
         seen.add(train_id)
         seq = [_parse_node(net, train_id, node) for node in nodes]
         _check_stop_set(net, train, seq)
@@ -979,12 +984,13 @@ def check_routes(
 def _parse_node(net: _Network, train_id: str, node: str) -> int:
     hex_id, sep, part_s = node.rpartition("-")
     if not sep or not part_s.isdigit() or hex_id not in net.board.hexes:
-        raise RouteError(f"train {train_id}: {node!r} is not a stop (expected <hex>-<number>, e.g. B23-0)")
+        raise RouteError(M("train {train}: {node} is not a stop (expected <hex>-<number>, e.g. B23-0)",
+                           train=train_id, node=repr(node)))
     part = int(part_s)
     for i, s in enumerate(net.stops):
         if s.hex == hex_id and s.part == part:
             return i
-    raise RouteError(f"train {train_id}: there is no stop {node} with track on the map")
+    raise RouteError(M("train {train}: there is no stop {node} with track on the map", train=train_id, node=node))
 
 
 def _names(net: _Network) -> list[str]:
@@ -996,52 +1002,51 @@ def _check_stop_set(net: _Network, train: TrainSpec, seq: list[int]) -> None:
     name = _names(net)
     tid = train.id
     if len(seq) < 2:
-        raise RouteError(f"train {tid}: a route needs at least two stops")
+        raise RouteError(M("train {train}: a route needs at least two stops", train=tid))
     for k, i in enumerate(seq):
         if i in seq[:k]:
-            raise RouteError(f"train {tid} visits {name[i]} twice")
+            raise RouteError(M("train {train} visits {stop} twice", train=tid, stop=name[i]))
     for k, i in enumerate(seq):
         for j in seq[:k]:
             if net.graph.location[net.nodes[i]] == net.graph.location[net.nodes[j]]:
-                raise RouteError(
-                    f"train {tid} may not run between {name[j]} and {name[i]}: a route visits one stop per hex"
-                )
+                raise RouteError(M("train {train} may not run between {a} and {b}: a route visits one stop per hex",
+                                   train=tid, a=name[j], b=name[i]))
     if not any(net.station[i] for i in seq):
-        raise RouteError(f"train {tid}: the route has no {net.corp} station")
+        raise RouteError(M("train {train}: the route has no {corp} station", train=tid, corp=net.corp))
     majors = sum(net.major[i] for i in seq)
     towns = len(seq) - majors
     if not train.fits(majors, towns):
-        what = "cities, towns and off-boards" if train.counted(0, 1) else "cities and off-boards"
-        raise RouteError(
-            f"train {tid} ({train.name}) may visit {train.distance} {what}; this route has "
-            f"{train.counted(majors, towns)}"
-        )
+        what = M("cities, towns and off-boards") if train.counted(0, 1) else M("cities and off-boards")
+        raise RouteError(M("train {train} ({name}) may visit {n} {stops}; this route has {count}", train=tid,
+                           name=train.name, n=train.distance, stops=what, count=train.counted(majors, towns)))
     if train.scoring_stops(majors, towns) < 2:
-        what = "cities or off-boards" if train.express else "stops"
-        raise RouteError(f"train {tid} ({train.name}) needs at least two {what} to score")
+        what = M("cities or off-boards") if train.express else M("stops")
+        raise RouteError(M("train {train} ({name}) needs at least two {stops} to score", train=tid, name=train.name,
+                           stops=what))
 
 
-def _order_problem(net: _Network, train: TrainSpec, seq: list[int]) -> str:
+def _order_problem(net: _Network, train: TrainSpec, seq: list[int]) -> Msg:
     """Why the stops cannot be run in this order (called once no order of them can be run)."""
     name = _names(net)
     tid = train.id
     for i in seq[1:-1]:
         s = net.stops[i]
         if net.terminal[i] and (s.kind == "offboard" or (s.kind == "city" and net.board.layout(s.hex).color == "red")):
-            return f"train {tid}: {name[i]} is an off-board area and may only be at an end of a route"
+            return M("train {train}: {stop} is an off-board area and may only be at an end of a route", train=tid,
+                     stop=name[i])
         if s.kind == "city" and city_blocked(net.board, net.corp, s.hex, s.index):
-            return (f"train {tid}: {name[i]} is full of other corporations' tokens; a route may end there but not"
-                    " pass through")
+            return M("train {train}: {stop} is full of other corporations' tokens; a route may end there but not "
+                     "pass through", train=tid, stop=name[i])
     used_sets = [0]
     for a, b in itertools.pairwise(seq):
         links = [lk for lk in net.links[a] if lk.end == b]
         if not links:
-            return (f"train {tid}: no track from {name[a]} to {name[b]} without passing another stop (a train may"
-                    " not skip cities or towns)")
+            return M("train {train}: no track from {a} to {b} without passing another stop (a train may not skip "
+                     "cities or towns)", train=tid, a=name[a], b=name[b])
         used_sets = [u | lk.res for u in used_sets for lk in links if not u & lk.res][:4096]
         if not used_sets:
-            return f"train {tid} would use track twice between {name[a]} and {name[b]}"
-    return f"train {tid}: these stops cannot be run in any order"
+            return M("train {train} would use track twice between {a} and {b}", train=tid, a=name[a], b=name[b])
+    return M("train {train}: these stops cannot be run in any order", train=tid)
 
 
 _MAX_ORDERS = 2000  # realisations tried per route; a route has a handful
@@ -1129,9 +1134,9 @@ def _realise(net: _Network, plans: list[tuple[TrainSpec, list[int]]]) -> list[tu
             seq2, links2, _ = options[r2][0]
             for k, lk in enumerate(links2):
                 if lk.res & used1:
-                    raise RouteError(
-                        f"trains {plans[r1][0].id} and {plans[r2][0].id} would share track between "
-                        f"{name[seq2[k]]} and {name[seq2[k + 1]]}"
-                    )
-            raise RouteError(f"trains {plans[r1][0].id} and {plans[r2][0].id} cannot both run without sharing track")
-    raise RouteError("these trains cannot all run without sharing track")
+                    raise RouteError(M("trains {first} and {second} would share track between {a} and {b}",
+                                       first=plans[r1][0].id, second=plans[r2][0].id, a=name[seq2[k]],
+                                       b=name[seq2[k + 1]]))
+            raise RouteError(M("trains {first} and {second} cannot both run without sharing track",
+                               first=plans[r1][0].id, second=plans[r2][0].id))
+    raise RouteError(M("these trains cannot all run without sharing track"))

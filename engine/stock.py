@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .errors import GameError
+from .messages import MN, M, Msg, Text
 from .state import BANK, IPO, POOL, Certificate
 
 if TYPE_CHECKING:
@@ -23,39 +24,39 @@ def pool_limit_shares(game: Game, corp: str) -> int:
 
 def sell_problem(
     game: Game, player: str, corp_sym: str, count: int, *, keep_presidency_of: str | None = None
-) -> str | None:
+) -> Text | None:
     """Why ``player`` may not sell ``count`` shares of ``corp_sym`` now, or None if the sale is legal."""
     corp = game.corps[corp_sym]
     held = game.shares_held(player, corp_sym)
     if count < 1:
-        return "Sell at least one share."
+        return M("Sell at least one share.")
     if held < count:
-        return f"You hold {held} share{'s' if held != 1 else ''} of {corp_sym}, so you cannot sell {count}."
+        return MN("You hold {n} share of {corp}, so you cannot sell {count}.",
+                  "You hold {n} shares of {corp}, so you cannot sell {count}.", n=held, corp=corp_sym, count=count)
     reason = game.rules.cannot_sell_reason(game, corp_sym)
     if reason:
         return reason
     if corp.president is None:
-        return f"{corp_sym} has no president; its shares cannot be sold until someone takes the presidency."
+        return M("{corp} has no president; its shares cannot be sold until someone takes the presidency.",
+                 corp=corp_sym)
     in_pool = game.shares_held(POOL, corp_sym)
     limit = pool_limit_shares(game, corp_sym)
     if in_pool + count > limit:
         room = max(0, limit - in_pool)
-        return (
-            f"The pool may hold at most {limit} shares of {corp_sym} ({game.rules.pool_limit_percent}%); "
-            f"it has {in_pool}, so you may sell at most {room}."
-        )
+        return M("The pool may hold at most {limit} shares of {corp} ({percent}%); it has {n}, so you may sell at "
+                 "most {room}.", limit=limit, corp=corp_sym, percent=game.rules.pool_limit_percent, n=in_pool,
+                 room=room)
     if corp.president == player:
         remaining = held - count
         if remaining < 2:
             takers = [p for p in _others(game, player) if game.shares_held(p, corp_sym) >= 2]
             if not takers:
-                return (
-                    f"You are president of {corp_sym}: you may sell down to 2 shares, or below only when another "
-                    "player holds at least 2 shares to take the President's certificate."
-                )
+                return M("You are president of {corp}: you may sell down to 2 shares, or below only when another "
+                         "player holds at least 2 shares to take the President's certificate.", corp=corp_sym)
         if keep_presidency_of == corp_sym:
             if any(game.shares_held(p, corp_sym) > remaining for p in _others(game, player)):
-                return f"You may not sell so much {corp_sym} that you lose its presidency while it buys a train."
+                return M("You may not sell so much {corp} that you lose its presidency while it buys a train.",
+                         corp=corp_sym)
     return None
 
 
@@ -75,7 +76,7 @@ def sell(game: Game, player: str, corp_sym: str, count: int, *, keep_presidency_
         new = _best_challenger(game, player, corp_sym)
         game._swap_president(corp_sym, player, new)
         corp.president = new
-        game.say(f"{new} becomes president of {corp_sym}.")
+        game.say(M("{player} becomes president of {corp}.", player=new, corp=corp_sym))
     singles = [c for c in game.certs_of(corp_sym, player) if not c.president]
     for c in singles[:count]:
         c.owner = POOL
@@ -84,8 +85,14 @@ def sell(game: Game, player: str, corp_sym: str, count: int, *, keep_presidency_
     before = game.price(corp_sym)
     game.rules.move_price_on_sale(game, corp_sym, count)
     after = game.price(corp_sym)
-    move = f"; price {game.fmt(before)} → {game.fmt(after)}" if after != before else ""
-    game.say(f"{player} sells {count} share{'s' if count > 1 else ''} of {corp_sym} for {game.fmt(amount)}{move}.")
+    if after != before:
+        game.say(MN("{player} sells {n} share of {corp} for {amount}; price {before} → {after}.",
+                    "{player} sells {n} shares of {corp} for {amount}; price {before} → {after}.", player=player,
+                    n=count, corp=corp_sym, amount=game.fmt(amount), before=game.fmt(before), after=game.fmt(after)))
+    else:
+        game.say(MN("{player} sells {n} share of {corp} for {amount}.",
+                    "{player} sells {n} shares of {corp} for {amount}.", player=player, n=count, corp=corp_sym,
+                    amount=game.fmt(amount)))
     game.update_presidency(corp_sym)
     return amount
 
@@ -123,26 +130,31 @@ def share_cost(game: Game, cert: Certificate) -> int:
     return share_price(game, cert.corp, cert.owner == IPO) * cert.shares
 
 
-def buy_problem(game: Game, player: str, cert: Certificate, sold_this_round: set[str]) -> str | None:
+def buy_problem(game: Game, player: str, cert: Certificate, sold_this_round: set[str]) -> Msg | None:
     corp_sym = cert.corp
     if corp_sym in sold_this_round:
-        return f"You sold {corp_sym} this round, so you may not buy it again until the next stock round."
+        return M("You sold {corp} this round, so you may not buy it again until the next stock round.", corp=corp_sym)
     cost = share_cost(game, cert)
     cash = game.available_cash(player)
     if cash < cost:
-        return f"That certificate costs {game.fmt(cost)}; you have {game.fmt(cash)}" + _set_aside(game, player) + "."
+        held = game.committed_cash(player)
+        if held:
+            return M("That certificate costs {cost}; you have {cash} to spend ({held} is set aside for your bids on "
+                     "privates).", cost=game.fmt(cost), cash=game.fmt(cash), held=game.fmt(held))
+        return M("That certificate costs {cost}; you have {cash}.", cost=game.fmt(cost), cash=game.fmt(cash))
     if game.rules.counts_for_cert_limit(game, cert) and game.cert_count(player) + 1 > game.cert_limit():
-        return f"You hold {game.cert_count(player)} certificates; the limit is {game.cert_limit()}."
+        return cert_limit_text(game, player)
     pct = game.percent_of(corp_sym, game.shares_held(player, corp_sym) + cert.shares)
     limit = game.holding_limit_percent()
     if pct > limit and not game.rules.holding_limit_waived(game, corp_sym):
-        return f"You may hold at most {limit}% of {corp_sym}; this would give you {pct}%."
+        return M("You may hold at most {limit}% of {corp}; this would give you {percent}%.", limit=limit, corp=corp_sym,
+                 percent=pct)
     return None
 
 
-def _set_aside(game: Game, player: str) -> str:
-    held = game.committed_cash(player)
-    return f" to spend ({game.fmt(held)} is set aside for your bids on privates)" if held else ""
+def cert_limit_text(game: Game, player: str) -> Msg:
+    """The refusal of one certificate too many."""
+    return M("You hold {n} certificates; the limit is {limit}.", n=game.cert_count(player), limit=game.cert_limit())
 
 
 def buy(game: Game, player: str, cert: Certificate, sold_this_round: set[str]) -> None:
@@ -153,9 +165,10 @@ def buy(game: Game, player: str, cert: Certificate, sold_this_round: set[str]) -
     cost = share_cost(game, cert)
     game.pay(player, BANK, cost)
     cert.owner = player
-    where = "the pool" if source == POOL else "the IPO"
     pct = game.percent_of(cert.corp, cert.shares)
-    game.say(f"{player} buys a {pct}% share of {cert.corp} from {where} for {game.fmt(cost)}.")
+    where = M("the pool") if source == POOL else M("the IPO")
+    game.say(M("{player} buys a {percent}% share of {corp} from {source} for {cost}.", player=player, percent=pct,
+               corp=cert.corp, source=where, cost=game.fmt(cost)))
     game.update_presidency(cert.corp)
     check_float(game, cert.corp)
 

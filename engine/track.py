@@ -10,10 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .describe import compass, track_words
+from .describe import compass_word, track_words
 from .graph import Reach
 from .graph import reach as graph_reach
+from .messages import M, Msg, Text
 from .tiles import COLOR_ORDER, Layout, distinct_rotations, keeps_track, tile_layout
+from .wording import color_word
 
 if TYPE_CHECKING:
     from .game import Game
@@ -38,42 +40,44 @@ def next_color(layout: Layout) -> str | None:
     return order[i + 1] if 0 <= i < len(order) - 1 else None
 
 
-def exit_problem(game: Game, hex_id: str, new: Layout) -> str | None:
+def exit_problem(game: Game, hex_id: str, new: Layout) -> Msg | None:
     """New track may not run off the map, into a hex that cannot take track, or across a closed side."""
     board = game.board
     for e in sorted(new.exits):
         other = board.neighbour(hex_id, e)
-        side = compass(board.layout_kind, e)
+        side = compass_word(board.layout_kind, e)
         if other is None:
-            return f"track on its {side} side would run off the map or into the sea"
+            return M("track on its {side} side would run off the map or into the sea", side=side)
         if not board.edge_open(hex_id, e) or any(b.edge == (e + 3) % 6 for b in game.data.hex(other).borders):
-            return f"the {side} side of {hex_id} is impassable"
+            return M("the {side} side of {hex} is impassable", side=side, hex=hex_id)
         odef = game.data.hex(other)
         olayout = board.layout(other)
         if odef.color in ("red", "gray") and (e + 3) % 6 not in olayout.exits:
-            return f"track on its {side} side would run into the blank side of {odef.name or other}"
+            return M("track on its {side} side would run into the blank side of {place}", side=side,
+                     place=odef.name or other)
     return None
 
 
 def tile_problem(
     game: Game, corp: str, hex_id: str, tile_id: str, rotation: int, reach: Reach, *, yellow_only: bool = False
-) -> str | None:
+) -> Text | None:
     """Why this lay is illegal for ``corp``, or None."""
     data = game.data
     if not data.has_hex(hex_id):
-        return f"There is no hex {hex_id} on this map."
+        return M("There is no hex {hex} on this map.", hex=hex_id)
     hdef = data.hex(hex_id)
     if hdef.color in ("red", "gray", "blue"):
-        return f"{hex_id} cannot take track."
+        return M("{hex} cannot take track.", hex=hex_id)
     tdef = data.tiles.get(tile_id)
     if tdef is None:
-        return f"There is no tile #{tile_id} in {data.title}."
+        return M("There is no tile #{tile} in {title}.", tile=tile_id, title=data.title)
     if not game.board.supply.get(tile_id) and not tdef.unlimited:
-        return f"All copies of tile #{tile_id} are on the map."
+        return M("All copies of tile #{tile} are on the map.", tile=tile_id)
     if rotation not in range(6):
-        return "Rotation must be 0 to 5."
+        return M("Rotation must be 0 to 5.")
     if tdef.color not in game.phase.tiles:
-        return f"{tdef.color.capitalize()} tiles are not available in phase {game.phase.name}."
+        return M("{color} tiles are not available in phase {phase}.", color=color_word(tdef.color, capital=True),
+                 phase=game.phase.name)
     old = game.board.layout(hex_id)
     special = special_tile_problem(game, hex_id, tile_id, rotation)
     if special:
@@ -83,57 +87,66 @@ def tile_problem(
     want = next_color(old)
     if tdef.color != want and not direct:
         if old.color == "white":
-            return f"{hex_id} is empty: it takes a yellow tile first."
-        return f"{hex_id} holds a {old.color} tile: it can only be upgraded to {want or 'nothing'}."
+            return M("{hex} is empty: it takes a yellow tile first.", hex=hex_id)
+        return M("{hex} holds a {color} tile: it can only be upgraded to {upgrade}.", hex=hex_id,
+                 color=color_word(old.color), upgrade=color_word(want) if want else M("nothing"))
     if yellow_only and tdef.color != "yellow":
-        return "Only a yellow tile may be laid here."
+        return M("Only a yellow tile may be laid here.")
     label = game.rules.label_problem(game, hex_id, tile_id)
     if label:
         return label
     new = tile_layout(tdef, rotation)
     if direct:
         if not old.exits <= new.exits:
-            return (f"Rotation {rotation} of #{tile_id} is wrong here: it does not keep all the existing track "
-                    f"on {hex_id}.")
+            return _loses_track(rotation, tile_id, hex_id)
     else:
         if len(new.towns) != len(old.towns) or (old.color == "white" and len(new.cities) != len(old.cities)):
-            kind = "a town" if old.towns else ("a city" if old.cities else "plain track")
-            return f"{hex_id} needs a tile with {kind}; #{tile_id} does not match."
+            kind = M("a town") if old.towns else (M("a city") if old.cities else M("plain track"))
+            return M("{hex} needs a tile with {kind}; #{tile} does not match.", hex=hex_id, kind=kind, tile=tile_id)
         if bool(old.cities) != bool(new.cities):
-            return f"{hex_id} needs a tile with a city." if old.cities else f"#{tile_id} has a city; {hex_id} has none."
+            return (M("{hex} needs a tile with a city.", hex=hex_id) if old.cities else
+                    M("#{tile} has a city; {hex} has none.", tile=tile_id, hex=hex_id))
         if not keeps_track(old, new):
-            return (f"Rotation {rotation} of #{tile_id} is wrong here: it does not keep all the existing track "
-                    f"on {hex_id}.")
+            return _loses_track(rotation, tile_id, hex_id)
     bad = exit_problem(game, hex_id, new)
     if bad:
-        return f"Rotation {rotation} of #{tile_id} is wrong here: {bad}."
+        return M("Rotation {rotation} of #{tile} is wrong here: {problem}.", rotation=rotation, tile=tile_id,
+                 problem=bad)
     if not _connected(game, corp, hex_id, old, new, reach, tile_id, rotation):
         if old.color != "white" and game.rules.new_track_must_connect and not new.cities:
-            return (f"Rotation {rotation} of #{tile_id} adds no track connected to {corp}'s stations; an upgrade "
-                    "without a city must add connected track.")
+            return M("Rotation {rotation} of #{tile} adds no track connected to {corp}'s stations; an upgrade "
+                     "without a city must add connected track.", rotation=rotation, tile=tile_id, corp=corp)
         if reach.hex_edges.get(hex_id) or any(h == hex_id for h, _ in game.board.stations(corp)):
             # the hex is on the network: only this rotation misses it
-            return (f"Rotation {rotation} of #{tile_id} is wrong here: its track "
-                    f"({track_words(game.board, hex_id, new)}) does not meet {corp}'s track at {hex_id}.")
-        return f"{corp} cannot reach {hex_id}: new track must extend one of its routes."
+            return M("Rotation {rotation} of #{tile} is wrong here: its track ({track}) does not meet {corp}'s "
+                     "track at {hex}.", rotation=rotation, tile=tile_id, track=track_words(game.board, hex_id, new),
+                     corp=corp, hex=hex_id)
+        return M("{corp} cannot reach {hex}: new track must extend one of its routes.", corp=corp, hex=hex_id)
     cost = game.rules.lay_cost(game, hex_id)
     if game.corps[corp].cash < cost:
-        return f"Building in {hex_id} costs {game.fmt(cost)}; {corp} has {game.fmt(game.corps[corp].cash)}."
+        return M("Building in {hex} costs {cost}; {corp} has {cash}.", hex=hex_id, cost=game.fmt(cost), corp=corp,
+                 cash=game.fmt(game.corps[corp].cash))
     return game.rules.tile_lay_problem(game, corp, hex_id, tile_id, rotation)
 
 
-def special_tile_problem(game: Game, hex_id: str, tile_id: str, rotation: int) -> str | None:
+def _loses_track(rotation: int, tile_id: str, hex_id: str) -> Msg:
+    return M("Rotation {rotation} of #{tile} is wrong here: it does not keep all the existing track on {hex}.",
+             rotation=rotation, tile=tile_id, hex=hex_id)
+
+
+def special_tile_problem(game: Game, hex_id: str, tile_id: str, rotation: int) -> Msg | None:
     """Special tiles and the hexes reserved for them (18FR-RCE Paris, Lille, Lyon, ports), and fixed rotations."""
     hdef, tdef = game.data.hex(hex_id), game.data.tiles[tile_id]
     name = hdef.name or hex_id
     if hdef.only_tiles and tile_id not in hdef.only_tiles:
-        return f"{name} ({hex_id}) takes only its own tiles: #{', #'.join(hdef.only_tiles)}."
+        return M("{place} ({hex}) takes only its own tiles: {tiles}.", place=name, hex=hex_id,
+                 tiles=tuple(f"#{t}" for t in hdef.only_tiles))
     if tdef.only_hexes and hex_id not in tdef.only_hexes:
-        where = ", ".join(f"{game.data.hex(h).name or h} ({h})" for h in tdef.only_hexes)
-        return f"Tile #{tile_id} may be laid only in {where}."
+        where = tuple(f"{game.data.hex(h).name or h} ({h})" for h in tdef.only_hexes)
+        return M("Tile #{tile} may be laid only in {hexes}.", tile=tile_id, hexes=where)
     if tdef.fixed_rotation is not None and rotation != tdef.fixed_rotation:
-        return (f"Tile #{tile_id} has one legal orientation (its text parallel to the bottom edge of the map): "
-                f"rotation {tdef.fixed_rotation}, not {rotation}.")
+        return M("Tile #{tile} has one legal orientation (its text parallel to the bottom edge of the map): "
+                 "rotation {fixed}, not {rotation}.", tile=tile_id, fixed=tdef.fixed_rotation, rotation=rotation)
     return None
 
 

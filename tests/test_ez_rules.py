@@ -47,7 +47,7 @@ def test_1_1_starting_cash_1200_split_and_1_5_certificate_limits(n: int, cash: i
 # -- 1.2 the first share dealing round ------------------------------------------------------------------------
 def test_1_2_first_round_one_action_turns_priority_card_and_pars() -> None:
     g = new_game("18EZ", P3)
-    assert g.current_entity == "Ann" and "Priority Bid Card" in g.messages[0][1]
+    assert g.current_entity == "Ann" and "Priority Bid Card" in str(g.messages[0][1])
     with pytest.raises(GameError, match="not a starting value"):
         act(g, type="par", entity="Ann", corporation="PS&W", price=110)
     with pytest.raises(GameError, match="has not started"):
@@ -545,7 +545,7 @@ def test_2_10_forced_sales_only_what_is_needed_and_keeping_the_presidency() -> N
     assert legal == {("PS&W", 1)}  # one share is enough; three would cost her the presidency
     with pytest.raises(GameError, match="Sell only what the train needs"):
         act(g, type="sell_shares", entity="Ann", corporation="PS&W", count=2)
-    assert "lose its presidency" in (stock.sell_problem(g, "Ann", "PS&W", 3, keep_presidency_of="PS&W") or "")
+    assert "lose its presidency" in str(stock.sell_problem(g, "Ann", "PS&W", 3, keep_presidency_of="PS&W") or "")
     act(g, type="sell_shares", entity="Ann", corporation="PS&W", count=1)
     act(g, type="buy_train", entity="PS&W", train="2-5", price=80)
     assert g.player("Ann").cash == price - 80 and g.train("2-5").owner == "PS&W"

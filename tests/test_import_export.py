@@ -88,7 +88,7 @@ async def test_import_claim_seats_play_on_and_export(svc: Service, tmp_path: Pat
     assert r.ok, r.full_text()
     assert "continues from the record" in r.text
     # the turn as the engine says it, with the seat named by its member
-    assert expected.describe_turn().replace("Player 1", "<@1>").replace("Player 2", "<@2>") in r.full_text()
+    assert str(expected.describe_turn()).replace("Player 1", "<@1>").replace("Player 2", "<@2>") in r.full_text()
     assert 1 in r.mentions  # Player 1 (alice) is to act
 
     cur = await svc.current_game(CH)
@@ -216,7 +216,7 @@ async def test_a_pending_import_survives_a_restart(tmp_path: Path) -> None:
         assert r.ok, r.full_text()
         assert "continues from the record" in r.text
         # the turn as the engine says it, with the seat named by its member
-        assert expected.describe_turn().replace("Player 1", "<@1>").replace("Player 2", "<@2>") in r.full_text()
+        assert str(expected.describe_turn()).replace("Player 1", "<@1>").replace("Player 2", "<@2>") in r.full_text()
         assert await svc.store.pending_import(row.id) is None  # activation removed it
 
         # play continues, and the game as played replays after another restart

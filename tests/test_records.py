@@ -144,7 +144,7 @@ def test_a_refused_action_is_reported_with_its_id_and_reason() -> None:
     with pytest.raises(RecordError) as info:
         read_record(data)
     assert info.value.action_id == 15 and info.value.action["hex"] == "H21"
-    assert "refused" in info.value.reason
+    assert "refused" in str(info.value.reason)
 
 
 def test_unknown_types_titles_and_players_are_rejected() -> None:

@@ -199,12 +199,12 @@ def test_rotations_are_described_by_where_the_track_goes(fl: TitleData) -> None:
                 assert dx * vx + dy * vy > 0.4
     board = Board(fl)
     # a straight through D21 in the rotation that points at named places on both sides says their names
-    words = {r: rotation_words(board, "D21", "9", r) for r in range(3)}
+    words = {r: str(rotation_words(board, "D21", "9", r)) for r in range(3)}
     assert all(w.startswith(f"r{r}: ") and "–" in w for r, w in words.items())
     assert len(set(words.values())) == 3
     names = {board.title.hex(h).name for e in range(6) if (h := board.neighbour("D21", e)) and board.title.hex(h).name}
     assert any(n in " ".join(words.values()) for n in names)
-    assert track_words(board, "D21", board.layout("D21")) == "no track"
+    assert str(track_words(board, "D21", board.layout("D21"))) == "no track"
 
 
 def test_the_rotation_picture_has_one_numbered_panel_per_rotation(played: Game) -> None:
@@ -217,7 +217,7 @@ def test_the_rotation_picture_has_one_numbered_panel_per_rotation(played: Game) 
     rots = distinct_rotations(board.title.tiles[tile])
     before = board.hexes[hex_id].tile
     one = _img(render_rotations(board, hex_id, tile, [(rots[0], "r0", track.city_map(game, hex_id, tile, 0))]))
-    three = _img(render_rotations(board, hex_id, tile, [(r, rotation_words(board, hex_id, tile, r),
+    three = _img(render_rotations(board, hex_id, tile, [(r, str(rotation_words(board, hex_id, tile, r)),
                                                          track.city_map(game, hex_id, tile, r)) for r in rots]))
     assert board.hexes[hex_id].tile == before  # drawn on copies
     assert three.size[0] > one.size[0] * 2

@@ -137,7 +137,7 @@ def _legal_choices(game: Game, path: str, option: str, opts: Mapping[str, Any],
         if option == "tile":
             return [Choice(f"#{a['tile']} ({game.data.tiles[a['tile']].color})" if a["tile"] in game.data.tiles
                            else f"#{a['tile']}", str(a["tile"])) for a in lays]
-        return [Choice(rotation_words(game.board, str(a["hex"]), str(a["tile"]), int(a["rotation"]))
+        return [Choice(str(rotation_words(game.board, str(a["hex"]), str(a["tile"]), int(a["rotation"])))
                        if "hex" in opts and "tile" in opts else f"rotation {a['rotation']}", int(a["rotation"]))
                 for a in lays]
     if path in ("token place", "token hotel"):

@@ -144,7 +144,7 @@ class Lobby(Table):
         seats = ", ".join(f"{i}. {p.name}" for i, p in enumerate(ctx.players, 1))
         emb.description = f"{texts.round_line(game)} · {len(game.actions)} actions"
         emb.fields.append(("Seats", seats))
-        emb.fields.append(("Now", game.describe_turn()))
+        emb.fields.append(("Now", str(game.describe_turn())))
         emb.fields.append(("Settings", f"{settings}\nOptions: {opt_text}"))
         return Reply(embeds=[emb], ephemeral=not opts.get("share"))
 

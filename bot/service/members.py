@@ -67,7 +67,7 @@ class Members(Table):
             if game_ctx.row is not None and game_ctx.row.id == s.game.id:
                 try:
                     game = await self._game(game_ctx)
-                    turn = game.describe_turn()
+                    turn = str(game.describe_turn())
                     waiting = [u for u in (game_ctx.uid(n) for n in game.acting_players()) if u is not None]
                 except Refusal as e:
                     turn = str(e)

@@ -28,10 +28,10 @@ class Prompt(Table):
         assert row is not None
         acting = game.acting_players()
         if not acting:
-            return Reply(text=game.describe_turn())
+            return Reply(text=str(game.describe_turn()))
         ids = [uid for uid in (ctx.uid(n) for n in acting) if uid is not None]
         who = " ".join(mention(i) for i in ids)
-        turn = game.describe_turn()
+        turn = str(game.describe_turn())
         text = f"{texts.PROMPT_MARK} {texts.game_tag(row)} · {who} — {turn}"
         if ctx.imported():
             # the record's names mean nothing here: the line names the members who claimed the seats

@@ -17,11 +17,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
+from ..errors import TextError
+from ..messages import M
+
 IPO = "ipo"
 POOL = "pool"
 
 
-class IdError(ValueError):
+class IdError(TextError):
     """An id that does not follow the record format, or names nothing."""
 
 
@@ -33,7 +36,7 @@ def split_share(share_id: str) -> tuple[str, int]:
     """``"B&O_3"`` -> ("B&O", 3)."""
     corp, sep, n = str(share_id).rpartition("_")
     if not sep or not corp or not n.isdigit():
-        raise IdError(f"{share_id!r} is not a share id (<corporation>_<n>)")
+        raise IdError(M("{id} is not a share id (<corporation>_<n>)", id=repr(share_id)))
     return corp, int(n)
 
 
@@ -45,7 +48,7 @@ def split_dashed(ident: str, what: str) -> tuple[str, int]:
     """``"443o-0"`` -> ("443o", 0): the part after the last dash is a number."""
     name, sep, n = str(ident).rpartition("-")
     if not sep or not name or not n.isdigit():
-        raise IdError(f"{ident!r} is not a {what} id (<name>-<n>)")
+        raise IdError(M("{id} is not a {kind} id (<name>-<n>)", id=repr(ident), kind=what))
     return name, int(n)
 
 
@@ -73,7 +76,7 @@ def parse_share_price(cell_id: str) -> tuple[int, int, int]:
     """``"90,0,5"`` -> (90, 0, 5): price, market row, column."""
     parts = str(cell_id).split(",")
     if len(parts) != 3 or not all(p.strip().lstrip("-").isdigit() for p in parts):
-        raise IdError(f"{cell_id!r} is not a share price id (<price>,<row>,<column>)")
+        raise IdError(M("{id} is not a share price id (<price>,<row>,<column>)", id=repr(cell_id)))
     price, row, col = (int(p) for p in parts)
     return price, row, col
 
@@ -116,7 +119,7 @@ class ShareLedger:
     def move(self, cert: str, holder: str) -> None:
         old = self.owner.get(cert)
         if old is None:
-            raise IdError(f"there is no certificate {cert}")
+            raise IdError(M("there is no certificate {share}", share=cert))
         self.held[old].remove(cert)
         self.add(cert, holder)
 
@@ -146,7 +149,7 @@ class ShareLedger:
             out.append(c)
             total += size(c)
         if total != count:
-            raise IdError(f"{holder} does not hold {count} single shares of {corp}")
+            raise IdError(M("{holder} does not hold {n} single shares of {corp}", holder=holder, n=count, corp=corp))
         return out
 
     def sale_bundle(self, holder: str, corp: str, count: int, dump: bool, size: Callable[[str], int]) -> list[str]:
@@ -219,7 +222,8 @@ class TileLedger:
         free = self.supply.setdefault(name, [])
         if tile_id not in free:
             where = next((h for h, t in self.on_hex.items() if t == tile_id), None)
-            raise IdError(f"tile {tile_id} is not in the supply" + (f" (it lies on {where})" if where else ""))
+            raise IdError(M("tile {tile} is not in the supply (it lies on {hex})", tile=tile_id, hex=where) if where
+                          else M("tile {tile} is not in the supply", tile=tile_id))
         self.remove(hex_id)
         free.remove(tile_id)
         self.on_hex[hex_id] = tile_id
@@ -250,8 +254,9 @@ class TileLedger:
             hex_id, part = self.preprinted[city_id]
             if hex_id not in self.on_hex:
                 return hex_id, part
-            raise IdError(f"city {city_id} was printed on {hex_id}, which now holds tile {self.on_hex[hex_id]}")
-        raise IdError(f"no tile {tile} is on the map, so there is no city {city_id}")
+            raise IdError(M("city {city} was printed on {hex}, which now holds tile {tile}", city=city_id, hex=hex_id,
+                            tile=self.on_hex[hex_id]))
+        raise IdError(M("no tile {tile} is on the map, so there is no city {city}", tile=tile, city=city_id))
 
     def city_id(self, hex_id: str, part: int) -> str:
         tile = self.on_hex.get(hex_id)
@@ -260,4 +265,4 @@ class TileLedger:
         for cid, (h, p) in self.preprinted.items():
             if h == hex_id and p == part:
                 return cid
-        raise IdError(f"no preprinted city {hex_id} part {part}")
+        raise IdError(M("no preprinted city {hex} part {part}", hex=hex_id, part=part))

@@ -43,6 +43,7 @@ from ..actions import (
 )
 from ..errors import GameError
 from ..game import Game
+from ..messages import M, Text
 from ..routes import RouteError, best_routes, check_routes
 from ..titledata import load_title
 from ..titles import TITLES, new_game
@@ -58,12 +59,11 @@ META_KEY = "stationmaster"
 class RecordError(GameError):
     """A record that cannot be replayed: names the action (id and content) and the reason."""
 
-    def __init__(self, reason: str, action_id: Any = None, action: dict[str, Any] | None = None) -> None:
+    def __init__(self, reason: Text, action_id: Any = None, action: dict[str, Any] | None = None) -> None:
         self.reason = reason
         self.action_id = action_id
         self.action = action
-        where = f"action {action_id}: " if action_id is not None else ""
-        super().__init__(where + reason)
+        super().__init__(M("action {id}: {reason}", id=action_id, reason=reason) if action_id is not None else reason)
 
 
 class UnsupportedTitle(RecordError):
@@ -110,7 +110,7 @@ class Imported:
     record: dict[str, Any]
     seats: list[Seat]
     adjustments: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[Text] = field(default_factory=list)
     route_checks: list[RouteCheck] = field(default_factory=list)
     chat: list[tuple[Any, Any, str]] = field(default_factory=list)  # (action id, entity, text)
     tmap: TitleMap | None = None
@@ -182,7 +182,8 @@ def resolve_undo_redo(actions: list[dict[str, Any]]) -> list[dict[str, Any] | No
                 elif target in index_of and index_of[target] < i:
                     start = index_of[target] + 1
                 else:
-                    raise RecordError(f"undo to action {target}, which is not earlier in the record", a.get("id"), a)
+                    raise RecordError(M("undo to action {target}, which is not earlier in the record", target=target),
+                                      a.get("id"), a)
             else:
                 start = next((j for j in range(i - 1, -1, -1)
                               if kept[j] is not None and kept[j].get("type") != "message"), 0)  # type: ignore[union-attr]
@@ -195,7 +196,7 @@ def resolve_undo_redo(actions: list[dict[str, Any]]) -> list[dict[str, Any] | No
             stack.append(group)
         elif kind == "redo":
             if not stack:
-                raise RecordError("redo with nothing to redo", a.get("id"), a)
+                raise RecordError(M("redo with nothing to redo"), a.get("id"), a)
             for j, b in stack.pop():
                 kept[j] = b
         elif kind == "message":
@@ -216,11 +217,11 @@ def effective_actions(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def seats_of(record: dict[str, Any], reserved: frozenset[str] = frozenset()) -> list[Seat]:
     players = record.get("players")
     if not isinstance(players, list) or not players:
-        raise RecordError("the record has no players")
+        raise RecordError(M("the record has no players"))
     raw = []
     for p in players:
         if not isinstance(p, dict) or ("id" not in p and "name" not in p):
-            raise RecordError(f"player entry {p!r} has neither id nor name")
+            raise RecordError(M("player entry {entry} has neither id nor name", entry=repr(p)))
         raw.append((p.get("id", p.get("name")), str(p.get("name", p.get("id")))))
     names = [n for _, n in raw]
     seats = []
@@ -230,14 +231,14 @@ def seats_of(record: dict[str, Any], reserved: frozenset[str] = frozenset()) -> 
             name = f"{name} ({site_id})"
         seats.append(Seat(site_id, name))
     if len({s.site_id for s in seats}) != len(seats):
-        raise RecordError("two players share one id")
+        raise RecordError(M("two players share one id"))
     return seats
 
 
-def options_of(record: dict[str, Any], game_title: str) -> tuple[dict[str, Any], list[str]]:
+def options_of(record: dict[str, Any], game_title: str) -> tuple[dict[str, Any], list[Text]]:
     from ..titles import rules_for
 
-    warnings = []
+    warnings: list[Text] = []
     settings = record.get("settings") or {}
     meta = record.get(META_KEY) or {}
     profile = meta.get("rules_profile", PROFILE) if isinstance(meta, dict) else PROFILE
@@ -245,18 +246,20 @@ def options_of(record: dict[str, Any], game_title: str) -> tuple[dict[str, Any],
     known = rules_for(game_title, profile).options
     for rule in settings.get("optional_rules") or []:
         if rule not in known:
-            raise RecordError(f"optional rule {rule!r} is not known for {game_title}; known: {', '.join(known)}")
+            raise RecordError(M("optional rule {rule} is not known for {title}; known: {known}", rule=repr(rule),
+                                title=game_title, known=tuple(known)))
         options[rule] = True
     ours = meta.get("options") if isinstance(meta, dict) else None
     for rule, value in (ours or {}).items():  # our own options, kept by our exporter
         if rule not in known:
-            raise RecordError(f"option {rule!r} is not known for {game_title}; known: {', '.join(known)}")
+            raise RecordError(M("option {rule} is not known for {title}; known: {known}", rule=repr(rule),
+                                title=game_title, known=tuple(known)))
         options[rule] = value
     if settings.get("pin"):
-        warnings.append(f"the game is pinned to an older version of the site ({settings['pin']}); it may not replay "
-                        "under current rules")
+        warnings.append(M("the game is pinned to an older version of the site ({pin}); it may not replay under "
+                          "current rules", pin=settings["pin"]))
     if "settings" not in record:
-        warnings.append("the record has no settings (a very old record): no optional rules")
+        warnings.append(M("the record has no settings (a very old record): no optional rules"))
     return options, warnings
 
 
@@ -265,9 +268,10 @@ class _Reader:
         self.record = record
         title = record.get("title")
         if title_map(str(title)) is None:
-            raise RecordError(f"unknown title {title!r}")
+            raise RecordError(M("unknown title {title}", title=repr(title)))
         if title not in TITLES:
-            raise UnsupportedTitle(f"{title} records are recognised, but our engine has no {title} rules yet")
+            raise UnsupportedTitle(M("{title} records are recognised, but our engine has no {title} rules yet",
+                                     title=title))
         data = load_title(str(title))
         tmap = map_for(data)
         assert tmap is not None
@@ -278,7 +282,7 @@ class _Reader:
         try:
             self.game = new_game(str(title), [s.name for s in self.seats], ids.seed_of(record), options)
         except GameError as e:
-            raise RecordError(str(e)) from None
+            raise RecordError(e.msg) from None
         self.out = Imported(self.game, record, self.seats, warnings=warnings, tmap=tmap)
         self.check_routes, self.optimum = routes, optimum
         meta = record.get(META_KEY)
@@ -301,19 +305,20 @@ class _Reader:
         if seat is None and isinstance(ref, int):
             seat = self._by_id.get(str(ref))
         if seat is None:
-            raise RecordError(f"no player {ref!r} in this game", a.get("id"), a)
+            raise RecordError(M("no player {player} in this game", player=repr(ref)), a.get("id"), a)
         return seat.name
 
     def corp(self, ref: Any, a: dict[str, Any]) -> str:
         sym = self.tmap.corp(str(ref))
         if sym not in self.game.corps:
-            raise RecordError(f"no corporation {ref!r} in {self.game.title_name}", a.get("id"), a)
+            raise RecordError(M("no corporation {corp} in {title}", corp=repr(ref), title=self.game.title_name),
+                              a.get("id"), a)
         return sym
 
     def company(self, ref: Any, a: dict[str, Any]) -> str:
         sym = self.tmap.company(str(ref))
         if sym not in self.game.companies:
-            raise RecordError(f"no private company {ref!r} in this game", a.get("id"), a)
+            raise RecordError(M("no private company {company} in this game", company=repr(ref)), a.get("id"), a)
         return sym
 
     def entity(self, a: dict[str, Any]) -> str:
@@ -330,16 +335,17 @@ class _Reader:
                     return f(ref, a)
                 except RecordError:
                     continue
-        raise RecordError(f"entity {ref!r} of type {kind!r} is not in this game", a.get("id"), a)
+        raise RecordError(M("entity {entity} of type {kind} is not in this game", entity=repr(ref), kind=repr(kind)),
+                          a.get("id"), a)
 
     # -- the walk
     def run(self, actions: list[dict[str, Any]]) -> Imported:
         for a in actions:
             if not isinstance(a, dict) or "type" not in a:
-                raise RecordError(f"not an action: {a!r}")
+                raise RecordError(M("not an action: {action}", action=repr(a)))
             if a["type"] not in KNOWN_TYPES:
-                raise RecordError(f"action type {a['type']!r} does not occur in {self.game.title_name} records",
-                                  a.get("id"), a)
+                raise RecordError(M("action type {type} does not occur in {title} records", type=repr(a["type"]),
+                                    title=self.game.title_name), a.get("id"), a)
         effective = effective_actions(truncate(actions))
         # a record's route choices are the players' (the site does not insist on the maximum)
         self.game.replaying = True
@@ -381,7 +387,7 @@ class _Reader:
         if _inert(a):
             return
         if self.game.finished:
-            raise RecordError("the game is over; only chat may follow", a.get("id"), a)
+            raise RecordError(M("the game is over; only chat may follow"), a.get("id"), a)
         self.auto_pass()
         act = self.convert(a)
         before = self._cash_snapshot()
@@ -396,7 +402,7 @@ class _Reader:
             self._after(a, act, before)
         except IdError as e:
             # the game took the action; only our model of the site's ids disagrees
-            self.out.warnings.append(f"action {a.get('id')}: {e}")
+            self.out.warnings.append(M("action {id}: {reason}", id=a.get("id"), reason=e.msg))
 
     def _process(self, a: dict[str, Any], act: Action) -> None:
         game = self.game
@@ -404,7 +410,7 @@ class _Reader:
             game.process(act)
             return
         except GameError as first:
-            reason = str(first)
+            reason = first.msg
         # the site passed an optional step of this corporation's turn that our engine still waits at: pass it
         # (never another entity's turn) and try again
         frame = journal.begin()
@@ -425,7 +431,8 @@ class _Reader:
                 self.out.adjustments.append(f"action {a.get('id')}: dropped a pass by {act.entity}, which our "
                                             f"engine does not wait for ({reason})")
                 return
-        raise RecordError(f"{_describe(a)} refused: {reason}", a.get("id"), _clean(a))
+        raise RecordError(M("{type} by {entity} refused: {reason}", type=a.get("type"), entity=a.get("entity"),
+                            reason=reason), a.get("id"), _clean(a))
 
     def _pass_before(self, act: Action) -> list[str]:
         """Pass the steps the operating corporation waits at until ``act`` is taken; the steps passed, or
@@ -460,17 +467,18 @@ class _Reader:
             entry = self.local.pop(0)
             for _ in range(int(entry.get("passes", 0))):
                 if not auto_passes(self.game):
-                    raise RecordError("the record's own actions do not fit its automatic passes", before_id)
+                    raise RecordError(M("the record's own actions do not fit its automatic passes"), before_id)
                 self.game.process(Pass(entity=self.game.current_entity or ""))
                 self.out.auto_passes += 1
             try:
                 act = parse_action(entry["action"])
                 if isinstance(act, RunRoutes):
                     # a replay takes a logged run's revenue as it stands: only the reader's own check may supply it
-                    raise GameError("route runs come from the site's actions, not from our own")
+                    raise GameError(M("route runs come from the site's actions, not from our own"))
                 self.game.process(act)
             except (GameError, KeyError, ValueError) as e:
-                raise RecordError(f"our own action {entry.get('action')} refused: {e}", before_id) from None
+                raise RecordError(M("our own action {action} refused: {reason}", action=entry.get("action"),
+                                    reason=e.msg if isinstance(e, GameError) else str(e)), before_id) from None
 
     def auto_pass(self) -> None:
         game = self.game
@@ -478,7 +486,7 @@ class _Reader:
         while auto_passes(game):
             guard += 1
             if guard > 50:
-                raise RecordError("endless automatic passes")
+                raise RecordError(M("endless automatic passes"))
             game.process(Pass(entity=game.current_entity or ""))
             self.out.auto_passes += 1
 
@@ -490,9 +498,10 @@ class _Reader:
         try:
             return self._convert(a)
         except IdError as e:
-            raise RecordError(str(e), a.get("id"), _clean(a)) from None
+            raise RecordError(e.msg, a.get("id"), _clean(a)) from None
         except (KeyError, TypeError, ValueError) as e:
-            raise RecordError(f"malformed {a.get('type')} action ({e})", a.get("id"), _clean(a)) from None
+            raise RecordError(M("malformed {type} action ({problem})", type=a.get("type"), problem=str(e)), a.get("id"),
+                              _clean(a)) from None
 
     def _convert(self, a: dict[str, Any]) -> Action:
         kind = a["type"]
@@ -518,24 +527,25 @@ class _Reader:
             price, row, col = ids.parse_share_price(a["share_price"])
             cell = game.market.cell(row, col)
             if cell is None or cell.price != price:
-                self.out.warnings.append(f"action {a.get('id')}: share price {a['share_price']} is not a cell of "
-                                         f"our market; using the par value {price}")
+                self.out.warnings.append(M("action {id}: share price {cell} is not a cell of our market; using the "
+                                           "par value {price}", id=a.get("id"), cell=a["share_price"], price=price))
             choice = a.get("_choice")
             size = int(choice) if choice is not None else None
             return Par(entity=who, corporation=sym, price=price, size=size)
         if kind == "choose":
-            raise RecordError("a choose that does not follow a par", a.get("id"), _clean(a))
+            raise RecordError(M("a choose that does not follow a par"), a.get("id"), _clean(a))
         if kind == "buy_shares":
             shares = list(a["shares"])
             if len(shares) != 1:
-                raise RecordError("a purchase of more than one certificate", a.get("id"), _clean(a))
+                raise RecordError(M("a purchase of more than one certificate"), a.get("id"), _clean(a))
             site_corp, index = ids.split_share(shares[0])
             sym = self.corp(site_corp, a)
             if not self.shares.exists(shares[0]):
-                raise RecordError(f"there is no certificate {shares[0]} now", a.get("id"), _clean(a))
+                raise RecordError(M("there is no certificate {share} now", share=shares[0]), a.get("id"), _clean(a))
             owner = self.shares.owner[shares[0]]
             if owner not in (IPO, POOL):
-                raise RecordError(f"{shares[0]} belongs to {owner}, not to the IPO or the pool", a.get("id"), _clean(a))
+                raise RecordError(M("{share} belongs to {owner}, not to the IPO or the pool", share=shares[0],
+                                    owner=owner), a.get("id"), _clean(a))
             self._check_percent(a, [shares[0]], sym)
             return BuyShares(entity=who, corporation=sym, source="pool" if owner == POOL else "ipo",
                              president=owner == POOL and index == 0)
@@ -543,11 +553,12 @@ class _Reader:
             shares = list(a["shares"])
             corps = {ids.split_share(s)[0] for s in shares}
             if len(corps) != 1:
-                raise RecordError("a sale of certificates of several corporations", a.get("id"), _clean(a))
+                raise RecordError(M("a sale of certificates of several corporations"), a.get("id"), _clean(a))
             sym = self.corp(corps.pop(), a)
             for s in shares:
                 if self.shares.owner.get(s) != who:
-                    raise RecordError(f"{who} does not hold {s}", a.get("id"), _clean(a))
+                    raise RecordError(M("{player} does not hold {share}", player=who, share=s), a.get("id"),
+                                      _clean(a))
             count = sum(self._cert_shares(s, sym) for s in shares)
             if ids.share_id(self.tmap.site_corp(sym), 0) in shares and "percent" in a:
                 # a dump: the President's certificate may be sold in part (what the seller keeps)
@@ -558,7 +569,8 @@ class _Reader:
         if kind == "lay_tile":
             name, _ = ids.split_tile(a["tile"])
             if name not in game.data.tiles:
-                raise RecordError(f"there is no tile {name} in {game.title_name}", a.get("id"), _clean(a))
+                raise RecordError(M("there is no tile {tile} in {title}", tile=name, title=game.title_name),
+                                  a.get("id"), _clean(a))
             return LayTile(entity=who, hex=a["hex"], tile=name, rotation=int(a["rotation"]) % 6)
         if kind == "place_token":
             hex_id, part = self.tiles.city(a["city"])
@@ -590,7 +602,8 @@ class _Reader:
             return Bankrupt(entity=who)
         if kind == "end_game":
             return EndGame(entity=who)
-        raise RecordError(f"{kind} actions do not occur in {game.title_name}", a.get("id"), _clean(a))
+        raise RecordError(M("{type} actions do not occur in {title}", type=kind, title=game.title_name), a.get("id"),
+                          _clean(a))
 
     def _cert_shares(self, cert: str, sym: str) -> int:
         """Shares in a certificate: the President's is two, every other one."""
@@ -601,13 +614,13 @@ class _Reader:
             return
         ours = sum(self._cert_shares(c, sym) for c in certs) * 100 // self.game.corps[sym].size
         if int(a["percent"]) != ours:
-            self.out.warnings.append(f"action {a.get('id')}: the record says {a['percent']}% for "
-                                     f"{', '.join(certs)}; we count {ours}%")
+            self.out.warnings.append(M("action {id}: the record says {percent}% for {shares}; we count {ours}%",
+                                       id=a.get("id"), percent=a["percent"], shares=tuple(certs), ours=ours))
 
     def _city_index(self, hex_id: str, part: int, a: dict[str, Any]) -> int:
         layout = self.game.board.layout(hex_id)
         if part >= len(layout.cities):
-            raise RecordError(f"part {part} of {hex_id} is not a city", a.get("id"), _clean(a))
+            raise RecordError(M("part {part} of {hex} is not a city", part=part, hex=hex_id), a.get("id"), _clean(a))
         return part
 
     def _nodes(self, route: dict[str, Any], corp: str, a: dict[str, Any]) -> list[str]:
@@ -636,8 +649,8 @@ class _Reader:
                 (game.round.corp if act.entity in game.companies else act.entity)  # type: ignore[union-attr]
             paid = cash_before.get(corp or "", 0) - game.corps[corp].cash if corp in game.corps else None
             if paid is not None and paid != int(a["cost"]):
-                self.out.warnings.append(f"action {a.get('id')}: the record's token cost is {a['cost']}, ours "
-                                         f"{paid}")
+                self.out.warnings.append(M("action {id}: the record's token cost is {cost}, ours {paid}",
+                                           id=a.get("id"), cost=a["cost"], paid=paid))
         # the ledger is brought in line only when a certificate moved: after a sync both sides agree, and the sync
         # reads nothing but them
         seen = (tuple((c.corp, c.index, c.owner) for c in game.certs), tuple(self.shares.owner.items()))
@@ -645,7 +658,7 @@ class _Reader:
         self._synced = (tuple((c.corp, c.index, c.owner) for c in game.certs), tuple(self.shares.owner.items()))
         # certificates that come with a private (18FL FECCTC) or leave in a bankruptcy are not named in the record
         if notes and kind in ("buy_shares", "sell_shares", "par"):
-            self.out.warnings += [f"action {a.get('id')}: {n}" for n in notes]
+            self.out.warnings += [M("action {id}: {reason}", id=a.get("id"), reason=n) for n in notes]
         sync_tiles(self.tiles, game)
 
     # -- routes
@@ -660,7 +673,9 @@ class _Reader:
         try:
             rs = check_routes(game.board, corp, specs, rules, [(r.train, list(r.nodes)) for r in act.routes])
         except (RouteError, ValueError) as e:
-            raise RecordError(f"the routes are not legal for us: {e}", a.get("id"), _clean(a)) from None
+            raise RecordError(M("the routes are not legal for us: {problem}",
+                                problem=e.msg if isinstance(e, RouteError) else str(e)), a.get("id"),
+                              _clean(a)) from None
         # with their revenue and track: the game takes them as checked here, once
         ordered = RunRoutes(entity=corp, routes=[RouteSpec(train=r.train, nodes=r.node_ids(), revenue=r.revenue,
                                                            paths=list(r.paths)) for r in rs.routes])
@@ -686,14 +701,14 @@ def new_share_ledger(game: Game, tmap: TitleMap) -> ShareLedger:
     return ledger
 
 
-def sync_shares(ledger: ShareLedger, game: Game, tmap: TitleMap) -> list[str]:
+def sync_shares(ledger: ShareLedger, game: Game, tmap: TitleMap) -> list[Text]:
     """Bring the site model of certificates in line with our game after an action.
 
     Conversions create the new certificates in the IPO; presidency changes swap the President's certificate
     for the first singles of the new president. Any other difference (the private that comes with a share,
     bankruptcy sales) is settled by moving certificates from the front of the holder's list; the notes say so.
     """
-    notes: list[str] = []
+    notes: list[Text] = []
     from ..state import RESERVED
 
     for sym in game.corps:
@@ -730,7 +745,7 @@ def sync_shares(ledger: ShareLedger, game: Game, tmap: TitleMap) -> list[str]:
                 ledger.move(cert, need)
                 theirs[h] -= 1
                 theirs[need] = theirs.get(need, 0) + 1
-                notes.append(f"{cert} moves from {h} to {need}")
+                notes.append(M("{share} moves from {holder} to {owner}", share=cert, holder=h, owner=need))
     return notes
 
 
@@ -770,7 +785,7 @@ def nodes_from_connections(game: Game, corp: str, route: dict[str, Any]) -> list
     choices: list[list[str]] = []
     for h in stops:
         if h not in game.board.hexes:
-            raise IdError(f"route hex {h} is not on the map")
+            raise IdError(M("route hex {hex} is not on the map", hex=h))
         if h in fixed:
             choices.append([f"{h}-{p}" for p in dict.fromkeys(fixed[h])])
             continue
@@ -790,17 +805,13 @@ def nodes_from_connections(game: Game, corp: str, route: dict[str, Any]) -> list
         except (RouteError, ValueError):
             continue
         return nodes
-    raise IdError(f"no legal route of train {train} through {', '.join(stops)}")
+    raise IdError(M("no legal route of train {train} through {stops}", train=train, stops=tuple(stops)))
 
 
 def _inert(a: dict[str, Any]) -> bool:
     """Chat and standing orders: no effect on the game."""
     kind = str(a.get("type"))
     return kind == "message" or kind.startswith("program_")
-
-
-def _describe(a: dict[str, Any]) -> str:
-    return f"{a.get('type')} by {a.get('entity')}"
 
 
 def _clean(a: dict[str, Any]) -> dict[str, Any]:
@@ -816,14 +827,14 @@ def read_record(record: dict[str, Any], *, before: Any = None, routes: bool = Tr
     Raises ``RecordError`` (with the action id, the action and the reason) when the record cannot be replayed.
     """
     if not isinstance(record, dict):
-        raise RecordError("a record is a JSON object")
+        raise RecordError(M("a record is a JSON object"))
     actions = record.get("actions")
     if not isinstance(actions, list):
-        raise RecordError("the record has no action list")
+        raise RecordError(M("the record has no action list"))
     if before is not None:
         cut = next((i for i, a in enumerate(actions) if isinstance(a, dict) and a.get("id") == before), None)
         if cut is None:
-            raise RecordError(f"there is no action with id {before}")
+            raise RecordError(M("there is no action with id {id}", id=before))
         actions = actions[:cut]
     return _Reader(record, routes=routes, optimum=optimum).run(actions)
 

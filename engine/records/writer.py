@@ -33,7 +33,9 @@ from ..actions import (
     SellShares,
     dump_action,
 )
+from ..errors import TextError
 from ..game import Game
+from ..messages import M
 from ..routes import Route, check_routes
 from ..state import POOL
 from . import ids
@@ -44,7 +46,7 @@ from .titles import TitleMap, auto_passes, map_for
 LOCAL_TYPES = frozenset({"name_train"})  # our actions with no 18xx.games counterpart
 
 
-class ExportError(ValueError):
+class ExportError(TextError):
     """A game that cannot be written as a record (names the action)."""
 
 
@@ -59,13 +61,13 @@ class _Writer:
                  description: str) -> None:
         tmap = map_for(game.data)
         if tmap is None:
-            raise ExportError(f"{game.title_name} records are not supported")
+            raise ExportError(M("{title} records are not supported", title=game.title_name))
         self.tmap: TitleMap = tmap
         self.source = game
         self.players = [p.name for p in game.players]
         self.pids = list(player_ids) if player_ids is not None else list(range(1, len(self.players) + 1))
         if len(self.pids) != len(self.players) or len(set(self.pids)) != len(self.pids):
-            raise ExportError("one distinct id per player is needed")
+            raise ExportError(M("one distinct id per player is needed"))
         self.pid = dict(zip(self.players, self.pids, strict=True))
         self.game_id = game_id if game_id is not None else (game.seed or 1)
         self.created_at = created_at
@@ -88,7 +90,7 @@ class _Writer:
             return self.tmap.site_corp(name), "corporation"
         if name in self.game.companies:
             return self.tmap.site_company(name), "company"
-        raise ExportError(f"unknown entity {name}")
+        raise ExportError(M("unknown entity {entity}", entity=name))
 
     def emit(self, act: Action, entity: str | None = None, **fields: Any) -> None:
         ent, kind = self.entity(entity if entity is not None else act.entity)
@@ -106,7 +108,8 @@ class _Writer:
             try:
                 self.step(act)
             except ExportError as e:
-                raise ExportError(f"action {i} ({act.type} by {act.entity}): {e}") from None
+                raise ExportError(M("action {n} ({type} by {entity}): {problem}", n=i, type=act.type,
+                                    entity=act.entity, problem=e.msg)) from None
         return self.record()
 
     def step(self, act: Action) -> None:
@@ -137,7 +140,8 @@ class _Writer:
             else:
                 cert = self.shares.first_ipo(site)
             if cert is None:
-                raise ExportError(f"no {act.source} certificate of {site} in the site's ledger")
+                raise ExportError(M("no {source} certificate of {corp} in the site's ledger", source=act.source,
+                                    corp=site))
             return {"shares": [cert]}
         if isinstance(act, RunRoutes):
             corp = act.entity
@@ -198,7 +202,7 @@ class _Writer:
             try:
                 certs = self.shares.sale_bundle(seller, site, act.count, dump, size)
             except ids.IdError as e:
-                raise ExportError(str(e)) from None
+                raise ExportError(e.msg) from None
             self.shares.sell(seller, site, certs, new, act.count, size)
             self.emit(act, shares=certs, percent=act.count * 100 // game.corps[sym].size)
         elif isinstance(act, LayTile):
@@ -224,7 +228,7 @@ class _Writer:
             # the buyer is the entity, or the corporation owning New Decatur Yards
             bought = [t for t in game.trains if t.owner in game.corps and pre_trains.get(t.id) != t.owner]
             if len(bought) != 1:
-                raise ExportError("cannot tell which train was bought")
+                raise ExportError(M("cannot tell which train was bought"))
             t = bought[0]
             source = pre_trains.get(t.id)
             if act.entity in game.companies:
@@ -284,7 +288,7 @@ class _Writer:
             if ours:
                 out[META_KEY]["options"] = ours
         elif self.local:
-            raise ExportError(f"{self.local[0]['action']['type']} has no 18xx.games action")
+            raise ExportError(M("{type} has no 18xx.games action", type=self.local[0]['action']['type']))
         return out
 
 

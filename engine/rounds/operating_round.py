@@ -27,8 +27,11 @@ from ..actions import (
 from ..describe import rotation_words
 from ..errors import GameError
 from ..journal import Tracked
+from ..messages import Join, M, Msg, Text
 from ..routes import Route, RouteError, RouteSet, Stop, best_routes, check_routes
 from ..state import BANK, POOL, Train
+from ..wording import clauses
+from .stock_round import with_purpose
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -53,18 +56,24 @@ class OperatingRound(Tracked):
         self.bank_types_bought: list[str] = []
         self.emergency_sold: list[str] = []
         self.emergency_raised = 0  # what the president's emergency sales brought in this turn
-        self.summary: list[str] = []
+        self.summary: list[Text] = []
         self.done = False
         self.order: list[str] | None = None  # fixed at the start where the title says so (1830)
         if game.rules.fixed_operating_order:
             self.order = game.market.operating_order([s for s, c in game.corps.items() if c.floated])
-        game.say(f"Operating round {game.round_no}.{number} begins.")
+        game.say(M("Operating round {set}.{n} begins.", set=game.round_no, n=number))
         game.rules.pay_private_revenue(game)
         self._next_corp(game)
 
     @property
     def name(self) -> str:
+        """The round's id in the game's records ("OR 2.1"), in English."""
         return f"OR {self.set_no}.{self.number}"
+
+    @property
+    def display_name(self) -> Msg:
+        """The round's name as a player reads it ("OR 2.1" / 運営ラウンド2.1)."""
+        return M("OR {set}.{n}", set=self.set_no, n=self.number)
 
     # ------------------------------------------------------------------ sequencing
     def _next_corp(self, game: Game) -> None:
@@ -80,7 +89,8 @@ class OperatingRound(Tracked):
         self.bank_types_bought, self.emergency_sold, self.emergency_raised = [], [], 0
         self.revenue, self.routes = 0, None
         corp = game.corps[self.corp]
-        game.say(f"{self.corp} operates (president {corp.president}, treasury {game.fmt(corp.cash)}).")
+        game.say(M("{corp} operates (president {president}, treasury {cash}).", corp=self.corp,
+                   president=corp.president, cash=game.fmt(corp.cash)))
         self.step = ""
         self._enter(game, 0)
 
@@ -126,8 +136,9 @@ class OperatingRound(Tracked):
         before = game.price(self.corp)
         game.rules.move_price_after_run(game, self.corp, 0, "withhold")
         after = game.price(self.corp)
-        game.say(f"{self.corp} earns nothing; {price_move(game, before, after)}.")
-        self.summary.append(f"{self.corp} earned nothing ({game.fmt(before)} → {game.fmt(after)})")
+        game.say(M("{corp} earns nothing; {price_move}.", corp=self.corp, price_move=price_move(game, before, after)))
+        self.summary.append(M("{corp} earned nothing ({before} → {after})", corp=self.corp, before=game.fmt(before),
+                              after=game.fmt(after)))
         game.revenues.append((self.name, self.corp, 0, "withhold"))
         game.remove_obsolete(self.corp)
 
@@ -156,69 +167,73 @@ class OperatingRound(Tracked):
     def process(self, game: Game, act: Action) -> None:
         sym = self.corp
         if sym is None:
-            raise GameError("No corporation is operating.")
+            raise GameError(M("No corporation is operating."))
         if act.entity in game.companies:
             game.rules.company_action(game, self, act)
             return
         pres = game.corps[sym].president
         if act.entity != sym and not (isinstance(act, SellShares) and act.entity == pres):
-            raise GameError(f"{sym} is operating ({self.step_text()}); actions now are for {sym}, "
-                            f"decided by its president {pres}.")
+            raise GameError(M("{corp} is operating ({step}); actions now are for {corp}, decided by its president "
+                              "{president}.", corp=sym, step=self.step_text(), president=pres))
         if isinstance(act, BuyCompany):
             from ..companies import corporation_buys_company
 
             corporation_buys_company(game, sym, act)
-            self.summary.append(f"{sym} bought {act.company}")
+            self.summary.append(M("{corp} bought {company}", corp=sym, company=act.company))
             self.recheck_step(game)
             return
         handler = getattr(self, f"_{self.step}_{act.type}", None)
         if handler is None:
             special = game.rules.or_action(game, self, act)
             if not special:
-                raise GameError(f"{sym} is at the {self.step_text()} step: {self.allowed_text(game)}.")
+                raise GameError(M("{corp} is at the {step} step: {allowed}.", corp=sym, step=self.step_text(),
+                                  allowed=self.allowed_text(game)))
             return
         handler(game, act)
 
-    def step_text(self) -> str:
-        return {"convert": "conversion", "track": "track", "token": "token", "routes": "run trains",
-                "dividend": "dividend", "buy_train": "buy trains",
-                "company": "buy a private company"}.get(self.step, self.step)
+    def step_text(self) -> Text:
+        return {"convert": M("conversion"), "track": M("track"), "token": M("token"), "routes": M("run trains"),
+                "dividend": M("dividend"), "buy_train": M("buy trains"),
+                "company": M("buy a private company")}.get(self.step, self.step)
 
-    def track_text(self, game: Game) -> str:
+    def track_text(self, game: Game) -> Text:
         """What the track step still waits for: a first tile, a second yellow one, or only a private's bonus tile."""
         yellow = game.rules.lay_allowance_problem(game, self, "yellow") is None
         upgrade = game.rules.lay_allowance_problem(game, self, "upgrade") is None and len(game.phase.tiles) > 1
         bonus = sorted({a.entity for a in game.rules.or_legal_actions(game, self)
                         if a.type == "lay_tile" and a.entity in game.companies})
-        with_bonus = (f" (or the bonus tile of {', '.join(bonus)})" if bonus else "")
         if not self.lays:
-            return ("lay a yellow tile or upgrade one" if upgrade else "lay a yellow tile") + with_bonus + ", or pass"
-        if yellow or upgrade:
-            return ("lay a second yellow tile" if yellow and not upgrade else "lay another tile") + with_bonus + \
-                ", or pass"
+            lay = M("lay a yellow tile or upgrade one") if upgrade else M("lay a yellow tile")
+        elif yellow or upgrade:
+            lay = M("lay a second yellow tile") if yellow and not upgrade else M("lay another tile")
+        elif bonus:
+            return M("lay the bonus tile of {companies}, or pass", companies=tuple(bonus))
+        else:
+            return M("pass")
         if bonus:
-            return f"lay the bonus tile of {', '.join(bonus)}, or pass"
-        return "pass"
+            return M("{lay} (or the bonus tile of {companies}), or pass", lay=lay, companies=tuple(bonus))
+        return M("{lay}, or pass", lay=lay)
 
-    def allowed_text(self, game: Game) -> str:
+    def allowed_text(self, game: Game) -> Text:
         if self.step == "track":
             return self.track_text(game)
+        if self.step == "token":
+            return M("{action}, or pass", action=game.rules.token_step_words)
+        if self.step == "buy_train":
+            return (M("buy a train (it must own one: passing is not allowed)")
+                    if self.corp and self.train_required(game) else M("buy a train, or pass"))
         return {
-            "convert": "convert to 10 shares, or pass",
-            "token": f"{game.rules.token_step_words}, or pass",
-            "routes": "run trains (the engine shows the best routes)",
-            "dividend": "pay out or withhold",
-            "buy_train": ("buy a train (it must own one: passing is not allowed)"
-                          if self.corp and self.step == "buy_train" and self.train_required(game)
-                          else "buy a train, or pass"),
-            "company": "buy a private company from a player, or pass",
-        }.get(self.step, "act")
+            "convert": M("convert to 10 shares, or pass"),
+            "routes": M("run trains (the engine shows the best routes)"),
+            "dividend": M("pay out or withhold"),
+            "company": M("buy a private company from a player, or pass"),
+        }.get(self.step, M("act"))
 
     # -- track
     def _track_lay_tile(self, game: Game, act: LayTile) -> None:
         assert self.corp is not None
         if not game.data.has_hex(act.hex):
-            raise GameError(f"There is no hex {act.hex} on this map.")
+            raise GameError(M("There is no hex {hex} on this map.", hex=act.hex))
         # a non-yellow tile on an empty hex (18FR-RCE's direct brown port tile) is a build like an upgrade
         tdef = game.data.tiles.get(act.tile)
         yellow = tdef is None or tdef.color == "yellow"
@@ -262,13 +277,13 @@ class OperatingRound(Tracked):
                                       game.rules.route_rules(game),
                                       [(r.train, list(r.nodes)) for r in act.routes])
             except RouteError as e:
-                raise GameError(str(e)) from None
+                raise GameError(e.msg) from None
             # a stored log was checked when it was played; a new submission must be the maximum
             if not game.replaying:
                 best = self.best(game)
                 if chosen.revenue < best.revenue:
-                    raise GameError(f"Those routes earn {game.fmt(chosen.revenue)}, but {self.corp} must run for "
-                                    f"its maximum, {game.fmt(best.revenue)}.")
+                    raise GameError(M("Those routes earn {revenue}, but {corp} must run for its maximum, {best}.",
+                                      revenue=game.fmt(chosen.revenue), corp=self.corp, best=game.fmt(best.revenue)))
         if logged is None:
             game.logged_as = RunRoutes(entity=act.entity, routes=[
                 RouteSpec(train=r.train, nodes=r.node_ids(), revenue=r.revenue, paths=list(r.paths))
@@ -278,18 +293,19 @@ class OperatingRound(Tracked):
         self.revenue = chosen.revenue
         for r in chosen.routes:
             game.train(r.train).ran = True
-        parts = [f"a {game.train(r.train).variant}-train {self.route_text(game, r)} for {game.fmt(r.revenue)}"
-                 for r in chosen.routes]
+        parts = [M("a {train}-train {route} for {revenue}", train=game.train(r.train).variant,
+                   route=self.route_text(game, r), revenue=game.fmt(r.revenue)) for r in chosen.routes]
         if not parts:
-            game.say(f"{self.corp} has no route to run.")
+            game.say(M("{corp} has no route to run.", corp=self.corp))
         elif len(parts) == 1:
-            game.say(f"{self.corp} runs {parts[0]}.")
+            game.say(M("{corp} runs {run}.", corp=self.corp, run=parts[0]))
         else:
-            game.say(f"{self.corp} runs " + "; ".join(parts) + f": {game.fmt(chosen.revenue)} in all.")
+            game.say(M("{corp} runs {runs}: {revenue} in all.", corp=self.corp, runs=clauses(parts),
+                       revenue=game.fmt(chosen.revenue)))
         self.advance(game)
 
-    def route_text(self, game: Game, route: Any) -> str:
-        return "–".join(game.rules.stop_name(game, s) for s in route.stops)
+    def route_text(self, game: Game, route: Any) -> Text:
+        return Join(tuple(game.rules.stop_name(game, s) for s in route.stops), "–")
 
     def best(self, game: Game) -> RouteSet:
         """The corporation's maximum-revenue routes now (cached until the next action)."""
@@ -310,7 +326,7 @@ class OperatingRound(Tracked):
         before = game.price(sym)
         if act.kind == "withhold":
             game.pay(BANK, sym, revenue)
-            text = f"{sym} withholds {game.fmt(revenue)}"
+            text = M("{corp} withholds {revenue}", corp=sym, revenue=game.fmt(revenue))
         else:
             per_share = game.rules.per_share(game, sym, revenue)
             for p in game.players:
@@ -321,11 +337,13 @@ class OperatingRound(Tracked):
                 unsold = game.shares_held(holder, sym)
                 if unsold:
                     game.pay(BANK, sym, game.rules.dividend_for(game, sym, revenue, unsold))
-            text = f"{sym} pays {game.fmt(per_share)} per share"
+            text = M("{corp} pays {amount} per share", corp=sym, amount=game.fmt(per_share))
         game.rules.move_price_after_run(game, sym, revenue, act.kind)
         after = game.price(sym)
-        game.say(f"{text}; {price_move(game, before, after)}.")
-        self.summary.append(f"{sym} earned {game.fmt(revenue)}, {act.kind} ({game.fmt(before)} → {game.fmt(after)})")
+        game.say(M("{dividend}; {price_move}.", dividend=text, price_move=price_move(game, before, after)))
+        self.summary.append(M("{corp} earned {revenue}, {kind} ({before} → {after})", corp=sym,
+                              revenue=game.fmt(revenue), kind=M("payout") if act.kind == "payout" else M("withhold"),
+                              before=game.fmt(before), after=game.fmt(after)))
         game.revenues.append((self.name, sym, revenue, act.kind))
         game.remove_obsolete(sym)
         self.advance(game)
@@ -343,22 +361,24 @@ class OperatingRound(Tracked):
     def _buy_train_pass(self, game: Game, act: Pass) -> None:
         assert self.corp is not None
         if self.train_required(game):
-            raise GameError(f"{self.corp} must own a train at the end of its turn; buy one"
-                            + (" (emergency rules apply)." if self.must_raise(game) else "."))
+            raise GameError(M("{corp} must own a train at the end of its turn; buy one (emergency rules apply).",
+                              corp=self.corp) if self.must_raise(game) else
+                            M("{corp} must own a train at the end of its turn; buy one.", corp=self.corp))
         self.advance(game)
 
     def _buy_train_sell_shares(self, game: Game, act: SellShares) -> None:
         assert self.corp is not None
         if not self.must_raise(game):
-            raise GameError("Shares may be sold in an operating round only to raise money for a required train.")
+            raise GameError(M("Shares may be sold in an operating round only to raise money for a required train."))
         pres = game.corps[self.corp].president
         assert pres is not None
         if act.entity != pres:
-            raise GameError(f"Only {self.corp}'s president {pres} may sell shares for its train.")
+            raise GameError(M("Only {corp}'s president {president} may sell shares for its train.", corp=self.corp,
+                              president=pres))
         corp_sym = game.corp(act.corporation).sym
         if corp_sym in self.emergency_sold and not game.rules.repeated_sales:
-            raise GameError(f"You already sold {corp_sym} for this purchase; all sales of one corporation are one "
-                            "sale.")
+            raise GameError(M("You already sold {corp} for this purchase; all sales of one corporation are one sale.",
+                              corp=corp_sym))
         problem = game.rules.emergency_sale_problem(game, self, pres, corp_sym, act.count)
         if problem:
             raise GameError(problem)
@@ -368,16 +388,18 @@ class OperatingRound(Tracked):
     def _buy_train_bankrupt(self, game: Game, act: Bankrupt) -> None:
         assert self.corp is not None
         if not self.must_raise(game):
-            raise GameError(f"{self.corp} is not in an emergency: bankruptcy is only for a president who cannot "
-                            "raise the price of a required train.")
+            raise GameError(M("{corp} is not in an emergency: bankruptcy is only for a president who cannot raise "
+                              "the price of a required train.", corp=self.corp))
         pres = game.corps[self.corp].president
         assert pres is not None
         if self.raisable(game, pres) >= self.cheapest_price(game) - game.corps[self.corp].cash:
-            raise GameError(f"{pres} can still raise enough by selling shares; bankruptcy is not allowed.")
+            raise GameError(M("{president} can still raise enough by selling shares; bankruptcy is not allowed.",
+                              president=pres))
         sales = self.emergency_sales(game, pres)
         if game.rules.bankrupt_after_all_sales and sales:
-            listing = ", ".join(f"{n} {c}" for c, n in _largest(sales))
-            raise GameError(f"{pres} must first sell every share he may (now: {listing}); only then is he bankrupt.")
+            listing = tuple(M("{n} {corp}", n=n, corp=c) for c, n in _largest(sales))
+            raise GameError(M("{president} must first sell every share he may (now: {sales}); only then is he "
+                              "bankrupt.", president=pres, sales=listing))
         game.rules.bankrupt(game, self, pres)
 
     # -- helpers for the train step
@@ -507,18 +529,17 @@ class OperatingRound(Tracked):
         out += game.rules.or_legal_actions(game, self)
         return out
 
-    def describe(self, game: Game) -> str:
+    def describe(self, game: Game) -> Text:
         sym = self.corp
         if sym is None:
-            return "The operating round is over."
+            return M("The operating round is over.")
         pres = game.corps[sym].president
-        extra = ""
+        text: Text = M("{president}, for {corp} ({round}): {allowed}.", president=pres, corp=sym,
+                       round=self.display_name, allowed=self.allowed_text(game))
         if self.step == "buy_train" and self.must_raise(game):
-            extra = (f" {sym} has {game.fmt(game.corps[sym].cash)} and must buy a train: {pres} pays the rest,"
-                     " selling shares if needed.")
-        purpose = game.rules.step_purpose(game, self.step)
-        text = f"{pres}, for {sym} ({self.name}): {self.allowed_text(game)}.{extra}"
-        return f"{text} {purpose}" if purpose else text
+            text = Join((text, M("{corp} has {cash} and must buy a train: {president} pays the rest, selling shares "
+                                 "if needed.", corp=sym, cash=game.fmt(game.corps[sym].cash), president=pres)), " ")
+        return with_purpose(text, game.rules.step_purpose(game, self.step))
 
 
 def _largest(sales: list[tuple[str, int]]) -> list[tuple[str, int]]:
@@ -551,14 +572,14 @@ def logged_routes(game: Game, specs: list[RouteSpec]) -> RouteSet | None:
     return RouteSet(tuple(routes), sum(r.revenue for r in routes))
 
 
-def price_move(game: Game, before: int, after: int) -> str:
+def price_move(game: Game, before: int, after: int) -> Msg:
     if before == after:
-        return f"price stays {game.fmt(after)}"
-    return f"price {game.fmt(before)} → {game.fmt(after)}"
+        return M("price stays {price}", price=game.fmt(after))
+    return M("price {before} → {after}", before=game.fmt(before), after=game.fmt(after))
 
 
 def lay_tile(game: Game, corp: str, hex_id: str, tile_id: str, rotation: int, *, yellow_only: bool = False,
-             by: str | None = None) -> None:
+             by: Text | None = None) -> None:
     # a stored log was checked when it was played: replaying it does not ask again where the track may go
     r = None if game.trusted else game.rules.reach(game, corp)
     problem = None if r is None else track.tile_problem(game, corp, hex_id, tile_id, rotation, r,
@@ -566,11 +587,11 @@ def lay_tile(game: Game, corp: str, hex_id: str, tile_id: str, rotation: int, *,
     if problem:
         assert r is not None
         opts = track.legal_tiles(game, corp, hex_id, r, yellow_only=yellow_only)
-        hint = ""
         if opts:
-            hint = " Legal here: " + ", ".join(f"#{o.tile} {rotation_words(game.board, hex_id, o.tile, o.rotation)}"
-                                               for o in opts[:12]) + "."
-        raise GameError(problem + hint)
+            legal = tuple(M("#{tile} {rotation}", tile=o.tile, rotation=rotation_words(game.board, hex_id, o.tile,
+                                                                                       o.rotation)) for o in opts[:12])
+            raise GameError(Join((problem, M("Legal here: {tiles}.", tiles=legal)), " "))
+        raise GameError(problem)
     cost = game.rules.lay_cost(game, hex_id)
     if cost:
         game.pay(corp, BANK, cost)
@@ -578,9 +599,13 @@ def lay_tile(game: Game, corp: str, hex_id: str, tile_id: str, rotation: int, *,
     game.board.place_tile(hex_id, tile_id, rotation, track.city_map(game, hex_id, tile_id, rotation))
     game.rules.on_tile_laid(game, corp, hex_id, before)
     name = game.data.hex(hex_id).name
-    where = f"{hex_id}" + (f" ({name})" if name else "")
-    game.say(f"{by or corp} lays #{tile_id} at {where} (rotation {rotation})" +
-             (f" for {game.fmt(cost)}" if cost else "") + ".")
+    where = f"{hex_id} ({name})" if name else hex_id
+    if cost:
+        game.say(M("{corp} lays #{tile} at {hex} (rotation {rotation}) for {cost}.", corp=by or corp, tile=tile_id,
+                   hex=where, rotation=rotation, cost=game.fmt(cost)))
+    else:
+        game.say(M("{corp} lays #{tile} at {hex} (rotation {rotation}).", corp=by or corp, tile=tile_id, hex=where,
+                   rotation=rotation))
 
 
 def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
@@ -588,7 +613,8 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
     assert sym is not None
     corp = game.corps[sym]
     if len(game.trains_of(sym)) >= game.train_limit(sym):
-        raise GameError(f"{sym} already has {len(game.trains_of(sym))} trains, its limit in phase {game.phase.name}.")
+        raise GameError(M("{corp} already has {n} trains, its limit in phase {phase}.", corp=sym,
+                          n=len(game.trains_of(sym)), phase=game.phase.name))
     available = rnd.available_trains(game)
     match = [(t, src) for t, src in available
              if act.train in (t.id, t.name, t.variant) and (act.variant in (None, t.variant))]
@@ -598,23 +624,27 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
         t, src = match[0]
         price = t.price
         if act.price is not None and act.price != price:
-            raise GameError(f"Train {t.variant} from the {src} costs {game.fmt(price)}, not {game.fmt(act.price)}.")
+            raise GameError(M("Train {train} from {source} costs {price}, not {offer}.", train=t.variant,
+                              source=_source(src), price=game.fmt(price), offer=game.fmt(act.price)))
         pres = corp.president
         assert pres is not None
         if corp.cash < price:
             if not rnd.must_raise(game):
-                raise GameError(f"{sym} has {game.fmt(corp.cash)}; the {t.variant}-train costs {game.fmt(price)}.")
+                raise GameError(M("{corp} has {cash}; the {train}-train costs {price}.", corp=sym,
+                                  cash=game.fmt(corp.cash), train=t.variant, price=game.fmt(price)))
             if game.rules.emergency_cheapest_only and price != rnd.cheapest_price(game):
-                raise GameError(f"With {pres} paying toward it, {sym} must buy the cheapest train available "
-                                f"({game.fmt(rnd.cheapest_price(game))}).")
+                raise GameError(M("With {president} paying toward it, {corp} must buy the cheapest train available "
+                                  "({price}).", president=pres, corp=sym, price=game.fmt(rnd.cheapest_price(game))))
             need = price - corp.cash
             pres_cash = game.available_cash(pres)
             if pres_cash < need:
-                raise GameError(f"{sym} has {game.fmt(corp.cash)} and {pres} has {game.fmt(pres_cash)} to spend; "
-                                f"the {t.variant}-train costs {game.fmt(price)}. Sell shares to raise "
-                                f"{game.fmt(need - pres_cash)} more, or choose a cheaper train.")
+                raise GameError(M("{corp} has {cash} and {president} has {president_cash} to spend; the {train}-train "
+                                  "costs {price}. Sell shares to raise {more} more, or choose a cheaper train.",
+                                  corp=sym, cash=game.fmt(corp.cash), president=pres,
+                                  president_cash=game.fmt(pres_cash), train=t.variant, price=game.fmt(price),
+                                  more=game.fmt(need - pres_cash)))
             game.pay(pres, sym, need)
-            game.say(f"{pres} contributes {game.fmt(need)} to {sym}.")
+            game.say(M("{president} contributes {amount} to {corp}.", president=pres, amount=game.fmt(need), corp=sym))
         real = t if src == "pool" else game.train(t.id)
         real.variant, real.distance, real.price, real.multiplier = t.variant, t.distance, t.price, t.multiplier
         game.pay(sym, BANK, price)
@@ -623,8 +653,10 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
             rnd.bank_types_bought.append(t.name)
         if src == "bank":
             game.ensure_unlimited_stock()
-        game.say(f"{sym} buys a {t.variant}-train from the {src} for {game.fmt(price)}.")
-        rnd.summary.append(f"{sym} bought a {t.variant}-train ({src})")
+        game.say(M("{corp} buys a {train}-train from {source} for {price}.", corp=sym, train=t.variant,
+                   source=_source(src), price=game.fmt(price)))
+        rnd.summary.append(M("{corp} bought a {train}-train ({source})", corp=sym, train=t.variant,
+                              source=_source_word(src)))
         game.rules.on_corp_bought_train(game, sym, real)
         if src == "bank":
             game.on_train_bought(real)
@@ -633,17 +665,19 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
     try:
         t = game.train(act.train)
     except GameError:
-        options = ", ".join(f"{t.variant} ({src}, {game.fmt(t.price)})" for t, src in available) or "none"
-        raise GameError(f"There is no train {act.train} to buy. Available at face value: {options}.") from None
+        options = tuple(M("{train} ({source}, {price})", train=t.variant, source=_source_word(src),
+                          price=game.fmt(t.price)) for t, src in available) or M("none")
+        raise GameError(M("There is no train {train} to buy. Available at face value: {options}.", train=act.train,
+                          options=options)) from None
     if t.owner in (None, POOL):
-        raise GameError(f"That {t.variant}-train is not for sale now (bank trains are sold in order, one type per "
-                        "turn).")
+        raise GameError(M("That {train}-train is not for sale now (bank trains are sold in order, one type per turn).",
+                          train=t.variant))
     if t.owner == sym:
-        raise GameError(f"{sym} already owns that {t.variant}-train.")
+        raise GameError(M("{corp} already owns that {train}-train.", corp=sym, train=t.variant))
     if t.obsolete:
-        raise GameError(f"That {t.variant}-train is obsolete; nobody may buy it.")
+        raise GameError(M("That {train}-train is obsolete; nobody may buy it.", train=t.variant))
     if act.price is None or act.price < 1:
-        raise GameError("Name a price of at least $1 to buy a train from another corporation.")
+        raise GameError(M("Name a price of at least $1 to buy a train from another corporation."))
     seller = t.owner
     assert seller is not None
     pres = corp.president
@@ -651,30 +685,45 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
     if act.price > corp.cash:
         if not game.rules.president_funds_corporation_train(game, rnd):
             if corp.cash > 0 or game.trains_of(sym):
-                raise GameError(f"{sym} has {game.fmt(corp.cash)}; it can pay at most that for {seller}'s "
-                                f"{t.variant}-train.")
-            raise GameError(f"{pres} may not pay toward a train from another corporation; with the president "
-                            "paying, only the cheapest bank or pool train may be bought.")
+                raise GameError(M("{corp} has {cash}; it can pay at most that for {seller}'s {train}-train.", corp=sym,
+                                  cash=game.fmt(corp.cash), seller=seller, train=t.variant))
+            raise GameError(M("{president} may not pay toward a train from another corporation; with the president "
+                              "paying, only the cheapest bank or pool train may be bought.", president=pres))
         limit, why = game.rules.funded_train_price_limit(game, rnd, t)
         if act.price > limit:
-            raise GameError(f"With {pres} paying toward {seller}'s {t.variant}-train, {sym} may pay at most {why}.")
+            raise GameError(M("With {president} paying toward {seller}'s {train}-train, {corp} may pay at most "
+                              "{limit}.", president=pres, seller=seller, train=t.variant, corp=sym, limit=why))
         need = act.price - corp.cash
         on_hand = rnd.president_contribution_limit(game, pres)
         if on_hand < need:
             raised = game.available_cash(pres) - on_hand
-            why = (f" ({game.fmt(raised)} of his cash comes from this turn's share sales, which may not go toward a "
-                   "train from another corporation)") if raised else ""
-            raise GameError(f"{sym} has {game.fmt(corp.cash)} and {pres} may contribute only "
-                            f"{game.fmt(on_hand)}{why}.")
+            if raised:
+                raise GameError(M("{corp} has {cash} and {president} may contribute only {amount} ({raised} of his "
+                                  "cash comes from this turn's share sales, which may not go toward a train from "
+                                  "another corporation).", corp=sym, cash=game.fmt(corp.cash), president=pres,
+                                  amount=game.fmt(on_hand), raised=game.fmt(raised)))
+            raise GameError(M("{corp} has {cash} and {president} may contribute only {amount}.", corp=sym,
+                              cash=game.fmt(corp.cash), president=pres, amount=game.fmt(on_hand)))
         game.pay(pres, seller, need)
         if corp.cash:
             game.pay(sym, seller, corp.cash)
     else:
         game.pay(sym, seller, act.price)
     t.owner = sym
-    game.say(f"{sym} buys {seller}'s {t.variant}-train for {game.fmt(act.price)}.")
-    rnd.summary.append(f"{sym} bought a {t.variant}-train from {seller}")
+    game.say(M("{corp} buys {seller}'s {train}-train for {price}.", corp=sym, seller=seller, train=t.variant,
+               price=game.fmt(act.price)))
+    rnd.summary.append(M("{corp} bought a {train}-train from {seller}", corp=sym, train=t.variant, seller=seller))
     game.rules.on_corp_bought_train(game, sym, t)
+
+
+def _source(src: str) -> Msg:
+    """Where a train comes from, as said in a sentence: "the bank", "the pool"."""
+    return M("the bank") if src == "bank" else M("the pool") if src == "pool" else M("the {source}", source=src)
+
+
+def _source_word(src: str) -> Text:
+    """Where a train comes from, as one word in a list: "bank", "pool"."""
+    return M("bank") if src == "bank" else M("pool") if src == "pool" else src
 
 
 __all__ = ["OperatingRound", "lay_tile", "buy_train", "parse_action"]

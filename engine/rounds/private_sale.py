@@ -21,12 +21,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .. import stock
 from ..actions import Action, Bid, BuyCompany, Par, Pass
 from ..companies import player_buys_company, player_sale_problem
 from ..errors import GameError
 from ..journal import Tracked
+from ..messages import M, Msg, Text
 from ..state import BANK
-from .stock_round import StockRound
+from .stock_round import StockRound, not_your_turn
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -54,7 +56,8 @@ class PrivateSaleStockRound(StockRound):
         forced = game.rules.forced_private(game, self)
         if forced is not None:
             player, company = forced
-            game.say(f"{player} must take {game.companies[company].name} for {game.fmt(0)} as his first turn.")
+            game.say(M("{player} must take {company} for {price} as his first turn.", player=player,
+                       company=game.companies[company].name, price=game.fmt(0)))
             self._sell_private(game, player, company, 0)
             self._acted(game)
             self._after_purchase(game, player)
@@ -94,13 +97,14 @@ class PrivateSaleStockRound(StockRound):
         if game.rules.pending_par(game) is not None:
             if not isinstance(act, Par):
                 player, corp = game.rules.pending_par(game)  # type: ignore[misc]
-                raise GameError(f"{player} must first set the par price of {corp}.")
+                raise GameError(M("{player} must first set the par price of {corp}.", player=player, corp=corp))
             game.rules.par_given(game, self, act)
             return
         if act.entity in game.companies and self.auction is None and not self.selling_privates(game):
             owner = game.companies[act.entity].owner
             if owner != self.player(game):
-                raise GameError(f"{act.entity}'s owner uses it in his own stock turn; it is {self.player(game)}'s.")
+                raise GameError(M("{company}'s owner uses it in his own stock turn; it is {player}'s.",
+                                  company=act.entity, player=self.player(game)))
             game.rules.stock_company_action(game, self, act)
             self._acted(game)
             return
@@ -115,44 +119,46 @@ class PrivateSaleStockRound(StockRound):
             super().process(game, act)
             return
         if act.entity != player:
-            raise GameError(f"It is {player}'s turn in the stock round, not {act.entity}'s.")
+            raise GameError(not_your_turn(player, act.entity))
         if isinstance(act, BuyCompany):
             self._buy_cheapest(game, player, act)
-        elif isinstance(act, Bid):
+        elif isinstance(act, (Bid, Pass)):
             if game.rules.must_take_first_private(game):
-                raise GameError(f"{self.unsold(game)[0]} costs nothing now: you must take it.")
-            self._bid(game, player, act)
-        elif isinstance(act, Pass):
-            if game.rules.must_take_first_private(game):
-                raise GameError(f"{self.unsold(game)[0]} costs nothing now: you must take it.")
-            self._pass(game, player)
+                raise GameError(M("{company} costs nothing now: you must take it.", company=self.unsold(game)[0]))
+            if isinstance(act, Bid):
+                self._bid(game, player, act)
+            else:
+                self._pass(game, player)
         else:
             cheapest = self.unsold(game)[0]
-            raise GameError(f"While the bank holds privates a turn is one of: buy {cheapest} for "
-                            f"{game.fmt(game.rules.private_price(game, cheapest))}, bid on another private, or pass.")
+            raise GameError(M("While the bank holds privates a turn is one of: buy {company} for {price}, bid on "
+                              "another private, or pass.", company=cheapest,
+                              price=game.fmt(game.rules.private_price(game, cheapest))))
 
     def _buy_cheapest(self, game: Game, player: str, act: BuyCompany) -> None:
         cheapest = self.unsold(game)[0]
         if act.company != cheapest:
-            raise GameError(f"Only the cheapest unsold private, {cheapest}, can be bought outright; bid on "
-                            f"{act.company} instead.")
+            raise GameError(M("Only the cheapest unsold private, {cheapest}, can be bought outright; bid on "
+                              "{company} instead.", cheapest=cheapest, company=act.company))
         price = game.rules.private_price(game, cheapest)
         if act.price != price:
-            raise GameError(f"{cheapest} costs {game.fmt(price)} now, not {game.fmt(act.price)}.")
+            raise GameError(M("{company} costs {price} now, not {offer}.", company=cheapest, price=game.fmt(price),
+                              offer=game.fmt(act.price)))
         problem = self._buy_problem(game, player, cheapest, price)
         if problem:
             raise GameError(problem)
         self._sell_private(game, player, cheapest, price)
-        self.summary.append(f"{player} bought {cheapest}")
+        self.summary.append(M("{player} bought {company}", player=player, company=cheapest))
         self._acted(game)
         self._after_purchase(game, player)
 
-    def _buy_problem(self, game: Game, player: str, company: str, price: int) -> str | None:
+    def _buy_problem(self, game: Game, player: str, company: str, price: int) -> Msg | None:
         free = game.available_cash(player)
         if free < price:
-            return (f"{company} costs {game.fmt(price)}; you have {game.fmt(free)} not set aside for bids.")
+            return M("{company} costs {price}; you have {cash} not set aside for bids.", company=company,
+                     price=game.fmt(price), cash=game.fmt(free))
         if game.cert_count(player) + 1 > game.cert_limit():
-            return f"You hold {game.cert_count(player)} certificates; the limit is {game.cert_limit()}."
+            return stock.cert_limit_text(game, player)
         return None
 
     def _bid_floor(self, game: Game, company: str) -> int:
@@ -162,20 +168,23 @@ class PrivateSaleStockRound(StockRound):
     def _bid(self, game: Game, player: str, act: Bid) -> None:
         unsold = self.unsold(game)
         if act.company is None or act.company not in unsold:
-            raise GameError("Bid on an unsold private: " + ", ".join(unsold[1:]) + ".")
+            raise GameError(M("Bid on an unsold private: {companies}.", companies=tuple(unsold[1:])))
         if act.company == unsold[0]:
-            raise GameError(f"{act.company} is the cheapest unsold private: buy it for "
-                            f"{game.fmt(game.rules.private_price(game, act.company))} instead of bidding.")
+            raise GameError(M("{company} is the cheapest unsold private: buy it for {price} instead of bidding.",
+                              company=act.company, price=game.fmt(game.rules.private_price(game, act.company))))
         floor = self._bid_floor(game, act.company)
         self._check_multiple(game, act.price)
         if act.price < floor:
-            raise GameError(f"A bid on {act.company} must be at least {game.fmt(floor)}.")
+            raise GameError(M("A bid on {company} must be at least {price}.", company=act.company,
+                              price=game.fmt(floor)))
         free = game.available_cash(player, act.company)
         if act.price > free:
-            raise GameError(f"You can bid at most {game.fmt(free)} (cash less your bids on other privates).")
+            raise GameError(_bid_at_most(game, free))
         game.private_bids.setdefault(act.company, []).append((player, act.price))
-        game.say(f"{player} bids {game.fmt(act.price)} on {act.company}.")
-        self.summary.append(f"{player} bid {game.fmt(act.price)} on {act.company}")
+        game.say(M("{player} bids {price} on {company}.", player=player, price=game.fmt(act.price),
+                   company=act.company))
+        self.summary.append(M("{player} bid {price} on {company}", player=player, price=game.fmt(act.price),
+                              company=act.company))
         self._acted(game)
         self._end_turn(game)
 
@@ -184,8 +193,8 @@ class PrivateSaleStockRound(StockRound):
         step = game.rules.bid_multiple
         if price % step:
             low = price - price % step
-            raise GameError(f"Bids are multiples of {game.fmt(step)}: bid {game.fmt(low)} or {game.fmt(low + step)}, "
-                            f"not {game.fmt(price)}.")
+            raise GameError(M("Bids are multiples of {step}: bid {low} or {high}, not {price}.", step=game.fmt(step),
+                              low=game.fmt(low), high=game.fmt(low + step), price=game.fmt(price)))
 
     def _sell_private(self, game: Game, player: str, company: str, price: int) -> None:
         c = game.companies[company]
@@ -194,7 +203,8 @@ class PrivateSaleStockRound(StockRound):
         if price:
             game.pay(player, BANK, price)
         c.owner = player
-        game.say(f"{player} buys {c.name} ({c.sym}) for {game.fmt(price)}.")
+        game.say(M("{player} buys {name} ({company}) for {price}.", player=player, name=c.name, company=c.sym,
+                   price=game.fmt(price)))
         game.rules.on_private_sold(game, self, company)
 
     def _after_purchase(self, game: Game, buyer: str) -> None:
@@ -222,8 +232,8 @@ class PrivateSaleStockRound(StockRound):
             if game.rules.auction_lowest_bidder_next:
                 self.auction.bids = {p: max(a for q, a in bids if q == p) for p in bidders}
                 self._lowest_next(self.auction)
-            game.say(f"{company} is auctioned among {', '.join(sorted(bidders))}; high bid {game.fmt(high[1])} "
-                     f"by {high[0]}.")
+            game.say(M("{company} is auctioned among {players}; high bid {price} by {player}.", company=company,
+                       players=tuple(sorted(bidders)), price=game.fmt(high[1]), player=high[0]))
             return
         self.auction = None
         if self.resume_turn is not None:
@@ -242,26 +252,29 @@ class PrivateSaleStockRound(StockRound):
         assert a is not None
         who = a.bidders[a.turn]
         if act.entity != who:
-            raise GameError(f"{a.company} is being auctioned; it is {who}'s turn to raise or pass.")
+            raise GameError(M("{company} is being auctioned; it is {player}'s turn to raise or pass.",
+                              company=a.company, player=who))
         # the rulebook goes round and a passed player may bid again; 18xx.games: the lowest bidder acts, a pass drops
         lowest_next = game.rules.auction_lowest_bidder_next
         if isinstance(act, Pass) and lowest_next:
             a.bidders.remove(who)
             del a.bids[who]
-            game.say(f"{who} drops out of the auction of {a.company}.")
+            game.say(M("{player} drops out of the auction of {company}.", player=who, company=a.company))
         elif isinstance(act, Pass):
             a.passes += 1
-            game.say(f"{who} passes on {a.company}.")
+            game.say(M("{player} passes on {company}.", player=who, company=a.company))
         elif isinstance(act, Bid) and act.company in (None, a.company):
             if act.price < a.amount + BID_STEP:
-                raise GameError(f"Raise to at least {game.fmt(a.amount + BID_STEP)}, or pass.")
+                raise GameError(M("Raise to at least {price}, or pass.", price=game.fmt(a.amount + BID_STEP)))
             free = game.available_cash(who, a.company)
             if act.price > free:
-                raise GameError(f"You can bid at most {game.fmt(free)} (cash less your bids on other privates).")
+                raise GameError(_bid_at_most(game, free))
             a.high, a.amount, a.passes, a.bids[who] = who, act.price, 0, act.price
-            game.say(f"{who} bids {game.fmt(act.price)} on {a.company}.")
+            game.say(M("{player} bids {price} on {company}.", player=who, price=game.fmt(act.price),
+                       company=a.company))
         else:
-            raise GameError(f"{a.company} is being auctioned: bid at least {game.fmt(a.amount + BID_STEP)} or pass.")
+            raise GameError(M("{company} is being auctioned: bid at least {price} or pass.", company=a.company,
+                              price=game.fmt(a.amount + BID_STEP)))
         if len(a.bidders) == 1 or a.passes >= len(a.bidders) - 1:
             # the high bidder is the one left (he never acts while another bids lower)
             self.auction = None
@@ -287,10 +300,10 @@ class PrivateSaleStockRound(StockRound):
         assert a is not None
         self._check_multiple(game, price)
         if price < a.amount + BID_STEP:
-            raise GameError(f"Raise to at least {game.fmt(a.amount + BID_STEP)}, or pass.")
+            raise GameError(M("Raise to at least {price}, or pass.", price=game.fmt(a.amount + BID_STEP)))
         free = game.available_cash(who, a.company)
         if price > free:
-            raise GameError(f"You can bid at most {game.fmt(free)} (cash less your bids on other privates).")
+            raise GameError(_bid_at_most(game, free))
 
     def give_private(self, game: Game, player: str, company: str) -> None:
         """``player`` receives the private for nothing (its price fell to $0); the sale goes on after him."""
@@ -308,19 +321,23 @@ class PrivateSaleStockRound(StockRound):
         if act.entity == player:
             self._check_can_buy(game)
             player_buys_company(game, player, act.company, act.price)
-            self.summary.append(f"{player} bought {act.company} from {seller}")
+            self.summary.append(M("{player} bought {company} from {seller}", player=player, company=act.company,
+                                  seller=seller))
             self._bought(game)
         elif seller == player:
             if not game.rules.private_sales_on_sellers_turn:
-                raise GameError(f"A private changes hands only on the buyer's turn; it is {player}'s turn.")
+                raise GameError(M("A private changes hands only on the buyer's turn; it is {player}'s turn.",
+                                  player=player))
             problem = player_sale_problem(game, act.entity, act.company, act.price)
             if problem:
                 raise GameError(problem)
             player_buys_company(game, act.entity, act.company, act.price)
-            self.summary.append(f"{player} sold {act.company} to {act.entity}")
+            self.summary.append(M("{player} sold {company} to {buyer}", player=player, company=act.company,
+                                  buyer=act.entity))
             self._acted(game)
         else:
-            raise GameError(f"It is {player}'s turn: privates change hands now only to or from {player}.")
+            raise GameError(M("It is {player}'s turn: privates change hands now only to or from {player}.",
+                              player=player))
 
     # ------------------------------------------------------------------ legal moves
     def legal_actions(self, game: Game) -> list[Action]:
@@ -361,13 +378,23 @@ class PrivateSaleStockRound(StockRound):
                 out.append(Bid(entity=player, company=sym, price=floor))
         return out
 
-    def describe(self, game: Game) -> str:
+    def describe(self, game: Game) -> Text:
         if self.auction is not None:
             a = self.auction
-            return (f"Auction of {a.company}: {a.bidders[a.turn]} may bid at least {game.fmt(a.amount + BID_STEP)} "
-                    f"or pass (high bid {game.fmt(a.amount)} by {a.high}).")
+            return M("Auction of {company}: {player} may bid at least {price} or pass (high bid {high} by {bidder}).",
+                     company=a.company, player=a.bidders[a.turn], price=game.fmt(a.amount + BID_STEP),
+                     high=game.fmt(a.amount), bidder=a.high)
         if self.selling_privates(game):
             unsold = self.unsold(game)
-            return (f"{self.player(game)} may buy {unsold[0]} for {game.fmt(game.rules.private_price(game, unsold[0]))}"
-                    + (f", bid on {', '.join(unsold[1:])}" if unsold[1:] else "") + f", or pass ({self.name}).")
+            price = game.fmt(game.rules.private_price(game, unsold[0]))
+            if unsold[1:]:
+                return M("{player} may buy {company} for {price}, bid on {others}, or pass ({round}).",
+                         player=self.player(game), company=unsold[0], price=price, others=tuple(unsold[1:]),
+                         round=self.display_name)
+            return M("{player} may buy {company} for {price}, or pass ({round}).", player=self.player(game),
+                     company=unsold[0], price=price, round=self.display_name)
         return super().describe(game)
+
+
+def _bid_at_most(game: Game, free: int) -> Msg:
+    return M("You can bid at most {price} (cash less your bids on other privates).", price=game.fmt(free))

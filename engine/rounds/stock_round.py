@@ -12,7 +12,9 @@ from .. import stock
 from ..actions import Action, BuyShares, Par, Pass, SellShares, parse_action
 from ..errors import GameError
 from ..journal import Tracked
+from ..messages import Join, M, Msg, Text
 from ..state import IPO, POOL
+from ..wording import or_list
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -21,7 +23,9 @@ if TYPE_CHECKING:
 class StockRound(Tracked):
     kind = "stock"
     # what the title calls the round and the priority (18EZ: share dealing round, the Priority Bid Card)
-    label, short, priority_name = "Stock round", "SR", "the Priority Deal"
+    label: Text = M("Stock round")
+    short: Text = M("SR")
+    priority_name: Text = M("the Priority Deal")
 
     def __init__(self, game: Game) -> None:
         game.round_no += 1
@@ -36,12 +40,19 @@ class StockRound(Tracked):
         self.sold_before_purchase = False
         self.multi: tuple[str, str] | None = None  # (corp, source) the turn's purchase may add to (brown zone)
         self.done = False
-        self.summary: list[str] = []
-        game.say(f"{self.label} {self.number} begins; {self.player(game)} has {self.priority_name}.")
+        self.summary: list[Text] = []
+        game.say(M("{round} {n} begins; {player} has {priority}.", round=self.label, n=self.number,
+                   player=self.player(game), priority=self.priority_name))
 
     @property
     def name(self) -> str:
+        """The round's id in the game's records ("SR 2"), in English."""
         return f"{self.short} {self.number}"
+
+    @property
+    def display_name(self) -> Msg:
+        """The round's name as a player reads it ("SR 2" / 株式ラウンド2)."""
+        return M("{short} {n}", short=self.short, n=self.number)
 
     def player(self, game: Game) -> str:
         return game.players[self.turn].name
@@ -65,9 +76,9 @@ class StockRound(Tracked):
     def process(self, game: Game, act: Action) -> None:
         player = self.player(game)
         if act.type not in ("par", "buy_shares", "sell_shares", "pass"):
-            raise GameError(f"It is {player}'s turn in the stock round: buy, sell, par or pass.")
+            raise GameError(M("It is {player}'s turn in the stock round: buy, sell, par or pass.", player=player))
         if act.entity != player:
-            raise GameError(f"It is {player}'s turn in the stock round, not {act.entity}'s.")
+            raise GameError(not_your_turn(player, act.entity))
         if isinstance(act, SellShares):
             self._sell(game, player, act)
         elif isinstance(act, Par):
@@ -80,13 +91,14 @@ class StockRound(Tracked):
     def _sell(self, game: Game, player: str, act: SellShares) -> None:
         corp = game.corp(act.corporation).sym
         if self.bought_this_turn and not self.may_sell_after_purchase(game):
-            raise GameError("You have already bought this turn; sales come before the purchase."
+            raise GameError(M("You have already bought this turn; sales come before the purchase.")
                             if not game.rules.sales_after_purchase else
-                            "You sold and then bought this turn; no more sales (never sell-buy-sell).")
+                            M("You sold and then bought this turn; no more sales (never sell-buy-sell)."))
         if not game.rules.sales_allowed(game, self):
-            raise GameError("No shares may be sold in this stock round.")
+            raise GameError(M("No shares may be sold in this stock round."))
         if corp in self.sold_this_turn and not game.rules.repeated_sales:
-            raise GameError(f"You already sold {corp} this turn; all sales of one corporation form one sale.")
+            raise GameError(M("You already sold {corp} this turn; all sales of one corporation form one sale.",
+                              corp=corp))
         problem = self.sell_problem(game, player, corp, act.count)
         if problem:
             raise GameError(problem)
@@ -94,10 +106,10 @@ class StockRound(Tracked):
         self.multi = None  # a sale after the purchase ends it
         self.sold_this_turn.add(corp)
         self.sold_in_round[player].add(corp)
-        self.summary.append(f"{player} sold {act.count}× {corp}")
+        self.summary.append(M("{player} sold {n}× {corp}", player=player, n=act.count, corp=corp))
         self._acted(game)
 
-    def sell_problem(self, game: Game, player: str, corp: str, count: int) -> str | None:
+    def sell_problem(self, game: Game, player: str, corp: str, count: int) -> Text | None:
         """Why the player may not sell these shares in this round (the shared checks; a title's round adds its
         own, such as 18EZ's shares bought in this round)."""
         return stock.sell_problem(game, player, corp, count)
@@ -111,40 +123,49 @@ class StockRound(Tracked):
 
     def _check_can_buy(self, game: Game) -> None:
         if self.bought_this_turn:
-            raise GameError("You have already bought a certificate this turn; pass to end your turn.")
+            raise GameError(M("You have already bought a certificate this turn; pass to end your turn."))
 
     def _par(self, game: Game, player: str, act: Par) -> None:
         self._check_can_buy(game)
         sym = game.corp(act.corporation).sym
         corp = game.corps[sym]
         if corp.started:
-            raise GameError(f"{sym} has already started at {game.fmt(corp.par_price or 0)}; buy its shares instead.")
+            raise GameError(M("{corp} has already started at {price}; buy its shares instead.", corp=sym,
+                              price=game.fmt(corp.par_price or 0)))
         cells = [c for c in game.rules.par_cells(game) if c.price == act.price]
         if not cells:
-            allowed = ", ".join(game.fmt(p) for p in sorted({c.price for c in game.rules.par_cells(game)}))
-            raise GameError(f"{game.fmt(act.price)} is not a starting value. Choose one of {allowed}.")
+            allowed = tuple(game.fmt(p) for p in sorted({c.price for c in game.rules.par_cells(game)}))
+            raise GameError(M("{price} is not a starting value. Choose one of {allowed}.", price=game.fmt(act.price),
+                              allowed=allowed))
         size = game.rules.par_size(game, sym, act.size)
         pres = game.certs_of(sym)[0]
         cost = act.price * pres.shares
         cash = game.available_cash(player)
         if cash < cost:
-            raise GameError(f"The President's certificate of {sym} at {game.fmt(act.price)} costs {game.fmt(cost)}; "
-                            f"you have {game.fmt(cash)} to spend.")
+            raise GameError(M("The President's certificate of {corp} at {price} costs {cost}; you have {cash} to "
+                              "spend.", corp=sym, price=game.fmt(act.price), cost=game.fmt(cost),
+                              cash=game.fmt(cash)))
         if game.cert_count(player) + 1 > game.cert_limit():
-            raise GameError(f"You hold {game.cert_count(player)} certificates; the limit is {game.cert_limit()}.")
+            raise GameError(stock.cert_limit_text(game, player))
         cell = cells[0]
         game.rules.place_par_token(game, sym, cell)
         corp.par_price = act.price
         game.rules.set_size(game, sym, size)
         pct = game.percent_of(sym, game.shares_held(player, sym) + pres.shares)
         if pct > game.holding_limit_percent() and not game.rules.holding_limit_waived(game, sym):
-            raise GameError(f"You may hold at most {game.holding_limit_percent()}% of {sym}.")
+            raise GameError(M("You may hold at most {limit}% of {corp}.", limit=game.holding_limit_percent(),
+                              corp=sym))
         game.pay(player, "bank", cost)
         pres.owner = player
         corp.president = player
-        game.say(f"{player} starts {sym} at {game.fmt(act.price)}" + (f" as a {size}-share corporation" if
-                 len(game.phase.corporation_sizes) > 1 else "") + f", paying {game.fmt(cost)}.")
-        self.summary.append(f"{player} started {sym} at {game.fmt(act.price)}")
+        if len(game.phase.corporation_sizes) > 1:
+            game.say(M("{player} starts {corp} at {price} as a {size}-share corporation, paying {cost}.",
+                       player=player, corp=sym, price=game.fmt(act.price), size=size, cost=game.fmt(cost)))
+        else:
+            game.say(M("{player} starts {corp} at {price}, paying {cost}.", player=player, corp=sym,
+                       price=game.fmt(act.price), cost=game.fmt(cost)))
+        self.summary.append(M("{player} started {corp} at {price}", player=player, corp=sym,
+                              price=game.fmt(act.price)))
         stock.check_float(game, sym)
         self._bought(game)
 
@@ -155,18 +176,21 @@ class StockRound(Tracked):
         multi = game.rules.multi_buy(game, sym, act.source)
         corp = game.corps[sym]
         if not corp.started:
-            raise GameError(f"{sym} has not started; start it with par (the President's certificate comes first).")
+            raise GameError(M("{corp} has not started; start it with par (the President's certificate comes "
+                              "first).", corp=sym))
         if act.source == IPO:
             cert = stock.ipo_cert(game, sym)
             if cert is None:
-                raise GameError(f"The IPO has no {sym} shares left." + (
-                    " The pool has some." if stock.pool_cert(game, sym) else ""))
+                raise GameError(M("The IPO has no {corp} shares left. The pool has some.", corp=sym)
+                                if stock.pool_cert(game, sym) else M("The IPO has no {corp} shares left.", corp=sym))
         else:
             cert = stock.pool_cert(game, sym, act.president)
             if cert is None:
-                raise GameError(f"The pool has no {sym} {'President’s certificate' if act.president else 'shares'}.")
+                raise GameError(M("The pool has no {corp} President’s certificate.", corp=sym) if act.president
+                                else M("The pool has no {corp} shares.", corp=sym))
         stock.buy(game, player, cert, self.sold_in_round[player])
-        self.summary.append(f"{player} bought {sym} ({act.source})")
+        # the bot's round summary merges these by their values (player, share, source)
+        self.summary.append(M("{player} bought {share} ({source})", player=player, share=sym, source=act.source))
         self.multi = (sym, act.source) if multi else None
         self._bought(game)
 
@@ -206,19 +230,20 @@ class StockRound(Tracked):
         if problem:
             raise GameError(problem)
         if self.sold_this_turn or self.bought_this_turn:
-            game.say(f"{player} ends the turn.")
+            game.say(M("{player} ends the turn.", player=player))
             self._end_turn(game)
             return
         if self.pass_run == 0:
             self.pass_start = self.turn
         self.pass_run += 1
-        game.say(f"{player} passes.")
+        game.say(M("{player} passes.", player=player))
         self._end_turn(game)
         if self.pass_run >= len(game.active_players()):
             self.done = True
             assert self.pass_start is not None
             game.priority = self.pass_start
-            self.summary.append(f"{game.players[self.pass_start].name} holds {self.priority_name}")
+            self.summary.append(M("{player} holds {priority}", player=game.players[self.pass_start].name,
+                                  priority=self.priority_name))
 
     def _end_turn(self, game: Game) -> None:
         game.rules.on_stock_turn_end(game, self)
@@ -272,24 +297,36 @@ class StockRound(Tracked):
                         out.append(BuyShares(entity=player, corporation=sym, source=source))  # type: ignore[arg-type]
         return out
 
-    def describe(self, game: Game) -> str:
+    def describe(self, game: Game) -> Text:
         """The actions really left in this turn, from the legal ones (after a par or a buy only sales may be)."""
         player = self.player(game)
         kinds = {a.type for a in self.legal_actions(game) if a.entity == player}
-        parts = []
+        parts: list[Text] = []
         if "sell_shares" in kinds:
-            parts.append("sell more shares" if self.sold_this_turn else "sell shares")
-        buys = [w for k, w in (("buy_shares", "buy one certificate"), ("par", "start a corporation")) if k in kinds]
+            parts.append(M("sell more shares") if self.sold_this_turn else M("sell shares"))
+        buys = [w for k, w in (("buy_shares", M("buy one certificate")), ("par", M("start a corporation")))
+                if k in kinds]
         if buys:
-            parts.append(("then " if parts and not self.sold_this_turn else "") + " or ".join(buys))
+            parts.append(M("then {action}", action=or_list(buys)) if parts and not self.sold_this_turn
+                         else or_list(buys))
         done = self.bought_this_turn or self.sold_this_turn
-        end = "pass to end the turn" if done else "pass"
+        end = M("pass to end the turn") if done else M("pass")
         if not parts:
-            text = f"{player} has nothing left to do this turn but {end} ({self.name})."
+            text = M("{player} has nothing left to do this turn but {end} ({round}).", player=player, end=end,
+                     round=self.display_name)
         else:
-            text = f"{player} may {', '.join(parts)}, or {end} ({self.name})."
-        purpose = game.rules.step_purpose(game, "stock")
-        return f"{text} {purpose}" if purpose else text
+            text = M("{player} may {actions}, or {end} ({round}).", player=player, actions=tuple(parts), end=end,
+                     round=self.display_name)
+        return with_purpose(text, game.rules.step_purpose(game, "stock"))
+
+
+def not_your_turn(player: str, entity: str) -> Msg:
+    return M("It is {player}'s turn in the stock round, not {entity}'s.", player=player, entity=entity)
+
+
+def with_purpose(text: Text, purpose: Text | None) -> Text:
+    """A step's prompt and, where the title teaches it, the sentence on what the step is for."""
+    return Join((text, purpose), " ") if purpose else text
 
 
 __all__ = ["StockRound", "POOL"]
