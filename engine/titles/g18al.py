@@ -657,9 +657,10 @@ class Rules18AL(CompanyStep, HomeStations, TitleRules):
         out: list[Text] = []
         if st.chit_corp == corp:
             placed = self.placed_chits(game)
-            out.append(M("Name chits: {chits}", chits=tuple(
-                M("{chit} on the {train}-train", chit=name, train=game.train(placed[name]).variant) if name in placed
-                else M("{chit} (on the charter, earns nothing)", chit=name) for name in self.chit_names(game))))
+            chits = tuple(M("{chit} on the {train}-train", chit=name, train=game.train(placed[name]).variant)
+                          if name in placed else M("{chit} (on the charter, earns nothing)", chit=name)
+                          for name in self.chit_names(game))
+            out.append(M("Name chits: {chits}", chits=chits))
         if st.coal_corp == corp and not st.coal_gone:
             if st.coal_hex:
                 out.append(M("Coal token: at {hex} (+{bonus})", hex=st.coal_hex,

@@ -185,8 +185,8 @@ class Rules18FR(Rules1830):
             current = game.board.hexes[hex_id].tile
             label = game.board.layout(hex_id).label
             if tile == gray and current not in olds and label not in olds:
-                return M("Gray #{tile} upgrades only {tiles}.", tile=tile, tiles=either(
-                    [M("a double-O tile") if o == "OO" else f"#{o}" for o in olds]))
+                what = [M("a double-O tile") if o == "OO" else f"#{o}" for o in olds]
+                return M("Gray #{tile} upgrades only {tiles}.", tile=tile, tiles=either(what))
         return self._single_city_problem(game, hex_id, tile, rotation)
 
     def _single_city_problem(self, game: Game, hex_id: str, tile: str, rotation: int) -> Msg | None:
