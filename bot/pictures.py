@@ -2,7 +2,10 @@
 picture, and the sheets (tiles, trains, holdings, revenue).
 
 Each job reads the game now and returns a function that renders later from a snapshot (the service runs it in a
-worker thread), so nothing here holds on to the live game.
+worker thread), so nothing here holds on to the live game. ``lang`` is the language the picture speaks (the game's
+language for a channel post, the reader's for a picture only they see); titles and captions passed in may be
+messages (`engine.messages.Msg`) and are drawn in that language too. The texts of this module belong to the
+``render`` catalogue.
 """
 
 from __future__ import annotations
@@ -11,12 +14,23 @@ import copy
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from bot.i18n import DEFAULT, catalog, tr
 from engine import track
 from engine.describe import rotation_words
 from engine.game import Game
+from engine.messages import M, Msg, Text
 
 Job = Callable[[], bytes]
 SHEETS = ("tiles", "trains", "holdings", "revenue")
+
+
+class ViewError(ValueError):
+    """A view cannot be shown as asked (an unknown place, a missing corporation). ``msg`` is the message in no
+    language yet; ``str(error)`` is its English."""
+
+    def __init__(self, msg: Msg) -> None:
+        self.msg = msg
+        super().__init__(str(msg))
 
 
 def board_snapshot(game: Game) -> Any:
@@ -71,19 +85,20 @@ def find_region(game: Game, text: str) -> str:
     prefix = sorted({i for n, i in named if n.lower().startswith(want.lower())})
     if len(prefix) == 1:
         return prefix[0]
-    some = ", ".join(sorted(n for n, _ in named)[:12])
-    raise ValueError(f"There is no hex or place called {want!r} on the {game.data.title} map. Use a hex id such as "
-                     f"{game.data.hexes[0].id} or a place: {some} …")
+    some = tuple(sorted(n for n, _ in named)[:12])
+    raise ViewError(M("There is no hex or place called {name} on the {title} map. Use a hex id such as {hex} or a "
+                      "place: {places} …", name=repr(want), title=game.data.title, hex=game.data.hexes[0].id,
+                      places=some))
 
 
-def region_choices(game: Game) -> list[tuple[str, str]]:
-    """(label, value) for the `region:` option: every named place, then 'all'."""
+def region_choices(game: Game, lang: str = DEFAULT) -> list[tuple[str, str]]:
+    """(label, value) for the `region:` option: 'all', then every named place."""
     out = [(f"{h.name} ({h.id})", h.id) for h in sorted(game.data.hexes, key=lambda h: h.name or "") if h.name]
-    return [("The whole map", "all"), *out]
+    return [(tr(M("The whole map"), lang), "all"), *out]
 
 
-def map_job(game: Game, title: str, *, routes: list[Any] | None = None, highlight: set[str] | None = None,
-            region: str | None = None, crop: bool = False) -> Job:
+def map_job(game: Game, title: Text, *, routes: list[Any] | None = None, highlight: set[str] | None = None,
+            region: str | None = None, crop: bool = False, lang: str = DEFAULT) -> Job:
     """The map: whole, cropped to where the action is (``crop``), or around one hex (``region``)."""
     from render.mapimg import focus_hexes, region_hexes, render_map
 
@@ -101,12 +116,13 @@ def map_job(game: Game, title: str, *, routes: list[Any] | None = None, highligh
 
     def render() -> bytes:
         return render_map(board, late=late, routes=routes, corp_colors=colors, title_text=title, hexes=hexes,
-                          highlight=highlight, homes=homes)
+                          highlight=highlight, homes=homes, catalog=catalog(lang))
 
     return render
 
 
-def rotation_job(game: Game, hex_id: str, tile: str, rotations: Sequence[int], title: str = "") -> Job:
+def rotation_job(game: Game, hex_id: str, tile: str, rotations: Sequence[int], title: Text = "",
+                 lang: str = DEFAULT) -> Job:
     """The hex with the tile in each legal rotation, numbered and captioned with where the track goes."""
     from render.mapimg import render_rotations
 
@@ -117,31 +133,34 @@ def rotation_job(game: Game, hex_id: str, tile: str, rotations: Sequence[int], t
     late = bool(getattr(game.phase, "late_values", False))
 
     def render() -> bytes:
-        return render_rotations(board, hex_id, tile, choices, corp_colors=colors, late=late, title_text=title)
+        return render_rotations(board, hex_id, tile, choices, corp_colors=colors, late=late, title_text=title,
+                                catalog=catalog(lang))
 
     return render
 
 
-def rotation_lines(game: Game, hex_id: str, tile: str, rotations: Sequence[int]) -> list[str]:
-    return [str(rotation_words(game.board, hex_id, tile, r)) for r in rotations]
+def rotation_lines(game: Game, hex_id: str, tile: str, rotations: Sequence[int]) -> list[Text]:
+    """Each rotation in words, as messages (the reply renders them in its reader's language)."""
+    return [rotation_words(game.board, hex_id, tile, r) for r in rotations]
 
 
-def sheet_job(game: Game, name: str, corp: str | None = None) -> tuple[str, Job]:
-    """A sheet view as (text, picture job): tiles, trains, holdings or a corporation's revenue."""
+def sheet_job(game: Game, name: str, corp: str | None = None, lang: str = DEFAULT) -> tuple[str, Job]:
+    """A sheet view as (text, picture job), both in ``lang``: tiles, trains, holdings or a corporation's revenue."""
     from render import sheets
 
+    cat = catalog(lang)
     if name == "tiles":
-        sheet = sheets.tile_supply(game)
+        sheet = sheets.tile_supply(game, cat)
     elif name == "trains":
-        sheet = sheets.train_roster(game)
+        sheet = sheets.train_roster(game, cat)
     elif name == "holdings":
-        sheet = sheets.holdings(game)
+        sheet = sheets.holdings(game, cat)
     elif name == "revenue":
         if not corp or corp not in game.corps:
-            raise ValueError(f"Which corporation? One of {', '.join(game.corps)}.")
-        sheet = sheets.revenue_history(game, corp)
+            raise ViewError(M("Which corporation? One of {corps}.", corps=tuple(game.corps)))
+        sheet = sheets.revenue_history(game, corp, cat)
     else:
-        raise ValueError(f"Unknown view {name}.")
+        raise ViewError(M("Unknown view {name}.", name=name))
 
     def render() -> bytes:
         return sheets.render_sheet(sheet)
@@ -149,7 +168,7 @@ def sheet_job(game: Game, name: str, corp: str | None = None) -> tuple[str, Job]
     return sheets.sheet_text(sheet), render
 
 
-def market_job(game: Game, caption: str) -> Job:
+def market_job(game: Game, caption: Text, lang: str = DEFAULT) -> Job:
     from render.market import render_market
 
     market = copy.deepcopy(game.market)
@@ -158,19 +177,19 @@ def market_job(game: Game, caption: str) -> Job:
     floated = {s for s, c in game.corps.items() if c.floated}
 
     def render() -> bytes:
-        return render_market(data, market, colors, caption=caption, floated=floated)
+        return render_market(data, market, colors, caption=caption, floated=floated, catalog=catalog(lang))
 
     return render
 
 
-def standings_job(game: Game, title: str) -> Job:
+def standings_job(game: Game, title: Text, lang: str = DEFAULT) -> Job:
     """Net worth over the game: one colour per seat, the x-axis naming the rounds, ending with now."""
     from render.charts import render_standings
 
     rows = sorted(game.result().items(), key=lambda kv: -kv[1])
     names = [p.name for p in game.players]
     history = {n: [h.get(n, 0) for h in game.history] for n in names}
-    rounds = list(game.history_rounds)
+    rounds: list[Text] = list(game.history_rounds)
     if not game.finished:  # the chart ends with the current worth; a finished game recorded it already
         for n in names:
             history[n].append(game.net_worth(n))
@@ -178,6 +197,7 @@ def standings_job(game: Game, title: str) -> Job:
     currency = game.data.currency
 
     def render() -> bytes:
-        return render_standings(rows, history, title_text=title, currency=currency, seats=names, rounds=rounds)
+        return render_standings(rows, history, title_text=title, currency=currency, seats=names, rounds=rounds,
+                                catalog=catalog(lang))
 
     return render

@@ -7,8 +7,11 @@ from collections.abc import Callable
 
 from PIL import Image, ImageDraw
 
-from .fonts import Font, font, text_size
+from engine.messages import Catalog, M, Text, render
+
+from .fonts import Draw, Font, font, text_size
 from .mapimg import encode_png
+from .rounds import round_label
 
 SS = 2
 WIDTH, HEIGHT = 1600, 900
@@ -72,8 +75,10 @@ def player_colors(seats: list[str]) -> dict[str, tuple[int, int, int]]:
     return {p: PLAYER_COLORS[i % len(PLAYER_COLORS)] for i, p in enumerate(seats)}
 
 
-def _x_axis(d: ImageDraw.ImageDraw, names: list[str], px: Callable[[int], float], bottom: float, f: Font) -> None:
+def _x_axis(d: ImageDraw.ImageDraw, rounds: list[Text], px: Callable[[int], float], bottom: float, f: Font,
+            catalog: Catalog | None) -> None:
     """Ticks under the chart, labelled with the rounds; as many labels as fit without touching."""
+    names = [render(round_label(r), catalog) for r in rounds]
     s = SS
     n = len(names)
     widest = max(text_size(f, t)[0] for t in names) + 10 * s
@@ -83,17 +88,18 @@ def _x_axis(d: ImageDraw.ImageDraw, names: list[str], px: Callable[[int], float]
         d.line([(px(i), bottom * s), (px(i), (bottom + (6 if i % step == 0 else 3)) * s)], fill=AXIS, width=s)
         if i % step == 0:
             # stock rounds darker: they are where the money moves between players
-            d.text((px(i), (bottom + 18) * s), names[i], font=f, fill=INK if names[i].startswith("SR") else AXIS,
-                   anchor="mm")
+            stock = isinstance(rounds[i], str) and rounds[i].startswith("SR")
+            d.text((px(i), (bottom + 18) * s), names[i], font=f, fill=INK if stock else AXIS, anchor="mm")
 
 
-def render_standings(rows: list[tuple[str, int]], history: dict[str, list[int]], title_text: str = "",
+def render_standings(rows: list[tuple[str, int]], history: dict[str, list[int]], title_text: Text = "",
                      *, currency: str = "$%d", seats: list[str] | None = None,
-                     rounds: list[str] | None = None) -> bytes:
+                     rounds: list[Text] | None = None, catalog: Catalog | None = None) -> bytes:
     """Standings (rows best first) and net worth after each round (history) as PNG bytes.
 
     Colours follow ``seats`` (default: the order of ``history``), so a player keeps one colour all game;
-    ``rounds`` names each history point ("SR 3", "OR 3.2") for the x-axis.
+    ``rounds`` names each history point ("SR 3", "OR 3.2") for the x-axis. Texts are drawn in the language of
+    ``catalog`` (English without one).
     """
     players = [p for p, _ in rows] + sorted(p for p in history if p not in {q for q, _ in rows})
     colors = player_colors(list(seats) if seats is not None else list(history))
@@ -101,17 +107,18 @@ def render_standings(rows: list[tuple[str, int]], history: dict[str, list[int]],
         colors.setdefault(p, PLAYER_COLORS[len(colors) % len(PLAYER_COLORS)])
 
     im = Image.new("RGB", (WIDTH * SS, HEIGHT * SS), PAGE)
-    d = ImageDraw.Draw(im)
+    d = Draw(im)
     s = SS
     f_title = font(28 * s, "bold")
-    d.text((MARGIN * s, (MARGIN + 14) * s), title_text or "Final standings", font=f_title, fill=INK, anchor="lm")
+    d.text((MARGIN * s, (MARGIN + 14) * s), render(title_text or M("Final standings"), catalog), font=f_title,
+           fill=INK, anchor="lm")
 
     # standings table
     f_row = font(24 * s)
     f_row_b = font(24 * s, "bold")
     row_h = 50
     y = MARGIN + 70
-    d.text((MARGIN * s, y * s), "Net worth", font=font(18 * s), fill=AXIS, anchor="lm")
+    d.text((MARGIN * s, y * s), render(M("Net worth"), catalog), font=font(18 * s), fill=AXIS, anchor="lm")
     y += 34
     rank = 0
     prev_value: int | None = None
@@ -154,16 +161,18 @@ def render_standings(rows: list[tuple[str, int]], history: dict[str, list[int]],
     def py(v: float) -> float:
         return (bottom - (bottom - top) * (v - y_lo) / (y_hi - y_lo)) * s
 
-    d.text((left * s, (top - 30) * s), "Net worth after each round", font=font(18 * s), fill=AXIS, anchor="lm")
+    d.text((left * s, (top - 30) * s), render(M("Net worth after each round"), catalog), font=font(18 * s),
+           fill=AXIS, anchor="lm")
     for t in ticks:
         d.line([(left * s, py(t)), (right * s, py(t))], fill=GRID, width=s)
         d.text(((left - 10) * s, py(t)), _fmt(currency, t), font=f_axis, fill=AXIS, anchor="rm")
     if n:
-        names = list(rounds or [])[:n] + [str(i + 1) for i in range(len(rounds or []), n)]
-        _x_axis(d, names, px, bottom, f_axis)
+        names: list[Text] = list(rounds or [])[:n] + [str(i + 1) for i in range(len(rounds or []), n)]
+        _x_axis(d, names, px, bottom, f_axis, catalog)
     d.line([(left * s, top * s), (left * s, bottom * s), (right * s, bottom * s)], fill=AXIS, width=2 * s)
-    d.text((((left + right) / 2) * s, (bottom + 44) * s), "after round" if rounds else "round", font=f_axis,
-           fill=AXIS, anchor="mm")
+    axis_name = M("after round") if rounds else M("round")
+    d.text((((left + right) / 2) * s, (bottom + 44) * s), render(axis_name, catalog), font=f_axis, fill=AXIS,
+           anchor="mm")
 
     # the leader is drawn last so it stays on top where lines cross
     for p in reversed([p for p in players if p in series]):

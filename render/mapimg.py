@@ -16,16 +16,19 @@ from __future__ import annotations
 import copy
 import io
 import math
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from PIL import Image, ImageColor, ImageDraw
 
 from engine.board import Board
 from engine.hexgrid import coords
+from engine.messages import Catalog, M, Text, render
 from engine.tiles import Layout, Node, hex_layout
 
 from . import geometry as geo
-from .fonts import CachedDraw, Font, font, font_path, text_size
+from .fonts import CachedDraw, Draw, Font, font, font_path, needs_cjk, text_size
 from .geometry import HexGeometry, Point
 
 SS = 2  # supersampling factor
@@ -86,7 +89,7 @@ def marker_text(kind: str) -> str:
 class RouteDraw:
     """One train's route: the paths it uses, as (hex id, index into board.layout(hex).paths)."""
 
-    label: str
+    label: Text  # the train ("3-train"), in the reader's language when the picture is drawn
     revenue: int
     paths: list[tuple[str, int]] = field(default_factory=list)
 
@@ -141,6 +144,8 @@ class Plan:
     extras: list[Point] = field(default_factory=list)  # one per extra token, in order
     hotels: dict[int, Point] = field(default_factory=dict)
     markers: dict[str, Rect] = field(default_factory=dict)
+    # what the hex's drawing may cover, unit space (x0, y0, x1, y1): the hex and all its small print
+    extent: tuple[float, float, float, float] = (-1.0, -1.0, 1.0, 1.0)
 
 
 def slot_offsets(slots: int) -> list[Point]:
@@ -337,16 +342,24 @@ def _corner_spots(kind: str, radius: float) -> list[Point]:
 
 
 def _wrap(name: str, f: Font, max_w: float) -> list[str]:
-    if text_size(f, name)[0] <= max_w or " " not in name:
+    """One line, or two of the most even widths, broken at a space (Japanese, which has none: between characters,
+    after a 、 where there is one)."""
+    if text_size(f, name)[0] <= max_w:
         return [name]
-    words = name.split(" ")
+    if " " in name:
+        words = name.split(" ")
+        splits = [(" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words))]
+    elif needs_cjk(name):
+        cuts = [i + 1 for i, ch in enumerate(name[:-1]) if ch in "、，"] or range(1, len(name))
+        splits = [(name[:i], name[i:]) for i in cuts]
+    else:
+        return [name]
     best = [name]
     best_w = math.inf
-    for i in range(1, len(words)):
-        lines = [" ".join(words[:i]), " ".join(words[i:])]
-        w = max(text_size(f, t)[0] for t in lines)
+    for first, second in splits:
+        w = max(text_size(f, first)[0], text_size(f, second)[0])
         if w < best_w:
-            best, best_w = lines, w
+            best, best_w = [first, second], w
     return best
 
 
@@ -440,6 +453,9 @@ def _plan_once(kind: str, px: float, lay: Layout, hex_id: str, name: str | None,
         cands = [(0.0, 0.0)] + _inside(kind, _corner_spots(kind, 0.5), w, h) + [(0.0, 0.3), (0.0, -0.3)]
         r = placer.place(w, h, cands)
         plan.cost = (r.cx, r.cy)
+    rects = placer.rects
+    plan.extent = (min([-1.0] + [r.cx - r.w / 2 for r in rects]), min([-1.0] + [r.cy - r.h / 2 for r in rects]),
+                   max([1.0] + [r.cx + r.w / 2 for r in rects]), max([1.0] + [r.cy + r.h / 2 for r in rects]))
     return placer.total, plan
 
 
@@ -673,6 +689,15 @@ class _Canvas:
         self.centres = {h: self.geom.centre(h) for h in ids}
         self.plans = {h: _plan_for(board, h, self.px) for h in ids}
         self.homes: dict[str, tuple[str, int]] = default_homes(board)
+        self.drawn: list[str] = list(ids)  # the hexes the layers draw (all, or those a static layer lacks)
+        self._ends: dict[str, list[int]] | None = None
+
+    def dead_ends(self) -> dict[str, list[int]]:
+        """Each shown hex's dead ends, worked out once for the picture."""
+        if self._ends is None:
+            layouts: dict[str, Layout] = {}  # each hex's layout read once
+            self._ends = {h: dead_ends(self.board, h, layouts) for h in self.centres}
+        return self._ends
 
     def new_image(self, extra_h: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
         self.height += extra_h
@@ -702,7 +727,8 @@ class _Canvas:
 
 def _draw_hexes(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
     board = cv.board
-    for h, c in cv.centres.items():
+    for h in cv.drawn:
+        c = cv.centres[h]
         lay = hex_layout_of(board, h)
         color = lay.color
         fill = HEX_FILL.get(color, HEX_FILL["white"])
@@ -710,8 +736,8 @@ def _draw_hexes(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
             fill = BLOCKED_FILL
         d.polygon(cv.geom.polygon(c), fill=fill)
     # lines, not polygon(width=...): Pillow builds a full-canvas mask for every wide polygon outline
-    for c in cv.centres.values():
-        pts = cv.geom.polygon(c)
+    for h in cv.drawn:
+        pts = cv.geom.polygon(cv.centres[h])
         d.line(pts + pts[:1], fill=OUTLINE, width=SS)
 
 
@@ -738,7 +764,8 @@ def _terrain_icon(d: ImageDraw.ImageDraw, terrain: str | None, c: Point, s: floa
 
 def _draw_costs(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
     f = font(round(cv.u(COST_SIZE)), "bold")
-    for h, plan in cv.plans.items():
+    for h in cv.drawn:
+        plan = cv.plans[h]
         if plan.cost is None:
             continue
         hd = cv.board.title.hex(h)
@@ -753,7 +780,7 @@ def _draw_costs(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
 
 def _draw_borders(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
     w = round(cv.u(0.13))
-    for h in cv.centres:
+    for h in cv.drawn:
         for b in cv.board.title.hex(h).borders:
             a, z = geo.side(cv.kind, b.edge)
             pa, pz = cv.pt(h, a), cv.pt(h, z)
@@ -764,7 +791,8 @@ def _draw_borders(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
 
 def _draw_track(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
     w = round(cv.u(TRACK_W))
-    for h, plan in cv.plans.items():
+    for h in cv.drawn:
+        plan = cv.plans[h]
         lay = hex_layout_of(cv.board, h)
         if lay.offboard is not None and not lay.offboard.visitable:
             # a stub: track may be built towards it but never run to it, so it ends in a buffer stop
@@ -815,12 +843,12 @@ def dead_ends(board: Board, hex_id: str, layouts: dict[str, Layout] | None = Non
 def _draw_dead_ends(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
     """A buffer stop short of the side, so track that ends there is not read as joining the neighbour's city."""
     w = round(cv.u(TRACK_W))
-    layouts: dict[str, Layout] = {}  # each hex's layout read once for this picture
-    for h in cv.plans:
-        ends = dead_ends(cv.board, h, layouts)
+    all_ends = cv.dead_ends()
+    for h in cv.drawn:
+        ends = all_ends[h]
         if not ends:
             continue
-        fill = HEX_FILL.get(layouts[h].color, HEX_FILL["white"])
+        fill = HEX_FILL.get(hex_layout_of(cv.board, h).color, HEX_FILL["white"])
         for e in ends:
             m = geo.edge_mid(cv.kind, e)
             ux, uy = m[0] / geo.APOTHEM, m[1] / geo.APOTHEM
@@ -933,7 +961,8 @@ def _draw_nodes(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
     lw = max(SS, round(cv.u(0.03)))
     r = cv.u(CITY_R)
     homes = _reserved_at(board, cv.homes)
-    for h, plan in cv.plans.items():
+    for h in cv.drawn:
+        plan = cv.plans[h]
         lay = hex_layout_of(board, h)
         st = board.hexes[h]
         # a home without a named city (1830 Erie) is shown in the first free city of its hex
@@ -1010,7 +1039,8 @@ def _draw_text(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
     f_off = font(round(cv.u(0.24)), "bold")
     id_at = id_spot(cv.kind)
     halo = max(1, SS)
-    for h, plan in cv.plans.items():
+    for h in cv.drawn:
+        plan = cv.plans[h]
         lay = hex_layout_of(board, h)
         on_red = lay.color == "red"
         fill_rgb = HEX_FILL.get(lay.color, HEX_FILL["white"])
@@ -1057,11 +1087,12 @@ def _draw_offboard_values(cv: _Canvas, d: ImageDraw.ImageDraw, h: str, p: Point,
             d.text(((box[0] + box[2]) / 2, c[1]), str(value), font=f, fill=(110, 110, 110), anchor="mm")
 
 
-def _legend_rows(routes: list[RouteDraw], board: Board) -> list[tuple[str, str, tuple[int, int, int] | None]]:
+def _legend_rows(routes: list[RouteDraw], board: Board,
+                 catalog: Catalog | None = None) -> list[tuple[str, str, tuple[int, int, int] | None]]:
     rows: list[tuple[str, str, tuple[int, int, int] | None]] = []
     for i, r in enumerate(routes):
-        rows.append((r.label, board.title.fmt(r.revenue), _rgb(ROUTE_COLORS[i % len(ROUTE_COLORS)])))
-    rows.append(("Total", board.title.fmt(sum(r.revenue for r in routes)), None))
+        rows.append((render(r.label, catalog), board.title.fmt(r.revenue), _rgb(ROUTE_COLORS[i % len(ROUTE_COLORS)])))
+    rows.append((render(M("Total"), catalog), board.title.fmt(sum(r.revenue for r in routes)), None))
     return rows
 
 
@@ -1081,15 +1112,17 @@ def _draw_legend(d: ImageDraw.ImageDraw, x: float, y: float, rows: list, w: floa
 
 
 def render_map(board: Board, *, late: bool = False, routes: list[RouteDraw] | None = None,
-               corp_colors: dict[str, tuple[str, str]] | None = None, title_text: str = "",
+               corp_colors: dict[str, tuple[str, str]] | None = None, title_text: Text = "",
                hexes: list[str] | None = None, highlight: set[str] | None = None,
-               homes: dict[str, tuple[str, int]] | None = None, note: str | None = None) -> bytes:
+               homes: dict[str, tuple[str, int]] | None = None, note: Text | None = None,
+               catalog: Catalog | None = None) -> bytes:
     """The board as PNG bytes; with ``routes``, each train's route in its own colour and a legend.
 
     ``hexes`` limits the picture to those hexes (a crop or a region, drawn larger); ``highlight`` outlines
     hexes (where the operating corporation may build); ``homes`` are the home circles still kept for
     corporations that have not operated (default: corporations with no token on the board), drawn as rings
     whether or not the title puts the token down early; ``note`` replaces the off-board note in the header.
+    Texts are drawn in the language of ``catalog`` (English without one).
     """
     if corp_colors is None:
         corp_colors = {c.sym: (c.color, c.text_color) for c in board.title.corporations}
@@ -1098,7 +1131,7 @@ def render_map(board: Board, *, late: bool = False, routes: list[RouteDraw] | No
         cv.homes = homes
     routes = list(routes or [])
 
-    legend_rows = _legend_rows(routes, board) if routes else []
+    legend_rows = _legend_rows(routes, board, catalog) if routes else []
     row_h = LEGEND_ROW
     legend_w = legend_h = 0.0
     legend_at: tuple[float, float] | None = None
@@ -1114,7 +1147,33 @@ def render_map(board: Board, *, late: bool = False, routes: list[RouteDraw] | No
             extra_h = math.ceil(legend_h) + MARGIN
             legend_at = (MARGIN, cv.height)
 
+    header: Text = title_text or board.title.title
+    if board.title.reconstructed:
+        # players must know the map is not the published one (18FR-RCE)
+        header = M("{title} — reconstructed board, not the published map", title=header)
+    if note is None:
+        note = M("off-board values: late (brown)") if late else M("off-board values: early (yellow)")
+    header_text, note_text = render(header, catalog), render(note, catalog)
+
+    def draw(d: ImageDraw.ImageDraw, im: Image.Image) -> None:
+        d = _draw_layers(cv, d, im, routes, highlight)
+        _draw_header(d, cv.width, header_text, note_text)
+        if legend_at is not None:
+            _draw_legend(d, legend_at[0], legend_at[1], legend_rows, legend_w, row_h)
+
+    if STATIC_LAYER and SS > 1:
+        boxes = [(0, 0, cv.width, MARGIN + HEADER)]
+        if legend_at is not None:
+            boxes.append((legend_at[0] - 4, legend_at[1] - 4, legend_at[0] + legend_w + 4, legend_at[1] + legend_h + 4))
+        return encode_png(_over_static(cv, extra_h, late, routes, highlight, boxes, draw))
     im, d = cv.new_image(extra_h)
+    draw(d, im)
+    return encode_png(im.reduce(SS) if SS > 1 else im)
+
+
+def _draw_layers(cv: _Canvas, d: ImageDraw.ImageDraw, im: Image.Image, routes: list[RouteDraw] | None,
+                 highlight: set[str] | None) -> ImageDraw.ImageDraw:
+    """The board's layers, bottom up, for the hexes ``cv.drawn``; returns the draw to go on with."""
     _draw_hexes(cv, d)
     _draw_costs(cv, d)
     _draw_borders(cv, d)
@@ -1127,17 +1186,161 @@ def render_map(board: Board, *, late: bool = False, routes: list[RouteDraw] | No
         d = CachedDraw(im)
     _draw_nodes(cv, d)
     _draw_text(cv, d)
+    return d
 
-    header = title_text or board.title.title
-    if board.title.reconstructed:
-        # players must know the map is not the published one (18FR-RCE)
-        header += " — reconstructed board, not the published map"
-    _draw_header(d, cv.width, header,
-                 note if note is not None else "off-board values: " + ("late (brown)" if late else "early (yellow)"))
-    if legend_at is not None:
-        _draw_legend(d, legend_at[0], legend_at[1], legend_rows, legend_w, row_h)
 
-    return encode_png(im.reduce(SS) if SS > 1 else im)
+# -- the static layer ---------------------------------------------------------------------------------------
+#
+# Most of a map picture is the printed board, the same in every picture of a game: empty hexes, terrain, printed
+# cities and off-boards. It is drawn once per title and view (the hexes shown and the picture's size) and kept
+# reduced; a picture then redraws only the boxes where it differs from it: the hexes whose state or dead ends
+# changed, the outlined and home hexes, the routes, the header and the legend. In those boxes every hex whose
+# drawing reaches them is drawn again, all layers bottom up, on a reused supersampled canvas, so each pixel gets
+# the drawing it gets when the whole picture is drawn at once; the boxes follow the supersampling grid, so reducing
+# a box gives the pixels reducing the whole canvas gives. The picture is identical (tests/test_render_static.py).
+
+STATIC_LAYER = True  # off: every picture is drawn whole (the tests compare the two)
+_STATIC_KEEP = 6  # static layers kept (whole maps and regions); one is at most a few MB
+_CELL = 16  # final pixels: the boxes to redraw are rounded out to cells of this size
+_REACH_PAD = 0.25  # unit space beyond a hex's small print that its lines may cover (borders, route joints)
+
+
+@dataclass
+class _Static:
+    title: object  # kept so that the id in the key is not reused while the entry lives
+    board: Board  # the printed board
+    image: Image.Image  # the printed board drawn and reduced, without header
+    ends: dict[str, list[int]]
+    plans: dict[str, Plan]
+
+
+_STATIC: dict[tuple, _Static] = {}
+_SCRATCH: list[Image.Image] = []  # supersampled canvases to draw on, reused: a fresh one costs page faults
+_SCRATCH_KEEP = 2
+_LOCK = threading.Lock()
+
+
+def _static_for(cv: _Canvas) -> _Static:
+    key = (id(cv.board.title), cv.kind, tuple(cv.centres), cv.width, cv.height, cv.px)
+    with _LOCK:
+        hit = _STATIC.pop(key, None)
+        if hit is not None and hit.title is cv.board.title:
+            _STATIC[key] = hit  # most recently used last
+            return hit
+    printed = Board(cv.board.title)
+    pcv = _Canvas(printed, {}, False, list(cv.centres))
+    pcv.homes = {}
+    im, d = pcv.new_image(0)
+    _draw_layers(pcv, d, im, None, None)
+    static = _Static(cv.board.title, printed, im.reduce(SS), pcv.dead_ends(), pcv.plans)
+    with _LOCK:
+        _STATIC[key] = static
+        while len(_STATIC) > _STATIC_KEEP:
+            del _STATIC[next(iter(_STATIC))]
+    return static
+
+
+def _changed_hexes(cv: _Canvas, static: _Static, late: bool, routes: list[RouteDraw] | None,
+                   highlight: set[str] | None) -> set[str]:
+    """The hexes whose drawing differs from the printed board's."""
+    board = cv.board
+    out = {h for h in cv.centres if board.hexes[h] != static.board.hexes[h]}
+    ends = cv.dead_ends()
+    out |= {h for h in cv.centres if ends[h] != static.ends[h]}
+    out |= {h for h in highlight or () if h in cv.centres}
+    out |= {h for h, _ in cv.homes.values() if h in cv.centres}
+    out |= {h for r in routes or () for h, _ in r.paths if h in cv.centres}
+    if late:  # the late off-board value is the one outlined
+        out |= {h for h in cv.centres if (off := hex_layout_of(board, h).offboard) is not None
+                and len(off.revenue) > 1}
+    return out
+
+
+def _reach(cv: _Canvas, h: str, *plans: Plan) -> tuple[int, int, int, int]:
+    """The box (final pixels) a hex's drawing may cover, for any of these plans of it."""
+    c = cv.centres[h]
+    x0 = min(p.extent[0] for p in plans) - _REACH_PAD
+    y0 = min(p.extent[1] for p in plans) - _REACH_PAD
+    x1 = max(p.extent[2] for p in plans) + _REACH_PAD
+    y1 = max(p.extent[3] for p in plans) + _REACH_PAD
+    return (math.floor((c[0] + x0 * cv.px) / SS) - 2, math.floor((c[1] + y0 * cv.px) / SS) - 2,
+            math.ceil((c[0] + x1 * cv.px) / SS) + 2, math.ceil((c[1] + y1 * cv.px) / SS) + 2)
+
+
+def _over_static(cv: _Canvas, extra_h: int, late: bool, routes: list[RouteDraw] | None,
+                 highlight: set[str] | None, boxes: list[tuple[float, float, float, float]],
+                 draw: Callable[[ImageDraw.ImageDraw, Image.Image], None]) -> Image.Image:
+    """The picture (reduced) drawn over the static layer: ``draw`` draws everything but the background, and
+    ``boxes`` (final pixels) are the places besides changed hexes that it draws on (header, legend)."""
+    static = _static_for(cv)
+    width, base_h = cv.width, cv.height
+    height = base_h + extra_h
+    cv.height = height
+    changed = _changed_hexes(cv, static, late, routes, highlight)
+    boxes = boxes + [_reach(cv, h, cv.plans[h], static.plans[h]) for h in changed]
+    if extra_h:
+        boxes.append((0, base_h, width, height))
+    nx, ny = math.ceil(width / _CELL), math.ceil(height / _CELL)
+    dirty = [[False] * nx for _ in range(ny)]
+
+    def cells(b: tuple[float, float, float, float]) -> tuple[range, range]:
+        return (range(max(0, math.floor(b[0] / _CELL)), min(nx, math.ceil(b[2] / _CELL))),
+                range(max(0, math.floor(b[1] / _CELL)), min(ny, math.ceil(b[3] / _CELL))))
+
+    for b in boxes:
+        xs, ys = cells(b)
+        for y in ys:
+            for x in xs:
+                dirty[y][x] = True
+    # every hex whose drawing reaches a box to redraw is drawn again, all of it
+    drawn = []
+    for h in cv.centres:
+        xs, ys = cells(_reach(cv, h, cv.plans[h]))
+        if any(dirty[y][x] for y in ys for x in xs):
+            drawn.append(h)
+    cv.drawn = drawn
+    runs: list[tuple[int, int, int, int]] = []  # runs of dirty cells, as boxes in final pixels
+    above: dict[tuple[int, int], int] = {}  # the run of the row above by its columns, to grow it downwards
+    for y in range(ny):
+        here: dict[tuple[int, int], int] = {}
+        x = 0
+        while x < nx:
+            if not dirty[y][x]:
+                x += 1
+                continue
+            x0 = x
+            while x < nx and dirty[y][x]:
+                x += 1
+            bottom = min((y + 1) * _CELL, height)
+            k = above.get((x0, x))
+            if k is not None:
+                runs[k] = runs[k][:3] + (bottom,)
+            else:
+                k = len(runs)
+                runs.append((x0 * _CELL, y * _CELL, min(x * _CELL, width), bottom))
+            here[(x0, x)] = k
+        above = here
+
+    size = (width * SS, height * SS)
+    with _LOCK:
+        reuse = next((i for i, im in enumerate(_SCRATCH) if im.size == size), None)
+        canvas = _SCRATCH.pop(reuse) if reuse is not None else Image.new("RGB", size, BACKGROUND)
+    try:
+        for x0, y0, x1, y1 in runs:
+            canvas.paste(BACKGROUND, (x0 * SS, y0 * SS, x1 * SS, y1 * SS))
+        draw(CachedDraw(canvas), canvas)
+        if extra_h:
+            out = Image.new("RGB", (width, height), BACKGROUND)
+            out.paste(static.image, (0, 0))
+        else:
+            out = static.image.copy()
+        for x0, y0, x1, y1 in runs:
+            out.paste(canvas.reduce(SS, (x0 * SS, y0 * SS, x1 * SS, y1 * SS)), (x0, y0))
+    finally:
+        with _LOCK:
+            _SCRATCH.append(canvas)
+            del _SCRATCH[:-_SCRATCH_KEEP]
+    return out
 
 
 def _hex_panel(board: Board, hex_id: str, corp_colors: dict[str, tuple[str, str]], late: bool,
@@ -1145,14 +1348,7 @@ def _hex_panel(board: Board, hex_id: str, corp_colors: dict[str, tuple[str, str]
     """The hex and its neighbours, unreduced, with the hex outlined: one cell of the rotation picture."""
     cv = _Canvas(board, corp_colors, late, region_hexes(board, hex_id, 1), long_side, 0)
     im, d = cv.new_image(0)
-    _draw_hexes(cv, d)
-    _draw_costs(cv, d)
-    _draw_borders(cv, d)
-    _draw_track(cv, d)
-    _draw_dead_ends(cv, d)
-    _draw_highlight(cv, d, {hex_id})
-    _draw_nodes(cv, d)
-    _draw_text(cv, d)
+    _draw_layers(cv, d, im, None, {hex_id})
     return im
 
 
@@ -1160,9 +1356,9 @@ PANEL = 360  # pixels on the long side of one rotation's picture
 CAPTION = 62
 
 
-def render_rotations(board: Board, hex_id: str, tile: str, choices: list[tuple[int, str, list[int]]], *,
+def render_rotations(board: Board, hex_id: str, tile: str, choices: list[tuple[int, Text, list[int]]], *,
                      corp_colors: dict[str, tuple[str, str]] | None = None, late: bool = False,
-                     title_text: str = "") -> bytes:
+                     title_text: Text = "", catalog: Catalog | None = None) -> bytes:
     """The hex with ``tile`` laid in each legal rotation, side by side and numbered, to choose one from.
 
     ``choices`` are (rotation, caption, city map) with the caption saying where the track goes; the board itself
@@ -1171,7 +1367,8 @@ def render_rotations(board: Board, hex_id: str, tile: str, choices: list[tuple[i
     if corp_colors is None:
         corp_colors = {c.sym: (c.color, c.text_color) for c in board.title.corporations}
     panels: list[tuple[Image.Image, int, str]] = []
-    for rotation, caption, cmap in choices:
+    for rotation, words, cmap in choices:
+        caption = render(words, catalog)
         trial = copy.copy(board)
         trial.hexes = dict(board.hexes)
         trial.hexes[hex_id] = copy.deepcopy(board.hexes[hex_id])
@@ -1185,9 +1382,9 @@ def render_rotations(board: Board, hex_id: str, tile: str, choices: list[tuple[i
     head = HEADER * SS
     cap = CAPTION * SS
     im = Image.new("RGB", (cols * pw, head + rows * (ph + cap)), (255, 255, 255))
-    d = ImageDraw.Draw(im)
-    d.text((MARGIN * SS, head / 2), title_text or f"Tile #{tile} on {hex_id}: choose a rotation",
-           font=font(20 * SS, "bold"), fill=TRACK, anchor="lm")
+    d = Draw(im)
+    heading = title_text or M("Tile #{tile} on {hex}: choose a rotation", tile=tile, hex=hex_id)
+    d.text((MARGIN * SS, head / 2), render(heading, catalog), font=font(20 * SS, "bold"), fill=TRACK, anchor="lm")
     for i, (panel, rotation, caption) in enumerate(panels):
         r, c = divmod(i, cols)
         x, y = c * pw, head + r * (ph + cap)

@@ -12,9 +12,10 @@ import math
 from PIL import Image, ImageColor, ImageDraw
 
 from engine.market import Cell, Market
+from engine.messages import Catalog, M, Msg, Text, render
 from engine.titledata import TitleData
 
-from .fonts import Font, font, text_size
+from .fonts import Draw, Font, font, text_size
 from .mapimg import encode_png
 
 SS = 2
@@ -30,9 +31,10 @@ INK = (25, 25, 25)
 PAR = (176, 32, 32)
 # Zone fills by legend letter; letters not listed here leave the cell white.
 ZONE_FILL = {"y": (255, 238, 140), "o": (255, 196, 120), "b": (214, 170, 125), "e": (240, 140, 140)}
-ZONE_NAME = {"y": "yellow zone", "o": "orange zone", "b": "brown zone", "e": "game ends"}
+ZONE_NAME = {"y": M("yellow zone"), "o": M("orange zone"), "b": M("brown zone"), "e": M("game ends")}
 # Letters that get a tag in the cell, and what the tag means in the legend.
-TAGS = {"p": ("PAR", "par value"), "e": ("END", "game ends"), "m": ("MAX", "5-share ceiling")}
+TAGS: dict[str, tuple[Msg, Msg]] = {"p": (M("PAR"), M("par value")), "e": (M("END"), M("game ends")),
+                                    "m": (M("MAX"), M("5-share ceiling"))}
 
 
 def _rgb(c: str) -> tuple[int, int, int]:
@@ -52,12 +54,17 @@ def _token(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, sym: str, col
 
 
 def render_market(title: TitleData, market: Market, corp_colors: dict[str, tuple[str, str]],
-                  caption: str = "", *, floated: set[str] | None = None) -> bytes:
+                  caption: Text = "", *, floated: set[str] | None = None, catalog: Catalog | None = None) -> bytes:
     """The market as PNG bytes: every cell, par cells marked, token stacks in order.
 
     The operating order lists the ``floated`` corporations only (default: every corporation on the market):
-    one that has a price but has not floated does not operate.
+    one that has a price but has not floated does not operate. Texts are drawn in the language of ``catalog``
+    (English without one).
     """
+
+    def t(text: Text) -> str:
+        return render(text, catalog)
+
     grid = market.grid
     one_row = len(grid) == 1
     if one_row:
@@ -90,11 +97,11 @@ def render_market(title: TitleData, market: Market, corp_colors: dict[str, tuple
     height = math.ceil(HEADER + n_rows * ch + (n_rows - 1) * gap + footer + MARGIN)
 
     im = Image.new("RGB", (WIDTH * SS, height * SS), PAGE)
-    d = ImageDraw.Draw(im)
+    d = Draw(im)
     f_price = font(round(min(28, cw * 0.28)) * SS, "bold")
     f_tag = font(round(min(15, cw * 0.17)) * SS, "bold")
-    d.text((MARGIN * SS, HEADER / 2 * SS), caption or f"{title.title} stock market", font=font(22 * SS, "bold"),
-           fill=INK, anchor="lm")
+    d.text((MARGIN * SS, HEADER / 2 * SS), t(caption or M("{title} stock market", title=title.title)),
+           font=font(22 * SS, "bold"), fill=INK, anchor="lm")
 
     def box(cell: Cell) -> tuple[float, float, float, float]:
         row, col = place[(cell.row, cell.col)]
@@ -116,7 +123,7 @@ def render_market(title: TitleData, market: Market, corp_colors: dict[str, tuple
             d.rectangle((x0 + inset, y0 + inset, x1 - inset, y1 - inset), outline=PAR, width=3 * SS)
         d.text(((x0 + x1) / 2, y0 + price_h / 2 * SS + 2 * SS), str(cell.price), font=f_price,
                fill=PAR if cell.is_par else INK, anchor="mm")
-        tags = [TAGS[k][0] for k in cell.kinds if k in TAGS]
+        tags = [t(TAGS[k][0]) for k in cell.kinds if k in TAGS]
         if tags:
             d.text(((x0 + x1) / 2, y1 - tag_h / 2 * SS), " ".join(tags), font=f_tag,
                    fill=PAR if cell.is_par else INK, anchor="mm")
@@ -157,8 +164,9 @@ def render_market(title: TitleData, market: Market, corp_colors: dict[str, tuple
     if order:
         x = MARGIN * SS
         yc = (y + 16) * SS
-        d.text((x, yc), "Operating order:", font=f_small_b, fill=INK, anchor="lm")
-        x += text_size(f_small_b, "Operating order:")[0] + 12 * SS
+        label = t(M("Operating order:"))
+        d.text((x, yc), label, font=f_small_b, fill=INK, anchor="lm")
+        x += text_size(f_small_b, label)[0] + 12 * SS
         for i, sym in enumerate(order):
             colors = corp_colors.get(sym, ("#808080", "#ffffff"))
             _token(d, x + 15 * SS, yc, 15 * SS, sym, colors)
@@ -170,7 +178,7 @@ def render_market(title: TitleData, market: Market, corp_colors: dict[str, tuple
     if waiting:
         x = MARGIN * SS
         yc = (y + 16) * SS
-        label = "Par Values box (enters the index at the end of the round it floats in):"
+        label = t(M("Par Values box (enters the index at the end of the round it floats in):"))
         d.text((x, yc), label, font=f_small_b, fill=INK, anchor="lm")
         x += text_size(f_small_b, label)[0] + 12 * SS
         for sym in waiting:
@@ -186,13 +194,12 @@ def render_market(title: TitleData, market: Market, corp_colors: dict[str, tuple
         yc = (y + 12) * SS
         if k in ZONE_FILL:
             d.rectangle((x, yc - sw / 2, x + sw, yc + sw / 2), fill=ZONE_FILL[k], outline=LINE, width=SS)
-            label = ZONE_NAME[k]
+            label = t(ZONE_NAME[k])
         else:
             d.rectangle((x, yc - sw / 2, x + sw, yc + sw / 2), fill=CELL, outline=PAR if k == "p" else LINE,
                         width=2 * SS)
-            label = f"{TAGS[k][0]}: {TAGS[k][1]}"
-        if k in TAGS and k in ZONE_FILL:
-            label = f"{TAGS[k][0]}: {TAGS[k][1]}"
+        if k in TAGS:
+            label = t(M("{tag}: {meaning}", tag=TAGS[k][0], meaning=TAGS[k][1]))
         x += sw + 6 * SS
         d.text((x, yc), label, font=f_small, fill=INK, anchor="lm")
         x += text_size(f_small, label)[0] + 22 * SS

@@ -1,27 +1,32 @@
 """The views players ask for, as tables: tile supply, train roster, holdings, a corporation's revenue history.
 
-Each view is built once as a ``Sheet`` (plain strings, read from the game) and then either drawn as a picture
-(``render_sheet``) or written as monospaced text (``sheet_text``), so the picture and the text never disagree.
+Each view is built once as a ``Sheet`` (plain strings, read from the game, in the language of the catalog it is
+built with) and then either drawn as a picture (``render_sheet``) or written as monospaced text (``sheet_text``),
+so the picture and the text never disagree.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from PIL import Image, ImageColor, ImageDraw
+from PIL import Image, ImageColor
 
+from engine.messages import MN, Catalog, M, Text, render
 from engine.state import IPO, POOL
 from engine.tiles import distinct_rotations, keeps_track, tile_layout
 
-from .fonts import font, text_size
+from .fonts import Draw, font, text_size
 from .mapimg import HEX_FILL, encode_png
+from .rounds import round_name
 
 if TYPE_CHECKING:
     from engine.game import Game
 
 RGB = tuple[int, int, int]
 NEXT_COLOR = {"yellow": "green", "green": "brown", "brown": "gray"}
+COLOR_WORDS = {"yellow": M("yellow"), "green": M("green"), "brown": M("brown"), "gray": M("gray")}
 
 
 @dataclass
@@ -63,40 +68,50 @@ def upgrades_of(game: Game, tile_id: str) -> list[str]:
     return out
 
 
-def tile_supply(game: Game) -> Sheet:
+def tile_supply(game: Game, catalog: Catalog | None = None) -> Sheet:
     """Every tile with the copies left and what it upgrades to, by colour; colours not yet allowed say so."""
+
+    def t(text: Text) -> str:
+        return render(text, catalog)
+
     allowed = set(game.phase.tiles)
     rows, swatches = [], []
     for color in ("yellow", "green", "brown", "gray"):
-        ids = [t for t, d in game.data.tiles.items() if d.color == color]
-        for t in ids:
-            d = game.data.tiles[t]
-            left = "∞" if d.unlimited else f"{len(game.board.supply.get(t, []))} of {d.count}"
-            ups = upgrades_of(game, t)
-            rows.append([f"#{t}" + (f" {d.label}" if d.label else ""), left,
-                         ", ".join(f"#{u}" for u in ups) or "–", "yes" if color in allowed else "later"])
+        ids = [tid for tid, d in game.data.tiles.items() if d.color == color]
+        for tid in ids:
+            d = game.data.tiles[tid]
+            left = "∞" if d.unlimited else t(M("{left} of {count}", left=len(game.board.supply.get(tid, [])),
+                                                count=d.count))
+            ups = upgrades_of(game, tid)
+            rows.append([f"#{tid}" + (f" {d.label}" if d.label else ""), left,
+                         ", ".join(f"#{u}" for u in ups) or "–", t(M("yes") if color in allowed else M("later"))])
             swatches.append(HEX_FILL[color])
-    table = Table(["Tile", "Left", "Upgrades to", "Now"], rows, swatches)
-    return Sheet(f"{game.data.title} · tile supply · phase {game.phase.name}", [table],
-                 [f"Phase {game.phase.name} allows {', '.join(game.phase.tiles)} tiles."])
+    table = Table([t(M("Tile")), t(M("Left")), t(M("Upgrades to")), t(M("Now"))], rows, swatches)
+    colors = tuple(COLOR_WORDS.get(c, c) for c in game.phase.tiles)
+    return Sheet(t(M("{title} · tile supply · phase {phase}", title=game.data.title, phase=game.phase.name)),
+                 [table], [t(M("Phase {phase} allows {colors} tiles.", phase=game.phase.name, colors=colors))])
 
 
-def train_roster(game: Game) -> Sheet:
+def train_roster(game: Game, catalog: Catalog | None = None) -> Sheet:
     """Each train type: price, copies left in the bank, in the pool, and when it rusts or goes."""
+
+    def t(text: Text) -> str:
+        return render(text, catalog)
+
     rows = []
     for td in game.data.trains:
         bank = sum(1 for t in game.trains if t.name == td.name and t.owner is None)
         pool = sum(1 for t in game.trains if t.name == td.name and t.owner == POOL)
         owned = sum(1 for t in game.trains if t.name == td.name and t.owner not in (None, POOL))
-        fate = (f"rusts with the first {td.rusts_on}" if td.rusts_on else
-                f"obsolete with the first {td.obsolete_on}" if td.obsolete_on else "permanent")
+        fate = t(M("rusts with the first {train}", train=td.rusts_on) if td.rusts_on else
+                 M("obsolete with the first {train}", train=td.obsolete_on) if td.obsolete_on else M("permanent"))
         names = "/".join([td.name] + [v.name for v in td.variants if v.name != td.name])
         rows.append([names, game.fmt(td.price), "∞" if td.unlimited else str(bank), str(pool), str(owned), fate])
     nxt = game.next_bank_trains()
-    notes = [f"Phase {game.phase.name}. Next from the bank: "
-             + (", ".join(sorted({f'{t.name} ({game.fmt(t.price)})' for t in nxt})) or "none") + "."]
-    table = Table(["Train", "Price", "Bank", "Pool", "Owned", "Rust"], rows)
-    return Sheet(f"{game.data.title} · trains", [table], notes)
+    offers = tuple(sorted({f"{tr.name} ({game.fmt(tr.price)})" for tr in nxt}))
+    notes = [t(M("Phase {phase}. Next from the bank: {trains}.", phase=game.phase.name, trains=offers or M("none")))]
+    table = Table([t(M("Train")), t(M("Price")), t(M("Bank")), t(M("Pool")), t(M("Owned")), t(M("Rust"))], rows)
+    return Sheet(t(M("{title} · trains", title=game.data.title)), [table], notes)
 
 
 def _pct(game: Game, owner: str, corp: str) -> str:
@@ -104,18 +119,22 @@ def _pct(game: Game, owner: str, corp: str) -> str:
     return f"{game.percent_of(corp, n)}%" if n else ""
 
 
-def holdings(game: Game) -> Sheet:
+def holdings(game: Game, catalog: Catalog | None = None) -> Sheet:
     """Who holds what: players, IPO and pool by corporation, then each corporation's books (the 18xx spreadsheet)."""
+
+    def t(text: Text) -> str:
+        return render(text, catalog)
+
     corps = [s for s, c in game.corps.items() if c.started]
-    cols = ["", *corps, "Cash", "Certs", "Worth"]
+    cols = ["", *corps, t(M("Cash")), t(M("Certs")), t(M("Worth"))]
     rows: list[list[str]] = []
     for p in game.players:
         mark = [(_pct(game, p.name, s) + ("P" if game.corps[s].president == p.name else "")) for s in corps]
         rows.append([p.name, *mark, game.fmt(p.cash), f"{game.cert_count(p.name)}/{game.cert_limit()}",
                      game.fmt(game.net_worth(p.name))])
     rows.append(["IPO", *[_pct(game, IPO, s) for s in corps], "", "", ""])
-    rows.append(["Pool", *[_pct(game, POOL, s) for s in corps], "", "", ""])
-    shares = Table(cols, rows, heading="Shares (P: president)")
+    rows.append([t(M("Pool")), *[_pct(game, POOL, s) for s in corps], "", "", ""])
+    shares = Table(cols, rows, heading=t(M("Shares (P: president)")))
 
     last: dict[str, str] = {}
     for _rnd, sym, revenue, kind in game.revenues:
@@ -124,29 +143,46 @@ def holdings(game: Game) -> Sheet:
     for s in corps:
         c = game.corps[s]
         trains = " ".join(t.variant for t in game.trains_of(s)) or "–"
-        state = "floated" if c.floated else "not floated"
+        state = t(M("floated") if c.floated else M("not floated"))
         crows.append([s, game.fmt(c.par_price or 0), game.fmt(game.price(s)), game.fmt(c.cash), trains,
                       str(c.tokens_left), last.get(s, "–"), state])
         swatches.append(_rgb(game.data.corporation(s).color))
-    books = Table(["Corp", "Par", "Price", "Cash", "Trains", "Tokens", "Last run", ""], crows, swatches,
-                  heading="Corporations (w: withheld)")
+    books = Table([t(M("Corp")), t(M("Par")), t(M("Price")), t(M("Cash")), t(M("Trains")), t(M("Tokens")),
+                   t(M("Last run")), ""], crows, swatches, heading=t(M("Corporations (w: withheld)")))
+
+    now = round_name(game.round.name) if game.round else ""
+    notes = [t(M("Bank {cash} · phase {phase} · {round}", cash=game.fmt(game.bank), phase=game.phase.name,
+                 round=now))]
+    return Sheet(t(M("{title} · holdings", title=game.data.title)), [shares, books], notes)
 
 
-    notes = [f"Bank {game.fmt(game.bank)} · phase {game.phase.name} · {game.round.name if game.round else ''}"]
-    return Sheet(f"{game.data.title} · holdings", [shares, books], notes)
-
-
-def revenue_history(game: Game, corp: str) -> Sheet:
+def revenue_history(game: Game, corp: str, catalog: Catalog | None = None) -> Sheet:
     """A corporation's runs, one row per operating round it ran in, with bars to compare them."""
-    rows = [[rnd, game.fmt(revenue), "paid" if kind == "payout" else "withheld"]
+
+    def t(text: Text) -> str:
+        return render(text, catalog)
+
+    rows = [[t(round_name(rnd)), game.fmt(revenue), t(M("paid") if kind == "payout" else M("withheld"))]
             for rnd, sym, revenue, kind in game.revenues if sym == corp]
     total = sum(revenue for _r, sym, revenue, _k in game.revenues if sym == corp)
-    table = Table(["Round", "Revenue", ""], rows, bar=1)
-    notes = [f"{len(rows)} runs, {game.fmt(total)} in all." if rows else f"{corp} has not run yet."]
-    return Sheet(f"{game.data.title} · {corp} revenue", [table], notes)
+    table = Table([t(M("Round")), t(M("Revenue")), ""], rows, bar=1)
+    notes = [t(MN("{n} run, {total} in all.", "{n} runs, {total} in all.", n=len(rows), total=game.fmt(total))
+               if rows else M("{corp} has not run yet.", corp=corp))]
+    return Sheet(t(M("{title} · {corp} revenue", title=game.data.title, corp=corp)), [table], notes)
 
 
 # -- text -----------------------------------------------------------------------------------------------------
+
+
+def _width(text: str) -> int:
+    """Columns a text takes in a monospaced font: Japanese characters take two."""
+    if text.isascii():
+        return len(text)
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * (width - _width(text))
 
 
 def sheet_text(sheet: Sheet, limit: int = 1900) -> str:
@@ -155,8 +191,8 @@ def sheet_text(sheet: Sheet, limit: int = 1900) -> str:
     for t in sheet.tables:
         if t.heading:
             out.append(t.heading)
-        widths = [max(len(r[i]) for r in [t.columns, *t.rows]) for i in range(len(t.columns))]
-        lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in [t.columns, *t.rows]]
+        widths = [max(_width(r[i]) for r in [t.columns, *t.rows]) for i in range(len(t.columns))]
+        lines = ["  ".join(_pad(c, w) for c, w in zip(r, widths, strict=True)).rstrip() for r in [t.columns, *t.rows]]
         out.append("```\n" + "\n".join(lines) + "\n```")
     out += sheet.notes
     text = "\n".join(out)
@@ -206,7 +242,7 @@ def render_sheet(sheet: Sheet) -> bytes:
     height += 30 * len(sheet.notes) + PAD
     s = SS
     im = Image.new("RGB", (width * s, height * s), PAGE)
-    d = ImageDraw.Draw(im)
+    d = Draw(im)
     d.text((PAD * s, 28 * s), sheet.title, font=font(26 * s, "bold"), fill=INK, anchor="lm")
     f, fb = font(size * s), font(size * s, "bold")
     y = 56

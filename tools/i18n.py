@@ -33,7 +33,7 @@ SOURCES: dict[str, tuple[str, ...]] = {
     "commands": ("bot/commands.py",),
     "titles": ("engine/titles/*.py",),
     "engine": ("engine/*.py", "engine/rounds/*.py", "engine/records/*.py"),
-    "render": ("render/*.py",),
+    "render": ("render/*.py", "bot/pictures.py"),
     "texts": ("bot/texts.py",),
     "bot": ("bot/*.py", "bot/service/*.py"),
 }
