@@ -11,13 +11,19 @@ import re
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
+from engine.messages import M, Msg, Text
+
 from .storage import MemberRow
 
 DAY_MINUTES = 24 * 60
 
 
 class PreferenceError(ValueError):
-    """What a member typed is not a preference we can use; the message says what is allowed."""
+    """What a member typed is not a preference we can use; the message (`msg`) says what is allowed."""
+
+    def __init__(self, msg: Msg) -> None:
+        super().__init__(str(msg))
+        self.msg = msg
 
 
 def zone(name: str | None) -> ZoneInfo:
@@ -28,7 +34,7 @@ def parse_time_zone(text: str) -> str:
     """An IANA time zone name (Europe/Paris, Asia/Tokyo, America/New_York, UTC), matched without regard to case."""
     name = text.strip().replace(" ", "_")
     if not name:
-        raise PreferenceError("Give a time zone such as Europe/Paris, Asia/Tokyo or America/New_York.")
+        raise PreferenceError(M("Give a time zone such as Europe/Paris, Asia/Tokyo or America/New_York."))
     try:
         ZoneInfo(name)
         return name
@@ -37,9 +43,12 @@ def parse_time_zone(text: str) -> str:
     lowered = {z.lower(): z for z in available_timezones()}
     if name.lower() in lowered:
         return lowered[name.lower()]
-    near = sorted(z for z in lowered.values() if name.lower().split("/")[-1] in z.lower())[:5]
-    hint = f" Did you mean {', '.join(near)}?" if near else ""
-    raise PreferenceError(f"{text!r} is not a time zone I know. Use a name such as Europe/Paris or Asia/Tokyo.{hint}")
+    near = tuple(sorted(z for z in lowered.values() if name.lower().split("/")[-1] in z.lower())[:5])
+    if near:
+        raise PreferenceError(M("{typed} is not a time zone I know. Use a name such as Europe/Paris or Asia/Tokyo. "
+                                "Did you mean {zones}?", typed=repr(text), zones=near))
+    raise PreferenceError(M("{typed} is not a time zone I know. Use a name such as Europe/Paris or Asia/Tokyo.",
+                            typed=repr(text)))
 
 
 _CLOCK = re.compile(r"^\s*(\d{1,2})(?::(\d{2}))?\s*$")
@@ -48,7 +57,8 @@ _CLOCK = re.compile(r"^\s*(\d{1,2})(?::(\d{2}))?\s*$")
 def _minute_of_day(text: str) -> int:
     m = _CLOCK.match(text)
     if not m or int(m.group(1)) > 24 or int(m.group(2) or 0) > 59:
-        raise PreferenceError(f"{text.strip()!r} is not a time of day; use 22 or 22:30 (24-hour clock).")
+        raise PreferenceError(M("{typed} is not a time of day; use 22 or 22:30 (24-hour clock).",
+                                typed=repr(text.strip())))
     return (int(m.group(1)) * 60 + int(m.group(2) or 0)) % DAY_MINUTES
 
 
@@ -58,10 +68,10 @@ def parse_quiet_hours(text: str) -> tuple[int, int] | None:
         return None
     parts = text.split("-")
     if len(parts) != 2:
-        raise PreferenceError("Quiet hours are two times of day such as 22-07 or 22:30-07:00, or `off`.")
+        raise PreferenceError(M("Quiet hours are two times of day such as 22-07 or 22:30-07:00, or `off`."))
     start, end = _minute_of_day(parts[0]), _minute_of_day(parts[1])
     if start == end:
-        raise PreferenceError("Quiet hours must start and end at different times (or say `off`).")
+        raise PreferenceError(M("Quiet hours must start and end at different times (or say `off`)."))
     return start, end
 
 
@@ -74,20 +84,20 @@ def parse_away_until(text: str, now: float, time_zone: str | None) -> float | No
     if m:
         seconds = float(m.group(1)) * (86400 if m.group(2) == "d" else 3600)
         if not 0 < seconds <= 366 * 86400:
-            raise PreferenceError("An absence is at most a year; give a date such as 2026-12-24 or a span like 3d.")
+            raise PreferenceError(M("An absence is at most a year; give a date such as 2026-12-24 or a span like 3d."))
         return now + seconds
     try:
         day = date.fromisoformat(raw)
     except ValueError:
-        raise PreferenceError(
-            f"{text.strip()!r} is not a date; give YYYY-MM-DD (away until the end of that day), a span like 3d or "
-            "36h, or `off` when you are back."
-        ) from None
+        raise PreferenceError(M(
+            "{typed} is not a date; give YYYY-MM-DD (away until the end of that day), a span like 3d or 36h, or "
+            "`off` when you are back.", typed=repr(text.strip()))) from None
     until = datetime.combine(day + timedelta(days=1), datetime.min.time(), zone(time_zone)).timestamp()
     if until <= now:
-        raise PreferenceError(f"{day.isoformat()} has already passed; give a date in the future, or `off`.")
+        raise PreferenceError(M("{date} has already passed; give a date in the future, or `off`.",
+                                date=day.isoformat()))
     if until - now > 366 * 86400:
-        raise PreferenceError("An absence is at most a year ahead.")
+        raise PreferenceError(M("An absence is at most a year ahead."))
     return until
 
 
@@ -95,10 +105,16 @@ def clock_text(minute: int) -> str:
     return f"{minute // 60:02d}:{minute % 60:02d}"
 
 
-def local_text(when: float, time_zone: str | None) -> str:
-    """A moment as the member reads it: ``Thu 24 Dec 18:00 (Europe/Paris)``."""
+WEEKDAYS = (M("Mon"), M("Tue"), M("Wed"), M("Thu"), M("Fri"), M("Sat"), M("Sun"))
+MONTHS = (M("Jan"), M("Feb"), M("Mar"), M("Apr"), M("May"), M("Jun"), M("Jul"), M("Aug"), M("Sep"), M("Oct"),
+          M("Nov"), M("Dec"))
+
+
+def local_text(when: float, time_zone: str | None) -> Msg:
+    """A moment as the member reads it: ``Thu 24 Dec 18:00 (Europe/Paris)`` (the words in the reader's language)."""
     t = datetime.fromtimestamp(when, zone(time_zone))
-    return f"{t:%a %d %b %H:%M} ({time_zone or 'UTC'})"
+    return M("{weekday} {day} {month} {time} ({zone})", weekday=WEEKDAYS[t.weekday()], day=f"{t.day:02d}",
+             month=MONTHS[t.month - 1], time=f"{t:%H:%M}", zone=time_zone or "UTC")
 
 
 def in_quiet_hours(member: MemberRow | None, when: float) -> bool:
@@ -130,13 +146,15 @@ def next_reminder_time(member: MemberRow | None, when: float) -> float:
     return end.astimezone(UTC).timestamp()
 
 
-def describe(member: MemberRow | None, now: float) -> str:
+def describe(member: MemberRow | None, now: float) -> Text:
     """The member's preferences in one line, for `/reminders` and `/mygames`."""
-    if member is None:
-        return "Reminders: as each game says (channel unless `/game settings dm:true`), any time, UTC."
-    via = {"dm": "by direct message", "channel": "in the game's channel", None: "as each game says"}[
+    if member is None or not member.has_preferences:
+        return M("Reminders: as each game says (channel unless `/game settings dm:true`), any time, UTC.")
+    via = {"dm": M("by direct message"), "channel": M("in the game's channel"), None: M("as each game says")}[
         member.reminders_via]
-    quiet = (f"quiet {clock_text(member.quiet_start)}–{clock_text(member.quiet_end)}"
-             if member.quiet_start is not None and member.quiet_end is not None else "no quiet hours")
-    away = (f"away until {local_text(member.away_until, member.time_zone)}" if is_away(member, now) else "not away")
-    return f"Reminders: {via} · {quiet} · time zone {member.time_zone or 'UTC'} · {away}."
+    quiet = (M("quiet {start}–{end}", start=clock_text(member.quiet_start), end=clock_text(member.quiet_end))
+             if member.quiet_start is not None and member.quiet_end is not None else M("no quiet hours"))
+    away = (M("away until {until}", until=local_text(member.away_until, member.time_zone)) if is_away(member, now)
+            else M("not away"))
+    return M("Reminders: {via} · {quiet} · time zone {zone} · {away}.", via=via, quiet=quiet,
+             zone=member.time_zone or "UTC", away=away)

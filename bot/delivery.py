@@ -22,6 +22,9 @@ from typing import Any, TypeVar
 import aiohttp
 import discord
 
+from engine.messages import M
+
+from .i18n import tr
 from .periodic import Periodic
 from .storage import OutboxRow, Store
 
@@ -33,7 +36,7 @@ ATTEMPTS = 4  # tries of one way of sending before the next way is tried
 BACKOFF = 0.5  # seconds before the second try after a 5xx or a reset; doubles each time
 MAX_WAIT = 10.0  # a longer retry_after gives up this way at once (the next way, or the outbox, takes over)
 OUTBOX_PERIOD = 30.0
-PICTURES_NOTE = "(The pictures of this message could not be posted; `/view map` and `/view market` show them.)"
+PICTURES_NOTE = M("(The pictures of this message could not be posted; `/view map` and `/view market` show them.)")
 
 # what a failed send raises: Discord's answer, or the connection failing under it
 DELIVERY_ERRORS: tuple[type[BaseException], ...] = (discord.HTTPException, aiohttp.ClientError, OSError,
@@ -81,12 +84,13 @@ def _describe(error: BaseException) -> str:
     return type(error).__name__
 
 
-def payload_of(kw: dict[str, Any]) -> dict[str, Any]:
+def payload_of(kw: dict[str, Any], lang: str = "en") -> dict[str, Any]:
     """What the outbox keeps of a message's arguments: its text, embeds and mentions (pictures are too large to
-    keep; a note says where to see them; buttons would be stale by the time the message goes out)."""
+    keep; a note in the message's language says where to see them; buttons would be stale by the time the message
+    goes out)."""
     content = str(kw.get("content") or "")
     if kw.get("files"):
-        content = (content + "\n" if content else "") + PICTURES_NOTE
+        content = (content + "\n" if content else "") + tr(PICTURES_NOTE, lang)
     mentions = kw.get("allowed_mentions")
     users = [int(u.id) for u in (mentions.users if mentions is not None and isinstance(mentions.users, list)
                                  else [])]

@@ -28,9 +28,12 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from engine.messages import M
+
 from .commands import COMMANDS, GROUPS, Command, Option, command_set_hash
 from .config import Config
 from .delivery import DELIVERY_ERRORS, Outbox, payload_of, retrying
+from .i18n import language_of, tr
 from .reminders import Notice, ReminderLoop
 from .service import MAX_UPLOAD_BYTES, Button, Reply, Select, Service, User
 from .texts import Embed, split_message, turn_over_text
@@ -188,26 +191,30 @@ def message_kwargs(text: str, reply: Reply, *, last: bool) -> dict[str, Any]:
     return kw
 
 
-UPLOAD_NOTE_END = "upload limit.)"
-
-
 def fit_files(reply: Reply, limit: int) -> None:
     """Leave out the pictures larger than the server's upload limit (its boost tier: 10, 50 or 100 MiB; the
-    interaction says which), with a note, rather than have Discord refuse the whole message."""
+    interaction says which), with a note in the message's language, rather than have Discord refuse the whole
+    message."""
     kept = [(n, d) for n, d in reply.files if len(d) <= limit]
     if len(kept) == len(reply.files):
         return
     dropped = ", ".join(n for n, d in reply.files if len(d) > limit)
     reply.files = kept
-    note = (f"(The picture {dropped} is larger than this server's {limit / (1024 * 1024):.3g} MB "
-            f"{UPLOAD_NOTE_END}")
-    reply.text = (reply.text + "\n" if reply.text else "") + note
+    note = tr(M("(The picture {name} is larger than this server's {mb} MB upload limit.)", name=dropped,
+                mb=f"{limit / (1024 * 1024):.3g}"), reply.lang)
+    reply.text = "\n".join(t for t in (tr(reply.text, reply.lang), note) if t)
+
+
+def locale_of(locale: Any) -> str | None:
+    """A Discord locale as we keep it ("ja", "en-US"), None when Discord sent none."""
+    return None if locale is None else str(getattr(locale, "value", locale))
 
 
 def user_of(interaction: discord.Interaction) -> User:
     u = interaction.user
     perms = interaction.permissions
-    return User(u.id, getattr(u, "display_name", None) or u.name, is_admin=bool(perms and perms.manage_guild))
+    return User(u.id, getattr(u, "display_name", None) or u.name, is_admin=bool(perms and perms.manage_guild),
+                locale=locale_of(interaction.locale))
 
 
 def _plain_options(kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -302,18 +309,20 @@ class StationmasterBot(discord.Client):
 
     async def _handle(self, interaction: discord.Interaction, spec: Command, opts: dict[str, Any]) -> Reply:
         """The service's reply; attached files are downloaded first (inside the deferral window), as bytes."""
+        lang = language_of(interaction.locale)  # a refusal here is the member's alone
         for name, value in list(opts.items()):
             if isinstance(value, discord.Attachment):
                 if value.size > MAX_UPLOAD_BYTES:
-                    return Reply(text=f"That file is too large ({value.size // 1024} KB); the limit is "
-                                      f"{MAX_UPLOAD_BYTES // (1024 * 1024)} MB.", ephemeral=True, ok=False)
+                    text = M("That file is too large ({kb} KB); the limit is {mb} MB.", kb=value.size // 1024,
+                             mb=MAX_UPLOAD_BYTES // (1024 * 1024))
+                    return Reply(text=tr(text, lang), ephemeral=True, ok=False, lang=lang)
                 try:
                     opts[name] = await value.read()
                 except discord.HTTPException:
-                    return Reply(text="I could not download that file from Discord; please try again.",
-                                 ephemeral=True, ok=False)
+                    return Reply(text=tr(M("I could not download that file from Discord; please try again."), lang),
+                                 ephemeral=True, ok=False, lang=lang)
         return await self.service.handle(interaction.channel_id or 0, interaction.guild_id, user_of(interaction),
-                                         spec.path, opts)
+                                         spec.path, opts, guild_locale=locale_of(interaction.guild_locale))
 
     async def complete(self, interaction: discord.Interaction, spec: Command, option: str,
                        current: str) -> list[app_commands.Choice[Any]]:
@@ -325,9 +334,10 @@ class StationmasterBot(discord.Client):
     async def on_tree_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         log.error("command error in channel %s: %s", interaction.channel_id, error, exc_info=error)
         # "nothing was changed" only when the service had not answered yet: after that, a move may be stored
-        text = ("Sorry, something went wrong on my side while posting the answer. The error has been logged; "
-                "`/game status` shows the game as stored." if interaction.extras.get("answered")
-                else "Sorry, something went wrong on my side; nothing was changed.")
+        text = tr(M("Sorry, something went wrong on my side while posting the answer. The error has been logged; "
+                    "`/game status` shows the game as stored.") if interaction.extras.get("answered")
+                  else M("Sorry, something went wrong on my side; nothing was changed."),
+                  language_of(interaction.locale))
         with contextlib.suppress(discord.HTTPException):
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)
@@ -344,7 +354,8 @@ class StationmasterBot(discord.Client):
             return
         values = [str(v) for v in data.get("values", [])]
         work = asyncio.ensure_future(self.service.click(
-            interaction.channel_id or 0, interaction.guild_id, user_of(interaction), custom_id, values))
+            interaction.channel_id or 0, interaction.guild_id, user_of(interaction), custom_id, values,
+            guild_locale=locale_of(interaction.guild_locale)))
         done, _ = await asyncio.wait({work}, timeout=DEFER_AFTER)
         deferred: bool | None = None
         if not done:
@@ -365,6 +376,7 @@ class StationmasterBot(discord.Client):
         kept: list[dict[str, Any]] = []
         for msg in reply.all():
             late_pictures = bool(msg.pictures) and first and deferred is None
+            text_alone = str(msg.text)  # the text without the notes rendering may add (a picture left out)
             if msg.pictures and not late_pictures:
                 await self.service.render(msg, deep=False)
                 fit_files(msg, interaction.filesize_limit)
@@ -380,7 +392,7 @@ class StationmasterBot(discord.Client):
                 if not (kept and not msg.ephemeral):  # behind a kept message, a public one waits too (order)
                     ok, sent = await self._send(interaction, make, first=first, deferred=deferred)
                 if not ok and not msg.ephemeral:
-                    kept.append(payload_of(kw))
+                    kept.append(payload_of(kw, msg.lang))
                 first = False
                 if ok and msg.turn_of is not None and not msg.ephemeral and i == len(parts) - 1:
                     if sent is None:
@@ -397,8 +409,9 @@ class StationmasterBot(discord.Client):
                         await retrying(lambda msg=msg: interaction.followup.send(
                             files=[discord.File(io.BytesIO(d), filename=n) for n, d in msg.files[:MAX_FILES]],
                             ephemeral=msg.ephemeral), "pictures")
-                    elif msg.text and msg.text.endswith(("could not be drawn.)", UPLOAD_NOTE_END)):
-                        await interaction.followup.send(msg.text.rsplit("\n", 1)[-1], ephemeral=True)
+                    elif str(msg.text) != text_alone:
+                        # what became of the pictures (not drawn, too large), to the member who asked
+                        await interaction.followup.send(str(msg.text)[len(text_alone):].strip(), ephemeral=True)
         if kept:
             await self.outbox.keep(interaction.channel_id or 0, None, kept)
         else:
@@ -442,7 +455,8 @@ class StationmasterBot(discord.Client):
             if previous is None:
                 return
             old = await message.channel.fetch_message(previous)
-            await old.edit(content=turn_over_text(old.content), view=None)
+            lang = await self.service.game_language(game_id)
+            await old.edit(content=tr(turn_over_text(old.content), lang), view=None)
         except DELIVERY_ERRORS as e:
             log.info("game %s: could not mark the previous turn message over: %s", game_id, e)
 

@@ -30,6 +30,11 @@ printed. Mentions are shown as @name; replies only one player would see are mark
 --seed N fixes the seed of the games created (so the seat order and everything after it repeats run after run);
 without it each game gets a random seed, as on Discord.
 
+--lang ja plays in Japanese: every simulated member's Discord client and the guild are Japanese (locale `ja`), so
+a game created here speaks Japanese in the channel and each member's private replies are Japanese too; the
+simulator's own words follow. Commands and options may then be typed in Japanese as Discord shows them
+(`@hanako /線路 配置 ヘクス:G22 タイル:9 回転:0`) or in English.
+
 With --script FILE the lines are run in order; the exit status is 0 if every line behaved as expected, 1 at the
 first line refused without `!` (or accepted with `!`), 2 for a file that cannot be read. Without --script the
 simulator reads lines from the terminal; /quit or end of input leaves.
@@ -49,7 +54,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from .commands import BY_PATH, Command, coerce
+from engine.messages import M, Text
+
+from .commands import Command, coerce, resolve_option, resolve_path
+from .i18n import DEFAULT, LANGUAGES, Tr
 from .reminders import due_notices
 from .service import Button, Reply, Select, Service, User
 
@@ -87,8 +95,11 @@ class LocalChannel:
     """One simulated channel: parses lines, calls the service, prints replies, saves pictures."""
 
     def __init__(self, service: Service, out_dir: Path, clock: SimClock, *, channel_id: int = 1,
-                 write: Callable[[str], None] | None = None) -> None:
+                 write: Callable[[str], None] | None = None, lang: str = DEFAULT) -> None:
         self.service = service
+        self.lang = lang  # every simulated member's client, and the guild, speak it
+        self.locale = None if lang == DEFAULT else lang
+        self.t = Tr(lang)
         self.out_dir = out_dir
         self.clock = clock
         self.channel_id = channel_id
@@ -104,10 +115,10 @@ class LocalChannel:
         admin = token.startswith("@@")
         name = token.lstrip("@")
         if not name:
-            raise ValueError("write @name before the command")
+            raise ValueError(self.t(M("write @name before the command")))
         uid = user_id(name)
         self.names[uid] = name
-        return User(uid, name, is_admin=admin)
+        return User(uid, name, is_admin=admin, locale=self.locale)
 
     async def run_line(self, raw: str) -> LineResult:
         line = raw.strip()
@@ -121,44 +132,47 @@ class LocalChannel:
             try:
                 self.current = self._user(head)
             except ValueError as e:
-                return self._local_refusal(str(e), expect)
+                return self._local_refusal(getattr(e, "msg", None) or str(e), expect)
             line = rest.strip()
             if not line:
-                self.write(f"(now typing as @{self.current.name})")
+                self.write(self.t(M("(now typing as @{member})", member=self.current.name)))
                 return LineResult(True, expect, skipped=not expect)
         if not line.startswith("/"):
-            return self._local_refusal("A line is `@name /command option:value ...` (see /help).", expect)
+            return self._local_refusal(M("A line is `@name /command option:value ...` (see /help)."), expect)
         try:
             words = shlex.split(line[1:])
         except ValueError as e:
-            return self._local_refusal(f"Cannot read that line: {e}.", expect)
+            return self._local_refusal(M("Cannot read that line: {error}.", error=str(e)), expect)
         if not words:
-            return self._local_refusal("Which command? Try /help.", expect)
+            return self._local_refusal(M("Which command? Try /help."), expect)
         verb = words[0].lower()
         if verb in ("quit", "exit"):
             return LineResult(True, quit=True)
         if verb == "wait":
             return await self._wait(words[1:], expect)
         if self.current is None and verb != "help":
-            return self._local_refusal("Say who you are first: `@alice /game create title:18FL`.", expect)
+            return self._local_refusal(M("Say who you are first: `@alice /game create title:18FL`."), expect)
         if verb == "click":
             return await self._click(words[1:], expect)
-        cmd, rest_words = _find_command(words)
+        cmd, rest_words = resolve_path(words, self.lang)
         if cmd is None:
-            return self._local_refusal(f"There is no command /{' '.join(words[:2])}. Try /help.", expect)
+            return self._local_refusal(M("There is no command /{command}. Try /help.", command=" ".join(words[:2])),
+                                       expect)
         # /help needs nobody: before anyone has said who they are, a passer-by asks
-        who = self.current or User(0, "guest")
+        who = self.current or User(0, "guest", locale=self.locale)
         try:
             options, ask = self._options(cmd, rest_words)
         except ValueError as e:
-            return self._local_refusal(str(e), expect)
+            return self._local_refusal(getattr(e, "msg", None) or str(e), expect)
         if ask is not None:
             choices = await self.service.autocomplete(self.channel_id, who, cmd.path, ask, "", options)
-            listing = "\n".join(f"  {c.value}  — {c.name}" for c in choices) or "  (nothing legal right now)"
-            self.write(f"choices for {ask}:\n{listing}")
+            listing = "\n".join(f"  {c.value}  — {c.name}" for c in choices) or \
+                "  " + self.t(M("(nothing legal right now)"))
+            self.write(self.t(M("choices for {option}:", option=ask)) + "\n" + listing)
             return LineResult(True, expect, skipped=not expect)
         self._echo(line)
-        reply = await self.service.handle(self.channel_id, LOCAL_GUILD, who, cmd.path, options)
+        reply = await self.service.handle(self.channel_id, LOCAL_GUILD, who, cmd.path, options,
+                                          guild_locale=self.locale)
         await self._show(reply)
         return LineResult(reply.ok, expect)
 
@@ -168,46 +182,49 @@ class LocalChannel:
         positional = [o for o in cmd.options]
         for word in words:
             name, sep, value = word.partition(":")
-            opt = cmd.option(name.lower()) if sep else None
+            opt = resolve_option(cmd, name, self.lang) if sep else None
             if opt is None:
                 # a bare word (or one whose prefix is no option name, like a hex "C22"): the next free option
                 free = [o for o in positional if o.name not in options]
                 if not free:
-                    raise ValueError(f"/{cmd.path} has no option for {word!r}. Options: "
-                                     + ", ".join(o.name for o in cmd.options) + ".")
+                    raise ValueError(self.t(M("/{command} has no option for {word}. Options: {options}.",
+                                              command=cmd.path, word=repr(word),
+                                              options=tuple(o.name for o in cmd.options))))
                 opt, value = free[0], word
             if value == "?":
                 ask = opt.name
                 continue
             if opt.type == "user":
                 if not value.startswith("@"):
-                    raise ValueError(f"{opt.name} is a member: write {opt.name}:@name")
+                    raise ValueError(self.t(M("{option} is a member: write {option}:@name", option=opt.name)))
                 options[opt.name] = self._user(value)
             elif opt.type == "attachment":
                 # Discord uploads a file; here the option names a file on disk
                 try:
                     options[opt.name] = Path(value).expanduser().read_bytes()
                 except OSError as e:
-                    raise ValueError(f"cannot read {value}: {e.strerror or e}") from None
+                    raise ValueError(self.t(M("cannot read {file}: {error}", file=value,
+                                              error=str(e.strerror or e)))) from None
             else:
                 options[opt.name] = coerce(opt, value)
         missing = [o.name for o in cmd.options if o.required and o.name not in options and o.name != ask]
         if missing and ask is None:
-            raise ValueError(f"/{cmd.path} needs {', '.join(missing)} (add `{missing[0]}:?` to see the choices).")
+            raise ValueError(self.t(M("/{command} needs {options} (add `{option}:?` to see the choices).",
+                                      command=cmd.path, options=tuple(missing), option=missing[0])))
         return options, ask
 
     async def _click(self, words: list[str], expect: bool) -> LineResult:
         assert self.current is not None
         if not words or not words[0].lstrip("#").isdigit():
-            return self._local_refusal("Write /click N (the number shown on the button or menu).", expect)
+            return self._local_refusal(M("Write /click N (the number shown on the button or menu)."), expect)
         n = int(words[0].lstrip("#"))
         if not 1 <= n <= len(self.components):
-            return self._local_refusal(f"There is no button or menu #{n}.", expect)
+            return self._local_refusal(M("There is no button or menu #{n}.", n=n), expect)
         comp = self.components[n - 1]
         values: list[str] = []
         if isinstance(comp, Select):
             if len(words) < 2:
-                return self._local_refusal(f"Menu #{n}: add the entry number or its text.", expect)
+                return self._local_refusal(M("Menu #{n}: add the entry number or its text.", n=n), expect)
             pick = " ".join(words[1:])
             chosen = None
             if pick.isdigit() and 1 <= int(pick) <= len(comp.options):
@@ -215,26 +232,28 @@ class LocalChannel:
             else:
                 chosen = next((o for o in comp.options if pick.lower() in (o.value.lower(), o.label.lower())), None)
             if chosen is None:
-                return self._local_refusal(f"Menu #{n} has no entry {pick!r}.", expect)
+                return self._local_refusal(M("Menu #{n} has no entry {entry}.", n=n, entry=repr(pick)), expect)
             values = [chosen.value]
-            self._echo(f"(chooses “{chosen.label}” in menu #{n})")
+            self._echo(self.t(M("(chooses “{entry}” in menu #{n})", entry=chosen.label, n=n)))
         else:
-            self._echo(f"(clicks “{comp.label}”)")
-        reply = await self.service.click(self.channel_id, LOCAL_GUILD, self.current, comp.custom_id, values)
+            self._echo(self.t(M("(clicks “{button}”)", button=comp.label)))
+        reply = await self.service.click(self.channel_id, LOCAL_GUILD, self.current, comp.custom_id, values,
+                                         guild_locale=self.locale)
         await self._show(reply)
         return LineResult(reply.ok, expect)
 
     async def _wait(self, words: list[str], expect: bool) -> LineResult:
         seconds = _duration(words[0]) if words else None
         if seconds is None:
-            return self._local_refusal("Write /wait 12h (s, m, h or d).", expect)
+            return self._local_refusal(M("Write /wait 12h (s, m, h or d)."), expect)
         self.clock.offset += seconds
-        self.write(f"⏳ {words[0]} pass.")
+        self.write(self.t(M("⏳ {span} pass.", span=words[0])))
         await self._learn_names()
         for notice in await due_notices(self.service):
             if notice.channel_id != self.channel_id and notice.dm_user_id is None:
                 continue
-            target = f"(direct message to @{self.names.get(notice.dm_user_id, notice.dm_user_id)}) " \
+            target = self.t(M("(direct message to @{member})", member=self.names.get(notice.dm_user_id,
+                                                                                      notice.dm_user_id))) + " " \
                 if notice.dm_user_id is not None else ""
             self.write(f"🤖 {target}{self._plain(notice.text)}")
             self._show_components(list(notice.components))
@@ -258,8 +277,8 @@ class LocalChannel:
                     parts.append(f"[#{n} {comp.placeholder} {entries}]")
             self.write("   " + " ".join(parts))
 
-    def _local_refusal(self, text: str, expect: bool) -> LineResult:
-        self.write(f"🔒 {text}")
+    def _local_refusal(self, text: Text, expect: bool) -> LineResult:
+        self.write(f"🔒 {self.t(text)}")
         return LineResult(False, expect)
 
     def _plain(self, text: str) -> str:
@@ -277,7 +296,8 @@ class LocalChannel:
         await self._learn_names()
         await self.service.render(reply)
         for msg in reply.all():
-            lock = f"🔒 (only @{self.current.name if self.current else 'guest'} sees this) " if msg.ephemeral else ""
+            lock = "🔒 " + self.t(M("(only @{member} sees this)", member=self.current.name if self.current
+                                  else "guest")) + " " if msg.ephemeral else ""
             body = self._plain(msg.text)
             for emb in msg.embeds:
                 body += ("\n" if body else "") + self._plain(emb.as_text())
@@ -288,24 +308,14 @@ class LocalChannel:
                 if msg.turn_of is not None:
                     previous = await self.service.turn_posted(msg.turn_of, self.channel_id, self.messages)
                     if previous is not None:
-                        self.write(f"   ✏️  (message {previous}: its call to act is struck out, ☑️ done)")
+                        self.write("   ✏️  " + self.t(M("(message {n}: its call to act is struck out, ☑️ done)",
+                                                        n=previous)))
             for name, data in msg.files:
                 self.out_dir.mkdir(parents=True, exist_ok=True)
                 self.pictures += 1
                 path = self.out_dir / f"{self.pictures:04d}-{name}"  # an undo may reuse an action number
                 path.write_bytes(data)
                 self.write(f"   🖼  {path} ({len(data) // 1024} KB)")
-
-
-def _find_command(words: list[str]) -> tuple[Command | None, list[str]]:
-    if len(words) >= 2:
-        two = f"{words[0].lower()} {words[1].lower()}"
-        if two in BY_PATH:
-            return BY_PATH[two], words[2:]
-    one = words[0].lower()
-    if one in BY_PATH:
-        return BY_PATH[one], words[1:]
-    return None, words
 
 
 def _duration(text: str) -> float | None:
@@ -323,7 +333,7 @@ async def run(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
         seeds = iter(range(args.seed, args.seed + 1_000_000))
         seed_source = lambda: next(seeds)  # noqa: E731
     service = await Service.open(args.db, now=clock.now, seed_source=seed_source)
-    channel = LocalChannel(service, Path(args.out), clock, channel_id=args.channel)
+    channel = LocalChannel(service, Path(args.out), clock, channel_id=args.channel, lang=args.lang)
     try:
         if args.script:
             try:
@@ -341,7 +351,8 @@ async def run(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
                     return 1
             return 0
         source = stdin or sys.stdin
-        print("Stationmaster local simulator. Type `@alice /game create title:18FL`, `/help`, or /quit.", flush=True)
+        print(channel.t(M("Stationmaster local simulator. Type `@alice /game create title:18FL`, `/help`, or /quit.")),
+              flush=True)
         while True:
             if source.isatty():
                 print("> ", end="", flush=True)
@@ -365,6 +376,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--channel", type=int, default=1, help="channel number (one game per channel)")
     ap.add_argument("--seed", type=int, help="seed of the first game created (later ones count up): a script then "
                     "sees the same seat order every run")
+    ap.add_argument("--lang", choices=sorted(LANGUAGES), default=DEFAULT,
+                    help="the members' and the guild's language (ja: the game and every reply in Japanese)")
     return ap
 
 

@@ -9,6 +9,9 @@ A member's own preferences come first: a reminder due in their quiet hours (in t
 away moves to the first moment they may be reminded, without counting as sent; they choose the channel or a DM for
 all their games. After the game's `stall_after` reminders without a move, the game's creator and administrators are
 told once (until the next move), with the remedies.
+
+A notice is rendered here, in its reader's language: a direct message in the member's last known locale (else the
+game's language), a post in the channel in the game's language.
 """
 
 from __future__ import annotations
@@ -17,8 +20,11 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from engine.messages import M
+
 from .availability import next_reminder_time
 from .commands import make_custom_id
+from .i18n import Tr, language_of
 from .periodic import Periodic
 from .service import Button, Service
 
@@ -64,9 +70,10 @@ async def due_notices(service: Service, limit: int = 100) -> list[Notice]:
         text, mentions = message
         wants_dm = member.reminders_via == "dm" if member and member.reminders_via else row.dm
         dm = row.user_id if wants_dm and row.user_id is not None else None
+        t = Tr(language_of(member.locale) if dm is not None and member and member.locale else row.language)
         cid = make_custom_id(row.game_id, "any", "notnow")
-        not_now = [[Button("Not now", cid)]] if row.user_id is not None and cid else []
-        out.append(Notice(row.game_id, row.channel_id, row.guild_id, text, mentions, dm, not_now))
+        not_now = [[Button(t(M("Not now")), cid)]] if row.user_id is not None and cid else []
+        out.append(Notice(row.game_id, row.channel_id, row.guild_id, t(text), mentions, dm, not_now))
         if 0 < row.stall_after <= row.sent_count + 1 and await service.store.mark_stall_noticed(row.game_id, now):
             try:
                 stall = await service.stall_message(row)
@@ -75,7 +82,10 @@ async def due_notices(service: Service, limit: int = 100) -> list[Notice]:
                 stall = None
             if stall is not None:
                 text, mentions, buttons = stall
-                out.append(Notice(row.game_id, row.channel_id, row.guild_id, text, mentions, None, buttons))
+                t = Tr(row.language)  # posted in the game's channel
+                for b in (b for line in buttons for b in line):
+                    b.label = t(b.label)
+                out.append(Notice(row.game_id, row.channel_id, row.guild_id, t(text), mentions, None, buttons))
     return out
 
 

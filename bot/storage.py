@@ -43,6 +43,8 @@ IMAGE_MODES: tuple[str, ...] = get_args(ImageMode)
 OCCUPYING_STATUSES: tuple[str, ...] = ("lobby", "active")
 DEFAULT_REMINDER_INTERVAL = 12 * 60 * 60
 DEFAULT_IMAGE_MODE: ImageMode = "turn"
+DEFAULT_LANGUAGE = "en"
+LANGUAGE_CODES: tuple[str, ...] = ("en", "ja")  # bot.i18n.LANGUAGES; the store checks what it keeps
 DEFAULT_STALL_AFTER = 4  # reminders without a move before the game's creator and administrators are told
 REMINDER_VIAS: tuple[str, ...] = get_args(ReminderVia)
 
@@ -179,6 +181,12 @@ MIGRATIONS: list[tuple[str, ...]] = [
             created_at DOUBLE PRECISION NOT NULL
         )""",
     ),
+    # v7: languages. A game's channel posts follow its `language` (set at creation from the guild's preferred locale,
+    # changed with /game settings); a member's last known Discord `locale` is the language of their direct messages.
+    (
+        "ALTER TABLE games ADD COLUMN language TEXT NOT NULL DEFAULT 'en'",
+        "ALTER TABLE members ADD COLUMN locale TEXT",
+    ),
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -232,6 +240,7 @@ class GameRow:
     created_at: float
     updated_at: float
     stall_after: int = DEFAULT_STALL_AFTER
+    language: str = DEFAULT_LANGUAGE  # the language of the game's channel posts (bot.i18n.LANGUAGES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,6 +294,7 @@ class ReminderRow:
     stall_after: int = DEFAULT_STALL_AFTER  # the game's threshold: reminders without a move before it is stalled
     stall_noticed_at: float | None = None  # when the creator was told the game stalls (since the last move)
     waiting_since: float | None = None  # when the game began to wait for this reminder's player (None: unknown)
+    language: str = DEFAULT_LANGUAGE  # the game's language: a reminder in its channel speaks it
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,6 +308,12 @@ class MemberRow:
     quiet_end: int | None
     away_until: float | None  # reminders pause until then
     updated_at: float
+    locale: str | None = None  # the Discord locale of the member's last command ("ja", "en-US"): their DMs' language
+
+    @property
+    def has_preferences(self) -> bool:
+        """Whether the member chose anything (a row may hold only the locale they were last seen with)."""
+        return any(getattr(self, k) is not None for k in MEMBER_PREFERENCES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,13 +345,13 @@ class OutboxRow:
 
 _GAME_COLS = (
     "id, guild_id, channel_id, title, options, seed, creator_id, status, reminder_interval, image_mode, result, "
-    "created_at, updated_at, stall_after"
+    "created_at, updated_at, stall_after, language"
 )
 _PLAYER_COLS = "game_id, seat, user_id, name, dm_reminders"
 _ACTION_COLS = "game_id, seq, action, user_id, created_at, state, undone_at"
 _REMINDER_SELECT = (
     "SELECT r.game_id, g.guild_id, g.channel_id, r.user_id, r.due_at, r.sent_count, r.last_sent_at, "
-    "g.reminder_interval, p.dm_reminders, g.stall_after, r.stall_noticed_at, r.waiting_since "
+    "g.reminder_interval, p.dm_reminders, g.stall_after, r.stall_noticed_at, r.waiting_since, g.language "
     "FROM reminders r JOIN games g ON g.id = r.game_id "
     "LEFT JOIN players p ON p.game_id = r.game_id AND p.user_id = r.user_id"
 )
@@ -357,6 +373,7 @@ def _game_row(r: Sequence[Any]) -> GameRow:
         created_at=r[11],
         updated_at=r[12],
         stall_after=r[13],
+        language=r[14],
     )
 
 
@@ -384,16 +401,17 @@ def _reminder_row(r: Sequence[Any]) -> ReminderRow:
         stall_after=r[9],
         stall_noticed_at=r[10],
         waiting_since=r[11],
+        language=r[12],
     )
 
 
-_MEMBER_COLS = "user_id, reminders_via, time_zone, quiet_start, quiet_end, away_until, updated_at"
+_MEMBER_COLS = "user_id, reminders_via, time_zone, quiet_start, quiet_end, away_until, updated_at, locale"
 MEMBER_PREFERENCES = frozenset({"reminders_via", "time_zone", "quiet_start", "quiet_end", "away_until"})
 
 
 def _member_row(r: Sequence[Any]) -> MemberRow:
     return MemberRow(user_id=r[0], reminders_via=r[1], time_zone=r[2], quiet_start=r[3], quiet_end=r[4],
-                     away_until=r[5], updated_at=r[6])
+                     away_until=r[5], updated_at=r[6], locale=r[7])
 
 
 def _pending_import_row(r: Sequence[Any]) -> PendingImportRow:
@@ -413,7 +431,8 @@ def _check_int64(value: int, what: str) -> int:
     return value
 
 
-def _check_settings(reminder_interval: object, image_mode: object, stall_after: object = None) -> None:
+def _check_settings(reminder_interval: object, image_mode: object, stall_after: object = None,
+                    language: object = None) -> None:
     if reminder_interval is not None and (
         not isinstance(reminder_interval, int) or isinstance(reminder_interval, bool) or reminder_interval < 0
     ):
@@ -423,6 +442,8 @@ def _check_settings(reminder_interval: object, image_mode: object, stall_after: 
     if stall_after is not None and (not isinstance(stall_after, int) or isinstance(stall_after, bool)
                                     or not 0 <= stall_after <= 100):
         raise ValueError(f"stall_after must be a whole number of reminders from 0 (never) to 100, got {stall_after!r}")
+    if language is not None and language not in LANGUAGE_CODES:
+        raise ValueError(f"language must be one of {', '.join(LANGUAGE_CODES)}, got {language!r}")
 
 
 class Transaction:
@@ -498,13 +519,14 @@ class Transaction:
     ) -> int:
         """Create a game in the lobby and return its id; raises ChannelBusyError if the channel is occupied."""
         settings = dict(settings or {})
-        unknown = set(settings) - {"reminder_interval", "image_mode", "stall_after"}
+        unknown = set(settings) - {"reminder_interval", "image_mode", "stall_after", "language"}
         if unknown:
             raise ValueError(f"unknown game settings: {', '.join(sorted(unknown))}")
         reminder_interval = settings.get("reminder_interval", DEFAULT_REMINDER_INTERVAL)
         image_mode = settings.get("image_mode", DEFAULT_IMAGE_MODE)
         stall_after = settings.get("stall_after", DEFAULT_STALL_AFTER)
-        _check_settings(reminder_interval, image_mode, stall_after)
+        language = settings.get("language", DEFAULT_LANGUAGE)
+        _check_settings(reminder_interval, image_mode, stall_after, language)
         _check_int64(seed, "seed")
         if not title:
             raise ValueError("title must not be empty")
@@ -515,10 +537,10 @@ class Transaction:
         try:
             row = await self._one(
                 "INSERT INTO games (guild_id, channel_id, title, options, seed, creator_id, status, "
-                "reminder_interval, image_mode, stall_after, result, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, NULL, ?, ?) RETURNING id",
+                "reminder_interval, image_mode, stall_after, language, result, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, NULL, ?, ?) RETURNING id",
                 (guild_id, channel_id, title, options_json, seed, creator_id, reminder_interval, image_mode,
-                 stall_after, now, now),
+                 stall_after, language, now, now),
             )
         except sqlite3.IntegrityError as exc:
             # Another connection (another process on the same file) won the race for the channel.
@@ -583,9 +605,10 @@ class Transaction:
         reminder_interval: int | None = None,
         image_mode: ImageMode | None = None,
         stall_after: int | None = None,
+        language: str | None = None,
     ) -> None:
         """Change the given settings; None leaves a setting as it is. An interval of 0 turns reminders off."""
-        _check_settings(reminder_interval, image_mode, stall_after)
+        _check_settings(reminder_interval, image_mode, stall_after, language)
         await self._game_or_raise(game_id)
         if reminder_interval is not None:
             await self._exec("UPDATE games SET reminder_interval = ? WHERE id = ?", (reminder_interval, game_id))
@@ -593,6 +616,8 @@ class Transaction:
             await self._exec("UPDATE games SET image_mode = ? WHERE id = ?", (image_mode, game_id))
         if stall_after is not None:
             await self._exec("UPDATE games SET stall_after = ? WHERE id = ?", (stall_after, game_id))
+        if language is not None:
+            await self._exec("UPDATE games SET language = ? WHERE id = ?", (language, game_id))
         await self._touch(game_id, now)
 
     # -- players -----------------------------------------------------------------------------------------------
@@ -938,6 +963,14 @@ class Transaction:
         assert member is not None
         return member
 
+    async def remember_locale(self, user_id: int, locale: str, now: float) -> None:
+        """The Discord locale a member used last (their direct messages speak it); preferences stay as they are."""
+        _check_int64(user_id, "user_id")
+        await self._exec(
+            "INSERT INTO members (user_id, updated_at, locale) VALUES (?, ?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale", (user_id, now, locale[:16])
+        )
+
     async def members(self, user_ids: Sequence[int]) -> list[MemberRow]:
         """The preferences of those of `user_ids` who have any."""
         ids = [_check_int64(u, "user_id") for u in user_ids]
@@ -1178,10 +1211,11 @@ class Store:
         reminder_interval: int | None = None,
         image_mode: ImageMode | None = None,
         stall_after: int | None = None,
+        language: str | None = None,
     ) -> None:
         async with self.transaction() as tx:
             await tx.update_settings(game_id, now, reminder_interval=reminder_interval, image_mode=image_mode,
-                                     stall_after=stall_after)
+                                     stall_after=stall_after, language=language)
 
     async def players(self, game_id: int) -> list[PlayerRow]:
         async with self.transaction(write=False) as tx:
@@ -1307,6 +1341,10 @@ class Store:
     async def set_member(self, user_id: int, now: float, **changes: Any) -> MemberRow:
         async with self.transaction() as tx:
             return await tx.set_member(user_id, now, **changes)
+
+    async def remember_locale(self, user_id: int, locale: str, now: float) -> None:
+        async with self.transaction() as tx:
+            await tx.remember_locale(user_id, locale, now)
 
     async def members(self, user_ids: Sequence[int]) -> list[MemberRow]:
         async with self.transaction(write=False) as tx:

@@ -88,7 +88,7 @@ def test_parsing_quiet_hours_and_time_zones() -> None:
 
 def test_description_names_every_preference() -> None:
     now = at("2026-11-23T10:00", "UTC")
-    text = describe(member(reminders_via="dm", time_zone="Asia/Tokyo", quiet_start=22 * 60, quiet_end=7 * 60,
-                           away_until=now + 86400), now)
+    text = str(describe(member(reminders_via="dm", time_zone="Asia/Tokyo", quiet_start=22 * 60, quiet_end=7 * 60,
+                               away_until=now + 86400), now))
     assert "direct message" in text and "22:00–07:00" in text and "Asia/Tokyo" in text and "away until" in text
-    assert "any time" in describe(None, now)
+    assert "any time" in str(describe(None, now))

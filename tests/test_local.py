@@ -102,3 +102,28 @@ def test_python_m_bot_without_token_runs_the_simulator(tmp_path: Path) -> None:
     bare = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env, input="/quit\n",
                           capture_output=True, text=True, timeout=120)
     assert bare.returncode == 0 and "local simulator" in bare.stdout
+
+
+JA_SCRIPT = """\
+# the opening of a game in Japanese: commands and options as Discord shows them to a Japanese member, or English
+@alice /ゲーム 作成 タイトル:18FL
+@bob /ゲーム 参加
+@carol /game join
+!@dave /ゲーム 開始
+@alice /ゲーム 開始
+@alice /プライベート 入札 価格:10
+!@alice /ゲーム 参加
+@bob /click 2
+"""
+
+
+def test_lang_ja_plays_in_japanese_with_japanese_commands(tmp_path: Path, capsys: Any) -> None:
+    code, out, err = run(tmp_path, JA_SCRIPT, capsys, "--lang", "ja")
+    assert code == 0, err + out
+    assert "**alice**が**18FL**のゲーム（ゲーム#1、2–4人）を作成した。" in out and "言語：日本語" in out
+    assert "席順（ゲームのシード42から抽選）：1. @bob  2. @alice  3. @carol" in out
+    assert "🔒 （@daveだけに表示） ゲームを開始できるのは" in out  # the refusal, privately, in dave's language
+    assert "🔒 （@aliceだけに表示） 🤫 $10の封印入札を受け付けました" in out
+    assert "今は参加できません：ゲーム#1はすでに始まっています。" in out
+    assert "（「$5で入札」をクリック）" in out
+    assert "created a game" not in out and "Your sealed bid" not in out

@@ -109,7 +109,7 @@ async def test_away_pauses_reminders_and_the_table_sees_it(svc: Service, clock: 
     cur = await svc.current_game(CH1)
     assert cur is not None
     prompt = svc._prompt(await _ctx(svc, CH1), cur[1], previous=[])
-    assert f"{waiting.name} is away until" in prompt.text
+    assert f"{waiting.name} is away until" in str(prompt.text)
     for _ in range(5):
         clock.t += 12 * HOUR
         assert await due_notices(svc) == []

@@ -4,11 +4,13 @@ of legality), filtered to what they typed, at most 25."""
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engine.describe import rotation_words
 from engine.game import Game
+from engine.messages import MN, M, Msg
 from engine.stock import share_price
 from engine.titles import TITLES, rules_for
 
@@ -19,6 +21,10 @@ from .lobby import find_title
 from .replies import Choice
 from .table import Ctx, Table
 
+# tile colours as players say them (the data's words)
+COLORS = {"yellow": M("yellow"), "green": M("green"), "brown": M("brown"), "grey": M("grey"), "gray": M("grey"),
+          "white": M("white"), "red": M("red"), "blue": M("blue")}
+
 
 class Choices(Table):
     async def _choices(self, ctx: Ctx, cmd: Command, option: str, opts: dict[str, Any]) -> list[Choice]:
@@ -27,7 +33,8 @@ class Choices(Table):
             return [Choice(t, t) for t in TITLES]
         if path == "game create" and option == "options":
             title = find_title(str(opts.get("title") or TITLES[0]), strict=False)
-            return [Choice(f"{k} — {v}"[:100], k) for k, v in rules_for(title).options.items()]
+            return [Choice(M("{option} — {meaning}", option=k, meaning=v), k)
+                    for k, v in rules_for(title).options.items()]
         if path == "help":
             return [Choice(t, t) for t in ("commands", "pictures", "track", "undo", "options", "18ez", *(g for g in
                     ("game", "private", "stock", "token", "train", "corp", "view")))]
@@ -37,7 +44,7 @@ class Choices(Table):
             return []
         game = await self._game(ctx)
         if path == "view map" and option == "region":
-            return [Choice(label, value) for label, value in jobs.region_choices(game)]
+            return [Choice(label, value) for label, value in jobs.region_choices(game, ctx.reader_lang())]
         if path == "view revenue" and option == "corporation":
             return [Choice(f"{s} — {c.name}", s) for s, c in game.corps.items() if c.started]
         seat = ctx.seat()
@@ -51,7 +58,8 @@ class Choices(Table):
 # -- helpers -------------------------------------------------------------------------------------------------
 
 def filter_choices(choices: Iterable[Choice], current: str) -> list[Choice]:
-    """The first 25 distinct choices that contain what the user typed, cut to Discord's 100 characters."""
+    """The first 25 distinct choices that contain what the user typed, cut to Discord's 100 characters (the names
+    are rendered first: what the user typed is matched in their own language)."""
     needle = (current or "").strip().lower()
     out: list[Choice] = []
     seen: set[str] = set()
@@ -59,10 +67,10 @@ def filter_choices(choices: Iterable[Choice], current: str) -> list[Choice]:
         key = str(c.value)
         if key in seen:
             continue
-        if needle and needle not in c.name.lower() and needle not in key.lower():
+        if needle and needle not in str(c.name).lower() and needle not in key.lower():
             continue
         seen.add(key)
-        out.append(Choice(c.name[:100], c.value if not isinstance(c.value, str) else c.value[:100]))
+        out.append(Choice(str(c.name)[:100], c.value if not isinstance(c.value, str) else c.value[:100]))
         if len(out) == 25:
             break
     return out
@@ -111,20 +119,22 @@ def _legal_choices(game: Game, path: str, option: str, opts: Mapping[str, Any],
                     for a in pars]
         if option == "price":
             return [Choice(fmt(int(a["price"])), int(a["price"])) for a in pars]
-        return [Choice(f"{a['size']} shares", int(a["size"])) for a in pars if a.get("size")]
+        return [Choice(MN("{n} share", "{n} shares", n=int(a["size"])), int(a["size"])) for a in pars if a.get("size")]
     if path == "stock buy" and option == "corporation":
-        sources: dict[str, list[str]] = {}
+        sources: dict[str, list[Msg]] = {}
         for a in of("buy_shares"):
             pool = a.get("source") == "pool"
-            what = "President's cert. from the pool" if a.get("president") else ("pool" if pool else "IPO")
+            price = fmt(share_price(game, a["corporation"], not pool))
             sources.setdefault(a["corporation"], []).append(
-                f"{fmt(share_price(game, a['corporation'], not pool))} from the {what}")
-        return [Choice(f"{c} — " + " or ".join(w), c) for c, w in sources.items()]
+                M("{price} from the President's cert. from the pool", price=price) if a.get("president") else
+                M("{price} from the pool", price=price) if pool else M("{price} from the IPO", price=price))
+        return [Choice(M("{corp} — {offers}", corp=c, offers=functools.reduce(
+            lambda a, b: M("{a} or {b}", a=a, b=b), w)), c) for c, w in sources.items()]
     if path == "stock sell":
         sells = [a for a in of("sell_shares") if same(a, "corporation")]
         if option == "corporation":
-            return [Choice(f"{a['corporation']} (you may sell up to "
-                           f"{max(int(b['count']) for b in sells if b['corporation'] == a['corporation'])})",
+            return [Choice(M("{corp} (you may sell up to {n})", corp=a["corporation"],
+                             n=max(int(b["count"]) for b in sells if b["corporation"] == a["corporation"])),
                            a["corporation"]) for a in sells]
         return [Choice(texts.describe_action(game, a), int(a["count"])) for a in sells]
     if path == "track lay":
@@ -133,12 +143,14 @@ def _legal_choices(game: Game, path: str, option: str, opts: Mapping[str, Any],
             counts: dict[str, int] = {}
             for a in lays:
                 counts[a["hex"]] = counts.get(a["hex"], 0) + 1
-            return [Choice(f"{texts.hex_name(game, h)} — {n} way(s) to build", h) for h, n in counts.items()]
+            return [Choice(M("{hex} — {n} way(s) to build", hex=texts.hex_name(game, h), n=n), h)
+                    for h, n in counts.items()]
         if option == "tile":
-            return [Choice(f"#{a['tile']} ({game.data.tiles[a['tile']].color})" if a["tile"] in game.data.tiles
-                           else f"#{a['tile']}", str(a["tile"])) for a in lays]
-        return [Choice(str(rotation_words(game.board, str(a["hex"]), str(a["tile"]), int(a["rotation"])))
-                       if "hex" in opts and "tile" in opts else f"rotation {a['rotation']}", int(a["rotation"]))
+            return [Choice(M("#{tile} ({color})", tile=a["tile"], color=COLORS.get(game.data.tiles[a["tile"]].color,
+                                                                                   game.data.tiles[a["tile"]].color))
+                           if a["tile"] in game.data.tiles else f"#{a['tile']}", str(a["tile"])) for a in lays]
+        return [Choice(rotation_words(game.board, str(a["hex"]), str(a["tile"]), int(a["rotation"]))
+                       if "hex" in opts and "tile" in opts else M("rotation {n}", n=a["rotation"]), int(a["rotation"]))
                 for a in lays]
     if path in ("token place", "token hotel"):
         t = "place_token" if path == "token place" else "hex_token"
@@ -146,10 +158,12 @@ def _legal_choices(game: Game, path: str, option: str, opts: Mapping[str, Any],
         toks = [a for a in of(t) if same(a, "hex", sub)]
         costs = token_costs(game, t)
         if option == "hex":
-            return [Choice(f"{texts.hex_name(game, a['hex'])}"
-                           + (f" — {fmt(costs[(a['hex'], int(a.get(sub) or 0))])}"
-                              if (a["hex"], int(a.get(sub) or 0)) in costs else ""), a["hex"]) for a in toks]
-        return [Choice(f"{sub} {int(a.get(sub) or 0)}", int(a.get(sub) or 0)) for a in toks]
+            return [Choice(M("{hex} — {cost}", hex=texts.hex_name(game, a["hex"]),
+                             cost=fmt(costs[(a["hex"], int(a.get(sub) or 0))]))
+                           if (a["hex"], int(a.get(sub) or 0)) in costs else texts.hex_name(game, a["hex"]), a["hex"])
+                    for a in toks]
+        return [Choice(M("city {n}", n=int(a.get(sub) or 0)) if sub == "city" else
+                       M("town {n}", n=int(a.get(sub) or 0)), int(a.get(sub) or 0)) for a in toks]
     if path == "train buy":
         buys = [a for a in of("buy_train") if same(a, "train", "exchange")]
         if option == "train":

@@ -17,6 +17,7 @@ from typing import Any
 
 from engine.actions import dump_action
 from engine.game import Game
+from engine.messages import Join, M, Msg, Text
 
 from .. import checkpoints, texts
 from ..commands import make_custom_id
@@ -46,20 +47,23 @@ class Vote:
 
 @dataclass(frozen=True)
 class _Wording:
-    answers: tuple[str, str]  # the labels of yes and no
-    closed: str  # the buttons are not those of the open vote
-    lapsed: str  # the game moved on since the vote was asked
-    voters: str  # the clicker has no say
+    answers: tuple[Msg, Msg]  # the labels of yes and no
+    closed: Msg  # the buttons are not those of the open vote
+    lapsed: Msg  # the game moved on since the vote was asked
+    voters: Msg  # the clicker has no say
     requester_answers: bool  # the requester may answer too (withdraw an undo request)
 
 
 _WORDING = {
-    "undo": _Wording(("Agree", "Refuse"), "That undo request is no longer open (the game moved on or it was settled).",
-                     "That undo request lapsed: the game has moved on since.",
-                     "Only the players whose actions would be undone vote on this.", True),
-    "sale": _Wording(("Accept", "Decline"), "That offer is no longer open (the game moved on or it was settled).",
-                     "That offer is no longer open (the game moved on or it was settled).",
-                     "Only the seller (the selling corporation's president or the private's owner) answers this offer.",
+    "undo": _Wording((M("Agree"), M("Refuse")),
+                     M("That undo request is no longer open (the game moved on or it was settled)."),
+                     M("That undo request lapsed: the game has moved on since."),
+                     M("Only the players whose actions would be undone vote on this."), True),
+    "sale": _Wording((M("Accept"), M("Decline")),
+                     M("That offer is no longer open (the game moved on or it was settled)."),
+                     M("That offer is no longer open (the game moved on or it was settled)."),
+                     M("Only the seller (the selling corporation's president or the private's owner) answers this "
+                       "offer."),
                      False),
 }
 VOTE_KEYS = tuple(f"{kind}:" for kind in _WORDING)  # button keys that answer a vote
@@ -116,17 +120,19 @@ class Consent(Table):
         vote, yes = self._cast(ctx, game, state, key)
         if vote.kind == "sale":
             if not yes:
-                return Reply(text=f"✋ {ctx.user.name} declines the offer. {game.describe_turn()}")
+                return Reply(text=M("✋ {member} declines the offer. {turn}", member=ctx.user.name,
+                                    turn=game.describe_turn()))
             buyer_ctx = Ctx(ctx.channel_id, ctx.guild_id, vote.requester, ctx.row, ctx.players)
             return await self._apply(buyer_ctx, game, dict(vote.action), check_turn=False)
         if not yes:
-            return Reply(text=f"✋ {ctx.user.name} refuses; the undo is cancelled. Play goes on.")
+            return Reply(text=M("✋ {member} refuses; the undo is cancelled. Play goes on.", member=ctx.user.name))
         waiting = vote.needed - vote.agreed
         if waiting:
             # the click takes the buttons off the request (Discord adapter), so the vote's buttons come again here
-            return Reply(text=f"👍 {ctx.user.name} agrees. Waiting for " + " ".join(mention(u) for u in sorted(waiting))
-                              + ".", components=self._ballot(row.id, vote))
-        return await self._do_undo(ctx, game, vote.keep, "↩️ Everyone agreed; undoing")
+            return Reply(text=M("👍 {member} agrees. Waiting for {members}.", member=ctx.user.name,
+                                members=" ".join(mention(u) for u in sorted(waiting))),
+                         components=self._ballot(row.id, vote))
+        return await self._do_undo(ctx, game, vote.keep, agreed=True)
 
     # ------------------------------------------------------------------ trains and privates sold between players
     def _needs_seller_consent(self, ctx: Ctx, game: Game, action: Mapping[str, Any]) -> Reply | None:
@@ -135,18 +141,18 @@ class Consent(Table):
         row = ctx.row
         if row is None:
             return None
-        what: str
+        what: Msg
         if action.get("type") == "buy_train":
             owner = next((t.owner for t in game.trains if t.id == action.get("train")), None)
             if owner not in game.corps:
                 return None
-            what = f"{owner}'s {texts.train_words(game, str(action['train']))}"
+            what = M("{owner}'s {train}", owner=owner, train=texts.train_words(game, str(action["train"])))
         elif action.get("type") == "buy_company":
             comp = game.companies.get(str(action.get("company")))
             owner = comp.owner if comp is not None else None
             if owner is None:
                 return None
-            what = f"{owner}'s private {action['company']}"
+            what = M("{owner}'s private {company}", owner=owner, company=action["company"])
         else:
             return None
         seller = game.player_for(str(owner))
@@ -159,10 +165,13 @@ class Consent(Table):
         game.check(dict(action))  # refuse an illegal offer now, not after the seller agrees
         state = self.state_token(game)
         price = game.fmt(int(action.get("price") or 0))
-        side = f"as {owner}'s president" if owner in game.corps else "as its owner"
+        offer = M("🤝 {buyer} offers {price} for {what} on behalf of {corp}. {seller}, as {owner}'s president, do "
+                  "you accept?", buyer=buyer, price=price, what=what, corp=action["entity"],
+                  seller=mention(seller_uid), owner=owner) if owner in game.corps else \
+            M("🤝 {buyer} offers {price} for {what} on behalf of {corp}. {seller}, as its owner, do you accept?",
+              buyer=buyer, price=price, what=what, corp=action["entity"], seller=mention(seller_uid))
         return Reply(
-            text=(f"🤝 {buyer} offers {price} for {what} on behalf of {action['entity']}. "
-                  f"{mention(seller_uid)}, {side}, do you accept?"),
+            text=offer,
             mentions=[seller_uid],
             components=self._ask(row.id, Vote("sale", state, ctx.user, {seller_uid}, action=dict(action))))
 
@@ -175,11 +184,11 @@ class Consent(Table):
         if force:
             self._need_admin(ctx)
         elif ctx.seat() is None:
-            raise Refusal("Only players (or an administrator with force:true) can undo.")
+            raise Refusal(M("Only players (or an administrator with force:true) can undo."))
         stored = await self.store.actions(row.id)
         n = len(stored)
         if n == 0:
-            raise Refusal("There is nothing to undo.")
+            raise Refusal(M("There is nothing to undo."))
         owners: list[int | None] = [a.user_id for a in stored]
         attributed = None not in owners  # imported actions have no user until _owners names their seats
         if "count" in opts:
@@ -193,32 +202,34 @@ class Consent(Table):
                 owners, attributed = await self._owners(ctx, game, stored), True
                 mine = [i for i, u in enumerate(owners) if u == ctx.user.id]
             if not mine:
-                raise Refusal("You have no action to undo.")
+                raise Refusal(M("You have no action to undo."))
             keep = mine[-1]
         if force:
-            return await self._do_undo(ctx, game, keep, f"↩️ {ctx.user.name} undoes")
+            return await self._do_undo(ctx, game, keep)
         undone = stored[keep:]
         if not attributed and any(a.user_id is None for a in undone):
             owners = await self._owners(ctx, game, stored)
         others = {u for u in owners[keep:] if u is not None and u != ctx.user.id}
         if not others:
-            return await self._do_undo(ctx, game, keep, f"↩️ {ctx.user.name} undoes")
+            return await self._do_undo(ctx, game, keep)
         sealed = drafting(game)
         names = [texts.action_summary(game, a.action, sealed) for a in undone]
         from_record = sum(1 for a in undone if a.user_id is None)
         needed = {uid for uid in others if any(p.user_id == uid for p in ctx.players)}
         if not needed:
-            return await self._do_undo(ctx, game, keep, f"↩️ {ctx.user.name} undoes")
+            return await self._do_undo(ctx, game, keep)
         state = self.state_token(game)
-        listing = "\n".join(f"· {t}" for t in names[-10:])
-        more = f"\n· … and {len(names) - 10} earlier" if len(names) > 10 else ""
+        lines: list[Text] = [M("↩️ {member} asks to undo {n} action(s):", member=ctx.user.name, n=len(undone))]
+        lines += [M("· {action}", action=t) for t in names[-10:]]
+        if len(names) > 10:
+            lines.append(M("· … and {n} earlier", n=len(names) - 10))
         if from_record:
-            more += (f"\n({from_record} of them come from the imported record; each counts as the move of the seat "
-                     "that made it.)")
-        asked = " ".join(mention(u) for u in sorted(needed))
+            lines.append(M("({n} of them come from the imported record; each counts as the move of the seat that "
+                           "made it.)", n=from_record))
+        lines.append(M("{members}: your actions would be taken back. Do you agree?",
+                       members=" ".join(mention(u) for u in sorted(needed))))
         return Reply(
-            text=(f"↩️ {ctx.user.name} asks to undo {len(undone)} action(s):\n{listing}{more}\n"
-                  f"{asked}: your actions would be taken back. Do you agree?"),
+            text=Join(tuple(lines)),
             mentions=sorted(needed),
             components=self._ask(row.id, Vote("undo", state, ctx.user, needed, keep=keep)))
 
@@ -247,7 +258,8 @@ class Consent(Table):
                 out.append(None if seat is None else ctx.uid(seat))
         return out
 
-    async def _do_undo(self, ctx: Ctx, game: Game, keep: int, head: str) -> Reply:
+    async def _do_undo(self, ctx: Ctx, game: Game, keep: int, *, agreed: bool = False) -> Reply:
+        """Take the game back to its first `keep` actions (asked by the member, or agreed by everyone needed)."""
         row = ctx.row
         assert row is not None
         sealed = drafting(game)
@@ -266,8 +278,13 @@ class Consent(Table):
             raise
         self._remember(row.id, replayed)
         self._close_votes(row.id)
-        listing = "; ".join(names[-5:]) + (f" (and {len(names) - 5} more)" if len(names) > 5 else "")
-        reply = Reply(text=f"{head} {len(undone)} action(s): {listing}.")
+        listing: Text = Join(tuple(names[-5:]), "; ")
+        if len(names) > 5:
+            listing = M("{actions} (and {n} more)", actions=listing, n=len(names) - 5)
+        reply = Reply(text=M("↩️ Everyone agreed; undoing {n} action(s): {actions}.", n=len(undone), actions=listing)
+                      if agreed else
+                      M("↩️ {member} undoes {n} action(s): {actions}.", member=ctx.user.name, n=len(undone),
+                        actions=listing))
         merge(reply, self._prompt(ctx, replayed, previous=[]))
         return reply
 
@@ -278,7 +295,7 @@ class Consent(Table):
         history = await self.store.history(row.id)
         undone = [r for r in history if r.state == "undone"]
         if not undone:
-            raise Refusal("There is nothing to redo (something has happened since the undo, or nothing was undone).")
+            raise Refusal(M("There is nothing to redo (something has happened since the undo, or nothing was undone)."))
         nxt = min(undone, key=lambda r: r.seq)
         owner = nxt.user_id
         if owner is None:
@@ -287,8 +304,11 @@ class Consent(Table):
             decider = game.player_for(str(nxt.action.get("entity", "")))
             owner = None if decider is None else ctx.uid(decider)
         if owner != ctx.user.id and not ctx.is_admin():
-            who = next((p.name for p in ctx.players if p.user_id == owner), "another player")
-            raise Refusal(f"The next action to redo was {who}'s; only they (or an administrator) can redo it.")
+            who = next((p.name for p in ctx.players if p.user_id == owner), None)
+            raise Refusal(M("The next action to redo was {player}'s; only they (or an administrator) can redo it.",
+                            player=who) if who else
+                          M("The next action to redo was another player's; only they (or an administrator) can "
+                            "redo it."))
         before = self._before(game)
         # a game ended by hand is ended again only by an administrator
         await asyncio.to_thread(game.process, nxt.action, admin=ctx.is_admin())
@@ -304,7 +324,8 @@ class Consent(Table):
             raise
         if not game.finished:
             await self._prepare(row.id, game)
-        return self._after_action(ctx, game, nxt.action, before, headline=f"↪️ {ctx.user.name} redoes an action.")
+        return self._after_action(ctx, game, nxt.action, before,
+                                  headline=M("↪️ {member} redoes an action.", member=ctx.user.name))
 
 
 def _deciders(game: Game, upto: int) -> list[str | None]:

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from engine.game import Game
+from engine.messages import M, Msg
 
 from .replies import Refusal
 
@@ -73,12 +74,16 @@ def _train(game: Game, typed: str, offered: list[str], action: Mapping[str, Any]
     raise Refusal(_unknown("train", typed, names or _unique(t.name for t in game.trains)))
 
 
-def _unknown(key: str, typed: str, choices: list[str]) -> str:
+_KINDS = {"corporation": M("corporation"), "company": M("company"), "hex": M("hex"), "tile": M("tile"),
+          "train": M("train")}
+
+
+def _unknown(key: str, typed: str, choices: list[str]) -> Msg:
     near = difflib.get_close_matches(typed.upper(), [c.upper() for c in choices], n=5, cutoff=0.3)
     by_upper = {c.upper(): c for c in choices}
-    shown = [by_upper[n] for n in near] or choices[:8]
-    listing = ", ".join(shown) if shown else "none now"
-    return f"There is no {key} {typed[:40]!r} here. Nearest legal choices: {listing}. Nothing was changed."
+    shown = tuple(by_upper[n] for n in near) or tuple(choices[:8])
+    return M("There is no {kind} {typed} here. Nearest legal choices: {choices}. Nothing was changed.",
+             kind=_KINDS.get(key, key), typed=repr(typed[:40]), choices=shown or M("none now"))
 
 
 def _unique(items: Iterable[str]) -> list[str]:

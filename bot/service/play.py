@@ -14,8 +14,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.actions import dump_action, parse_action
+from engine.describe import rotation_words
 from engine.errors import GameError
 from engine.game import Game
+from engine.messages import Join, M, Msg, Text
 
 from .. import checkpoints, texts
 from .. import pictures as jobs
@@ -61,11 +63,11 @@ class Play(Table):
             try:
                 action = decode_action(raw)
             except ValueError:
-                raise Refusal("Choose one of the actions the list offers (start typing to filter it).") from None
+                raise Refusal(M("Choose one of the actions the list offers (start typing to filter it).")) from None
             if action["entity"] == ANY_ENTITY:
                 action["entity"] = self._entity_for(game, seat.name, str(action["type"]), ctx.row)
             if cmd.path == "private use" and action["entity"] not in game.companies:
-                raise Refusal("That is not a private company's ability; use `/act` for other actions.")
+                raise Refusal(M("That is not a private company's ability; use `/act` for other actions."))
         else:
             assert cmd.action is not None
             if cmd.path == "track lay" and opts.get("rotation") in (None, ""):
@@ -100,17 +102,18 @@ class Play(Table):
             try:
                 game.check({"type": "lay_tile", "entity": entity, "hex": hex_id, "tile": tile, "rotation": 0})
             except GameError as e:
-                raise Refusal(str(e).split(" Legal here:")[0]) from None
-            raise Refusal(f"#{tile} cannot be laid on {hex_id} now.")
+                raise Refusal(_without_listing(e.msg)) from None
+            raise Refusal(M("#{tile} cannot be laid on {hex} now.", tile=tile, hex=hex_id))
         if len(rotations) == 1:
             entity = next(a["entity"] for a in lays)
             return await self._apply(ctx, game, {"type": "lay_tile", "entity": entity, "hex": hex_id, "tile": tile,
                                                  "rotation": rotations[0]})
         where = texts.hex_name(game, hex_id)
-        job = jobs.rotation_job(game, hex_id, tile, rotations, f"#{tile} on {where}: which rotation?")
-        text = (f"#{tile} fits {where} in {len(rotations)} ways:\n"
-                + "\n".join(f"· {ln}" for ln in jobs.rotation_lines(game, hex_id, tile, rotations))
-                + f"\nChoose with `/track lay hex:{hex_id} tile:{tile} rotation:N`.")
+        caption = M("#{tile} on {where}: which rotation?", tile=tile, where=where)
+        job = jobs.rotation_job(game, hex_id, tile, rotations, caption, lang=ctx.reader_lang())
+        text = Join((M("#{tile} fits {where} in {n} ways:", tile=tile, where=where, n=len(rotations)),
+                     *(M("· {line}", line=rotation_words(game.board, hex_id, tile, r)) for r in rotations),
+                     M("Choose with `/track lay hex:{hex} tile:{tile} rotation:N`.", hex=hex_id, tile=tile)))
         return Reply(text=text, ephemeral=True,
                      pictures=[Picture(f"game{ctx.row.id}-{len(game.actions):05d}-rotations-{hex_id}.png", job)])
 
@@ -145,15 +148,17 @@ class Play(Table):
         decider = game.player_for(entity)
         if entity in game.companies:
             if decider != seat.name:
-                owner = game.companies[entity].owner or "nobody"
-                raise Refusal(f"{entity} belongs to {owner}; only its owner can use it.")
+                owner = game.companies[entity].owner or M("nobody")
+                raise Refusal(M("{company} belongs to {owner}; only its owner can use it.", company=entity,
+                                owner=owner))
             return
         if decider != seat.name:
             if entity in game.corps:
-                raise Refusal(f"{entity} is run by its president {decider or 'nobody'}, not by you.")
-            raise Refusal("You can only act for yourself and the corporations you preside.")
+                raise Refusal(M("{corp} is run by its president {president}, not by you.", corp=entity,
+                                president=decider or M("nobody")))
+            raise Refusal(M("You can only act for yourself and the corporations you preside."))
         if seat.name not in game.acting_players():
-            raise Refusal(f"It is not your turn. {game.describe_turn()}")
+            raise Refusal(M("It is not your turn. {turn}", turn=game.describe_turn()))
 
     def _before(self, game: Game) -> _Before:
         rnd = game.round
@@ -212,7 +217,7 @@ class Play(Table):
             return self._after_action(ctx, game, action, before)
         except Exception:
             log.exception("game %s: action %s applied and stored, but the reply failed", row.id, stored)
-            return Reply(text="\n".join(str(t) for _i, t in game.messages[before.n_messages:]) or "Done.")
+            return Reply(text=Join(tuple(t for _i, t in game.messages[before.n_messages:])) or M("Done."))
 
     async def _forced_passes(self, ctx: Ctx, game: Game) -> None:
         """A step with nothing legal left but passing finishes by itself: the pass is made and stored for the seat
@@ -246,13 +251,13 @@ class Play(Table):
             await self._prepare(row.id, game)
 
     def _after_action(self, ctx: Ctx, game: Game, action: Mapping[str, Any], before: _Before,
-                      headline: str = "") -> Reply:
+                      headline: Text = "") -> Reply:
         row = ctx.row
         assert row is not None
-        lines = [str(t) for _i, t in game.messages[before.n_messages:]]
+        lines = [t for _i, t in game.messages[before.n_messages:]]
         pictures: list[Picture] = []
         new_rounds = game.finished_rounds[before.n_finished_rounds:]
-        summaries: list[str] = []
+        summaries: list[Text] = []
         for entry in new_rounds:
             if entry["kind"] == "stock":
                 summaries.append(texts.stock_round_summary(game, entry))
@@ -262,8 +267,10 @@ class Play(Table):
                     game.finished or getattr(game.round, "kind", "") != "operating"):
                 summaries.append(self._or_set_summary(game))
         # a round's summary closes that round: it goes before the lines of the round that follows
-        cut = next((i for i, t in enumerate(lines) if _ROUND_START.match(t)), len(lines)) if summaries else len(lines)
-        parts: list[str] = [headline] if headline else []
+        # (the English of a line, whichever language it is shown in)
+        cut = next((i for i, t in enumerate(lines) if _ROUND_START.match(str(t))), len(lines)) if summaries \
+            else len(lines)
+        parts: list[Text] = [headline] if headline else []
         parts += lines[:cut] + summaries + lines[cut:]
         mode = row.image_mode
         turn_over = before.round_kind == "operating" and (
@@ -284,7 +291,7 @@ class Play(Table):
         elif mode == "round" and new_rounds:
             pictures.append(self._map_picture(row, game))
             pictures.append(self._market_picture(row, game))
-        public = Reply(text="\n".join(p for p in parts if p), pictures=pictures)
+        public = Reply(text=Join(tuple(parts)), pictures=pictures)
         if not game.finished:
             # a new round, another entity or the end of the bidding is a new turn: ping again even the same player
             same_turn = (id(game.round) == before.round_id and drafting(game) == before.drafting
@@ -293,12 +300,13 @@ class Play(Table):
         secret_bid = action.get("type") == "bid" and not action.get("company") and before.drafting
         if secret_bid:
             price = int(action.get("price") or 0)
-            ack = (f"🤫 Your sealed bid of {game.fmt(price)} is in. Nobody sees it until everyone has bid."
-                   if drafting(game) else f"🤫 Your sealed bid of {game.fmt(price)} is in; all bids are revealed.")
+            ack = (M("🤫 Your sealed bid of {price} is in. Nobody sees it until everyone has bid.",
+                     price=game.fmt(price)) if drafting(game) else
+                   M("🤫 Your sealed bid of {price} is in; all bids are revealed.", price=game.fmt(price)))
             return Reply(text=ack, ephemeral=True, followups=[public])
         return public
 
-    def _or_set_summary(self, game: Game) -> str:
+    def _or_set_summary(self, game: Game) -> Text:
         entries: list[dict[str, Any]] = []
         start_action = 0
         for e in reversed(game.finished_rounds):
@@ -313,20 +321,20 @@ class Play(Table):
     async def _action_click(self, ctx: Ctx, game: Game, state: str, key: str, values: list[str]) -> Reply:
         """A button ("a:" and the action) or a menu ("s:", the action is the chosen value) of a prompt."""
         if state != self.state_token(game) and not self._still_open(ctx, game, key):
-            raise Refusal("Too late: the game has moved on since these buttons were shown (someone acted first). "
-                          f"Now: {game.describe_turn()}")
+            raise Refusal(M("Too late: the game has moved on since these buttons were shown (someone acted first). "
+                            "Now: {turn}", turn=game.describe_turn()))
         if key.startswith("a:"):
             raw = key[2:]
         elif key.startswith("s:"):
             if not values:
-                raise Refusal("Choose an entry from the menu.")
+                raise Refusal(M("Choose an entry from the menu."))
             raw = values[0]
         else:
-            raise Refusal("That button is not one of mine.")
+            raise Refusal(M("That button is not one of mine."))
         try:
             action = decode_action(raw)
         except ValueError:
-            raise Refusal("That button is not one of mine.") from None
+            raise Refusal(M("That button is not one of mine.")) from None
         seat = self._need_seat(ctx)
         if action["entity"] == ANY_ENTITY:
             action["entity"] = self._entity_for(game, seat.name, str(action["type"]), ctx.row)
@@ -377,9 +385,10 @@ def _listed_price(game: Game, action: Mapping[str, Any], legal: Sequence[Mapping
     if len(prices) == 1:
         return prices[0]
     if not prices:
-        raise Refusal(f"{company} cannot be bought by {action['entity']} now. {game.describe_turn()}")
-    raise Refusal(f"Name a price for {company}: from {game.fmt(prices[0])} to {game.fmt(prices[-1])} "
-                  "(`/private buy company:... price:...`).")
+        raise Refusal(M("{company} cannot be bought by {entity} now. {turn}", company=company,
+                        entity=action["entity"], turn=game.describe_turn()))
+    raise Refusal(M("Name a price for {company}: from {low} to {high} (`/private buy company:... price:...`).",
+                    company=company, low=game.fmt(prices[0]), high=game.fmt(prices[-1])))
 
 
 def _check_shape(action: Mapping[str, Any]) -> None:
@@ -392,10 +401,22 @@ def _check_shape(action: Mapping[str, Any]) -> None:
         for err in e.errors()[:3]:
             name = str(err["loc"][-1]) if err.get("loc") else ""
             if not name or name == str(action.get("type")):
-                problems.append(f"there is no kind of move called {str(action.get('type'))[:30]!r}")
+                problems.append(M("there is no kind of move called {kind}", kind=repr(str(action.get("type"))[:30])))
             elif err.get("type") == "missing":
-                problems.append(f"{name} is missing")
+                problems.append(M("{field} is missing", field=name))
             else:
-                problems.append(f"{name} has the wrong kind of value ({str(action.get(name, ''))[:30]!r})")
-        raise Refusal("That move is incomplete: " + "; ".join(dict.fromkeys(problems)) + ". Nothing was changed.") \
-            from None
+                problems.append(M("{field} has the wrong kind of value ({value})", field=name,
+                                  value=repr(str(action.get(name, ""))[:30])))
+        raise Refusal(M("That move is incomplete: {problems}. Nothing was changed.",
+                        problems=Join(tuple(dict.fromkeys(problems)), "; "))) from None
+
+
+def _without_listing(msg: Text) -> Text:
+    """An engine refusal without its list of legal alternatives (the player is shown the rotations instead)."""
+    if isinstance(msg, str):
+        return msg.split(" Legal here:")[0]
+    if isinstance(msg, Join):
+        return Join(tuple(p for p in msg.parts if not (isinstance(p, Msg) and "Legal here" in p.text)), msg.sep)
+    if "Legal here" in msg.text and isinstance(msg.get("problem"), (str, Msg, Join)):
+        return msg.get("problem")
+    return msg

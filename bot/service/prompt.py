@@ -9,6 +9,7 @@ from typing import Any
 
 from engine.errors import GameError
 from engine.game import Game
+from engine.messages import Join, M, Text
 
 from .. import texts
 from ..commands import ANY_ENTITY, encode_action, make_custom_id
@@ -28,23 +29,25 @@ class Prompt(Table):
         assert row is not None
         acting = game.acting_players()
         if not acting:
-            return Reply(text=str(game.describe_turn()))
+            return Reply(text=game.describe_turn())
         ids = [uid for uid in (ctx.uid(n) for n in acting) if uid is not None]
         who = " ".join(mention(i) for i in ids)
-        turn = str(game.describe_turn())
-        text = f"{texts.PROMPT_MARK} {texts.game_tag(row)} · {who} — {turn}"
+        turn: Text = game.describe_turn()
+        lead = f"{texts.PROMPT_MARK} {texts.game_tag(row)} · "
+        call = Join((lead, who, " — ", turn), "")
         if ctx.imported():
             # the record's names mean nothing here: the line names the members who claimed the seats
-            named = ctx.names_as_members(turn)
-            lead = f"{texts.PROMPT_MARK} {texts.game_tag(row)} · "
-            text = lead + (named if any(mention(i) in named for i in ids) else f"{who} — {named}")
-        away = [f"{p.name} is away until {ctx.away[p.user_id]}" for p in ctx.players
-                if p.user_id in ctx.away and p.user_id in ids]
+            turn = ctx.names_as_members(turn)
+            named = any(mention(i) in str(turn) for i in ids)
+            call = Join((lead, turn), "") if named else Join((lead, who, " — ", turn), "")
+        lines: list[Text] = [call]
+        away = tuple(M("{player} is away until {until}", player=p.name, until=ctx.away[p.user_id])
+                     for p in ctx.players if p.user_id in ctx.away and p.user_id in ids)
         if away:
-            text += "\n🏖️ " + "; ".join(away) + "."
+            lines.append(M("🏖️ {absences}.", absences=Join(away, "; ")))
         # ping only those whose turn just began; the others were pinged already
         fresh = [uid for n in acting if n not in previous and (uid := ctx.uid(n)) is not None]
-        reply = Reply(text=text, mentions=fresh, turn_of=row.id if fresh else None)
+        reply = Reply(mentions=fresh, turn_of=row.id if fresh else None)
         cached = self._legal.get(row.id)
         if getattr(game.round, "step", None) == "track" and not (cached and cached[0] == self.state_token(game)):
             # Listing every tile and rotation is the slowest legal-move query, and a track step needs only the pass
@@ -60,17 +63,18 @@ class Prompt(Table):
                 log.exception("game %s: best routes failed", row.id)
                 best = None
             if best is not None:
-                reply.text += "\n" + routes_text(game, best)
+                lines.append(routes_text(game, best))
                 if row.image_mode != "request":
                     corp = getattr(game.round, "corp", None)
                     reply.pictures.append(self._map_picture(row, game, best, corp))
                     self._routes_pictured[row.id] = (id(game.round), corp)
         elif any(a["type"] == "lay_tile" and a["entity"] not in game.companies for a in legal):
-            reply.text += "\nLay track with `/track lay` (the lists offer only legal hexes, tiles and rotations)."
+            lines.append(M("Lay track with `/track lay` (the lists offer only legal hexes, tiles and rotations)."))
         if game.pending_discards:
-            reply.text += "\nPassing is not allowed: choose the train to discard."
+            lines.append(M("Passing is not allowed: choose the train to discard."))
         if any(a["type"] == "par" for a in legal):
-            reply.text += "\nStart a corporation with `/stock par`; `/act` lists everything you can do."
+            lines.append(M("Start a corporation with `/stock par`; `/act` lists everything you can do."))
+        reply.text = Join(tuple(lines))
         reply.components = self._components(row, game, legal)
         return reply
 
@@ -79,23 +83,23 @@ class Prompt(Table):
         buttons: list[Button] = []
         selects: list[Select] = []
 
-        def button(a: dict[str, Any], label: str, style: ButtonStyle = "secondary", entity: str | None = None) -> None:
+        def button(a: dict[str, Any], label: Text, style: ButtonStyle = "secondary", entity: str | None = None) -> None:
             cid = make_custom_id(row.id, state, "a:" + encode_action(a, entity))
             if cid and len(buttons) < 15:
-                buttons.append(Button(label[:80], cid, style))
+                buttons.append(Button(label, cid, style))  # the transport cuts it to Discord's length
 
         costs: dict[str, dict[tuple[str, int], int]] = {}
 
-        def label(a: dict[str, Any]) -> str:
-            text = texts.describe_action(game, a)
+        def label(a: dict[str, Any]) -> Text:
+            text: Text = texts.describe_action(game, a)
             if a["type"] in ("place_token", "hex_token") and a["entity"] not in game.companies:
                 table = costs.setdefault(a["type"], token_costs(game, a["type"]))
                 cost = table.get((a["hex"], int(a.get("city", a.get("town", 0)) or 0)))
                 if cost is not None:
-                    text += f" ({game.fmt(cost)})"
-            return text[:100]
+                    text = M("{action} ({cost})", action=text, cost=game.fmt(cost))
+            return text
 
-        def select(key: str, placeholder: str, acts: list[dict[str, Any]]) -> None:
+        def select(key: str, placeholder: Text, acts: list[dict[str, Any]]) -> None:
             if not acts or len(acts) > 25:
                 return
             cid = make_custom_id(row.id, state, key)
@@ -104,8 +108,8 @@ class Prompt(Table):
             for a in acts:
                 value, text = encode_action(a), label(a)
                 # two moves that read the same (a chit on either of two 2-trains) do the same: offer one
-                if len(value) <= 100 and text not in seen:
-                    seen.add(text)
+                if len(value) <= 100 and str(text) not in seen:
+                    seen.add(str(text))
                     opts.append(SelectOption(text, value))
             if cid and opts:
                 selects.append(Select(cid, placeholder, opts))
@@ -117,16 +121,16 @@ class Prompt(Table):
                 price = int(a.get("price") or 0)
                 if price not in seen_bids:
                     seen_bids.add(price)
-                    button(a, f"Bid {game.fmt(price)}", "primary", entity=ANY_ENTITY)
+                    button(a, M("Bid {price}", price=game.fmt(price)), "primary", entity=ANY_ENTITY)
             elif t == "bid":
                 button(a, texts.describe_action(game, a), "primary")
             elif t == "dividend":
-                button(a, "Pay out" if a["kind"] == "payout" else "Withhold",
+                button(a, M("Pay out") if a["kind"] == "payout" else M("Withhold"),
                        "success" if a["kind"] == "payout" else "secondary")
             elif t == "run_routes":
                 best = self._best.get(row.id)
-                revenue = f" for {game.fmt(best[1].revenue)}" if best and best[0] == state else ""
-                button(a, f"Run trains{revenue}", "primary")
+                button(a, M("Run trains for {revenue}", revenue=game.fmt(best[1].revenue))
+                       if best and best[0] == state else M("Run trains"), "primary")
             elif t == "buy_train" and _bank_or_pool(game, a):
                 button(a, texts.describe_action(game, a), "primary")
             elif t in ("convert", "discard_train"):
@@ -135,15 +139,15 @@ class Prompt(Table):
                 button(a, texts.describe_action(game, a), "primary")
         for a in legal:
             if a["type"] == "pass":
-                button(a, "Pass" if game.round.kind != "operating" else "Pass (skip this step)")
-        select("s:buy", "Buy a share…", [a for a in legal if a["type"] == "buy_shares"])
-        select("s:sell", "Sell shares…", [a for a in legal if a["type"] == "sell_shares"])
-        select("s:token", "Place a token…", [a for a in legal if a["type"] in ("place_token", "hex_token")
-                                              and a["entity"] not in game.companies])
+                button(a, M("Pass") if game.round.kind != "operating" else M("Pass (skip this step)"))
+        select("s:buy", M("Buy a share…"), [a for a in legal if a["type"] == "buy_shares"])
+        select("s:sell", M("Sell shares…"), [a for a in legal if a["type"] == "sell_shares"])
+        select("s:token", M("Place a token…"), [a for a in legal if a["type"] in ("place_token", "hex_token")
+                                                 and a["entity"] not in game.companies])
         # a private's menu is for its owner: shown only while the owner is one of those who act now
         acting = set(game.acting_players())
-        select("s:private", "Use your private company…", [a for a in legal if a["entity"] in game.companies
-                                                           and game.player_for(a["entity"]) in acting])
+        select("s:private", M("Use your private company…"), [a for a in legal if a["entity"] in game.companies
+                                                              and game.player_for(a["entity"]) in acting])
         rows: list[list[Component]] = []
         for i in range(0, len(buttons), 5):
             rows.append(list(buttons[i:i + 5]))
@@ -157,20 +161,22 @@ class Prompt(Table):
         legal = self.legal(row.id, game)
         runs = [a for a in legal if a["type"] == "run_routes"]
         if not runs:
-            raise Refusal(f"No corporation is at the run-trains step now. {game.describe_turn()}")
+            raise Refusal(M("No corporation is at the run-trains step now. {turn}", turn=game.describe_turn()))
         corp = str(runs[0]["entity"])
         best = self.best_routes(row.id, game)
         state = self.state_token(game)
         # one routes picture per run in the channel: once the prompt has posted it, a look again is private
         again = self._routes_pictured.get(row.id) == (id(game.round), getattr(game.round, "corp", None))
-        reply = Reply(text=f"🚂 **{corp}**: " + routes_text(game, best),
-                      pictures=[self._map_picture(row, game, best, corp)], ephemeral=again)
+        lines: list[Text] = [Join((f"🚂 **{corp}**: ", routes_text(game, best)), "")]
+        if game.player_for(corp) != seat.name:
+            lines.append(M("(Only {corp}'s president {president} can confirm.)", corp=corp,
+                           president=game.player_for(corp)))
+        picture = self._map_picture(row, game, best, corp, lang=ctx.reader_lang() if again else None)
+        reply = Reply(text=Join(tuple(lines)), pictures=[picture], ephemeral=again)
         cid = make_custom_id(row.id, state, "a:" + encode_action(runs[0]))
         if cid:
-            label = f"Run trains for {game.fmt(best.revenue)}"
-            reply.components = [[Button(label, cid, "primary")]]
-        if game.player_for(corp) != seat.name:
-            reply.text += f"\n(Only {corp}'s president {game.player_for(corp)} can confirm.)"
+            reply.components = [[Button(M("Run trains for {revenue}", revenue=game.fmt(best.revenue)), cid,
+                                        "primary")]]
         return reply
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from engine.errors import GameError
 from engine.game import Game
+from engine.messages import Join, M, Text
 from engine.record import to_record
 from engine.records import RecordError, is_site_record, read_record, write_record
 from engine.titles import new_game
@@ -18,13 +19,17 @@ from .. import texts
 from ..commands import make_custom_id
 from ..storage import GameRow, PendingImportRow
 from ..texts import mention
-from .lobby import FORBIDDEN_IN_NAMES, MAX_NAME, RESERVED_NAMES
-from .replies import Component, Refusal, Reply, Select, SelectOption, merge
+from .lobby import FORBIDDEN_IN_NAMES, MAX_NAME, RESERVED_NAMES, game_words
+from .replies import Component, Refusal, Reply, Select, SelectOption, merge, sentences
 from .table import LOST_IMPORT, Ctx, Table, game_result
 
 log = logging.getLogger("stationmaster.service")
 
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024  # an imported record; the largest real records are a few hundred KB
+
+
+def too_large(limit: int) -> Text:
+    return M("That file is too large; the limit is {mb} MB.", mb=limit // (1024 * 1024))
 
 
 class Records(Table):
@@ -37,54 +42,60 @@ class Records(Table):
             try:
                 data = await asyncio.to_thread(write_record, game, game_id=row.id, created_at=int(row.created_at))
             except (ValueError, GameError) as e:
-                raise Refusal(f"Game #{row.id} cannot be written as an 18xx.games record: {e}") from None
+                raise Refusal(M("Game #{game} cannot be written as an 18xx.games record: {reason}", game=row.id,
+                                reason=getattr(e, "msg", None) or str(e))) from None
         name = f"{row.title}-game{row.id}-{len(game.actions)}actions-{fmt}.json"
         body = json.dumps(data, indent=1, ensure_ascii=False).encode()
-        how = "Load it on 18xx.games (import a game) or bring it to another channel with `/game import`." \
-            if fmt != "stationmaster" else "Replay it with `python -m engine replay FILE`."
-        article = "an" if fmt.startswith("18") else "a"
-        return Reply(text=f"📄 Game #{row.id} ({row.title}, {len(game.actions)} actions) as {article} {fmt} record. "
-                          f"{how}",
-                     files=[(name, body)])
+        text = M("📄 Game #{game} ({title}, {n} actions) as an 18xx.games record. Load it on 18xx.games (import a "
+                 "game) or bring it to another channel with `/game import`.", game=row.id, title=row.title,
+                 n=len(game.actions)) if fmt != "stationmaster" else \
+            M("📄 Game #{game} ({title}, {n} actions) as a stationmaster record. Replay it with `python -m engine "
+              "replay FILE`.", game=row.id, title=row.title, n=len(game.actions))
+        return Reply(text=text, files=[(name, body)])
 
     async def _cmd_import(self, ctx: Ctx, opts: dict[str, Any]) -> Reply:
         if ctx.row is not None:
-            raise Refusal(f"This channel already has game #{ctx.row.id} ({ctx.row.title}, {ctx.row.status}). "
-                          "Finish it, or an administrator can `/game abandon` it, before importing a record.")
+            raise Refusal(M("This channel already has {game}. Finish it, or an administrator can `/game abandon` it, "
+                            "before importing a record.", game=game_words(ctx.row)))
         raw = opts.get("file")
         if not isinstance(raw, bytes | bytearray):
-            raise Refusal("Attach the record: the JSON file 18xx.games exports for a game.")
+            raise Refusal(M("Attach the record: the JSON file 18xx.games exports for a game."))
         if len(raw) > MAX_UPLOAD_BYTES:
-            raise Refusal(f"That file is too large; the limit is {MAX_UPLOAD_BYTES // (1024 * 1024)} MB.")
+            raise Refusal(too_large(MAX_UPLOAD_BYTES))
         try:
             data = json.loads(bytes(raw).decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise Refusal(f"That file is not JSON ({e}). Attach the record exported from 18xx.games.") from None
+            raise Refusal(M("That file is not JSON ({error}). Attach the record exported from 18xx.games.",
+                            error=str(e))) from None
         if not is_site_record(data):
-            raise Refusal("That file is not an 18xx.games game record (it needs a title, players and actions).")
+            raise Refusal(M("That file is not an 18xx.games game record (it needs a title, players and actions)."))
         try:
             # a long record replays for seconds: off the event loop
             imported = await asyncio.to_thread(read_record, data, routes=False)
         except RecordError as e:
-            what = f" The action: {json.dumps(e.action)[:300]}" if e.action else ""
-            raise Refusal(f"The record cannot be imported: {str(e).rstrip('.')}.{what}") from None
+            reason = getattr(e, "msg", None) or str(e).rstrip(".")
+            raise Refusal(M("The record cannot be imported: {reason}. The action: {action}", reason=reason,
+                            action=json.dumps(e.action)[:300]) if e.action else
+                          M("The record cannot be imported: {reason}.", reason=reason)) from None
         game = imported.game
         names = [s.name for s in imported.seats]
         bad = [n for n in names if any(ch in n for ch in FORBIDDEN_IN_NAMES) or len(n) > MAX_NAME
                or n.lower() in RESERVED_NAMES]
         if bad:
-            raise Refusal(f"The record's player name(s) {', '.join(bad)} cannot be used here (at most {MAX_NAME} "
-                          f"characters, none of {FORBIDDEN_IN_NAMES}). Rename them on 18xx.games and export again.")
+            raise Refusal(M("The record's player name(s) {names} cannot be used here (at most {max} characters, none "
+                            "of {characters}). Rename them on 18xx.games and export again.", names=tuple(bad),
+                            max=MAX_NAME, characters=FORBIDDEN_IN_NAMES))
         actions = game.action_log()
         try:
             # what is stored is our own log: prove it replays to the same game before anyone relies on it
             check = await asyncio.to_thread(Game, game.rules, names, game.seed, game.options, actions)
         except Exception as e:
             log.exception("imported record of %s does not replay from our own log", game.title_name)
-            raise Refusal(f"The record was read, but its replay cannot be stored: {e}") from None
+            raise Refusal(M("The record was read, but its replay cannot be stored: {reason}",
+                            reason=getattr(e, "msg", None) or str(e))) from None
         if check.finished != game.finished or check.result() != game.result():
-            raise Refusal("The record was read, but replaying our stored log of it ends differently; "
-                          "it cannot be imported.")
+            raise Refusal(M("The record was read, but replaying our stored log of it ends differently; it cannot be "
+                            "imported."))
         now = self.now()
         async with self.store.transaction() as tx:
             gid = await tx.create_game(guild_id=ctx.guild_id, channel_id=ctx.channel_id, title=game.title_name,
@@ -94,26 +105,28 @@ class Records(Table):
             row = await tx.game(gid)
             pending = await tx.pending_import(gid)
         assert row is not None and pending is not None
-        state = "finished" if game.finished else f"in {texts.round_line(game)}"
-        notes = "".join(f"\n⚠️ {w}" for w in imported.warnings[:5])
+        state = M("finished") if game.finished else M("in {round}", round=texts.round_line(game))
+        lines: list[Text] = [
+            M("📥 {member} imported an 18xx.games record of **{title}** as game #{game}: {players} players, {n} "
+              "actions, {state}. It follows the site's rules (rules profile {profile}).", member=ctx.user.name,
+              title=game.title_name, game=gid, players=len(names), n=len(actions), state=state,
+              profile=game.options.get("rules_profile")),
+            M("Each player claims their seat with the menu below; play continues when every seat is claimed. "
+              "Seats: {seats}.", seats=tuple(names))]
         if game.finished:
             # said before anyone claims a seat: nothing will be left to play
-            notes = (f"\n🏁 **This game is over** ({texts.end_reason_text(game.end_reason)}): claiming the seats shows "
-                     "its final standings, and views work afterwards, but no move can be made." + notes)
-        return Reply(
-            text=(f"📥 {ctx.user.name} imported an 18xx.games record of **{game.title_name}** as game #{gid}: "
-                  f"{len(names)} players, {len(actions)} actions, {state}. It follows the site's rules "
-                  f"(rules profile {game.options.get('rules_profile')}).\n"
-                  f"Each player claims their seat with the menu below; play continues when every seat is "
-                  f"claimed. Seats: {', '.join(names)}.{notes}"),
-            components=self._claim_menu(row, pending, set()))
+            lines.append(M("🏁 **This game is over** ({reason}): claiming the seats shows its final standings, and "
+                           "views work afterwards, but no move can be made.",
+                           reason=texts.end_reason_text(game.end_reason)))
+        lines += [M("⚠️ {warning}", warning=w) for w in imported.warnings[:5]]
+        return Reply(text=Join(tuple(lines)), components=self._claim_menu(row, pending, set()))
 
     def _claim_menu(self, row: GameRow, pending: PendingImportRow, claimed: set[str]) -> list[list[Component]]:
         cid = make_custom_id(row.id, "import", "claim")
         free = [n for n in pending.seats if n not in claimed]
         if cid is None or not free:
             return []
-        return [[Select(cid, "Claim a seat (the record's player you are)…",
+        return [[Select(cid, M("Claim a seat (the record's player you are)…"),
                         [SelectOption(n[:100], n[:100]) for n in free[:25]])]]
 
     async def _claim(self, ctx: Ctx, values: list[str]) -> Reply:
@@ -121,26 +134,27 @@ class Records(Table):
         assert row is not None
         pending = ctx.pending
         if row.status != "lobby" or pending is None:
-            raise Refusal(LOST_IMPORT if row.status == "lobby" else "The seats of this game are already taken.")
+            raise Refusal(LOST_IMPORT if row.status == "lobby" else M("The seats of this game are already taken."))
         if not values:
-            raise Refusal("Choose a seat from the menu.")
+            raise Refusal(M("Choose a seat from the menu."))
         name = values[0]
         if name not in pending.seats:
-            raise Refusal("That is not a seat of the imported game.")
+            raise Refusal(M("That is not a seat of the imported game."))
         mine = ctx.seat()
         if mine is not None:
-            raise Refusal(f"You already claimed the seat {mine.name}; `/game leave` frees it.")
+            raise Refusal(M("You already claimed the seat {seat}; `/game leave` frees it.", seat=mine.name))
         if any(p.name == name for p in ctx.players):
-            raise Refusal(f"The seat {name} is taken already.")
+            raise Refusal(M("The seat {seat} is taken already.", seat=name))
         claimed = {p.name for p in ctx.players} | {name}
-        head = f"🪑 {mention(ctx.user.id)} claims the seat **{name}**."
+        head = M("🪑 {member} claims the seat **{seat}**.", member=mention(ctx.user.id), seat=name)
         if claimed != set(pending.seats):
             await self.store.add_player(row.id, ctx.user.id, name)
-            free = ", ".join(n for n in pending.seats if n not in claimed)
-            return Reply(text=f"{head} Still to claim: {free}.", components=self._claim_menu(row, pending, claimed))
+            free = tuple(n for n in pending.seats if n not in claimed)
+            return Reply(text=sentences(head, M("Still to claim: {seats}.", seats=free)),
+                         components=self._claim_menu(row, pending, claimed))
         return await self._activate_import(ctx, pending, name, head)
 
-    async def _activate_import(self, ctx: Ctx, pending: PendingImportRow, name: str, head: str) -> Reply:
+    async def _activate_import(self, ctx: Ctx, pending: PendingImportRow, name: str, head: Text) -> Reply:
         """The last seat is claimed: seat its claimant and write the record's log in one transaction, so that a
         crash leaves either the lobby with that seat free or the game in play, never a full lobby that cannot start."""
         row = ctx.row
@@ -151,8 +165,8 @@ class Records(Table):
                                            pending.actions)
         except Exception:
             log.exception("pending import of game %s does not replay (%d actions)", row.id, len(pending.actions))
-            raise Refusal(f"Game #{row.id} cannot be loaded: the engine refuses the imported log. An administrator "
-                          "can `/game abandon` it.") from None
+            raise Refusal(M("Game #{game} cannot be loaded: the engine refuses the imported log. An administrator "
+                            "can `/game abandon` it.", game=row.id)) from None
         now = self.now()
         async with self.store.transaction() as tx:
             await tx.add_player(row.id, ctx.user.id, name)
@@ -170,9 +184,10 @@ class Records(Table):
                 await tx.set_status(row.id, "finished", now, game_result(game))
         ctx.pending = None
         seats = "  ".join(f"{i}. {mention(by_name[n])} ({n})" for i, n in enumerate(pending.seats, 1))
-        text = f"{head}\n🎲 **Game #{row.id} of {row.title} continues from the record.** Seats: {seats}"
+        text = Join((head, M("🎲 **Game #{game} of {title} continues from the record.** Seats: {seats}", game=row.id,
+                               title=row.title, seats=seats)))
         if game.finished:
-            return Reply(text=text + "\n" + ctx.names_as_members(texts.game_over_text(game)),
+            return Reply(text=Join((text, ctx.names_as_members(texts.game_over_text(game)))),
                          mentions=list(by_name.values()))
         self._remember(row.id, game)
         await self._prepare(row.id, game)

@@ -4,6 +4,7 @@ and the text of a due reminder is written here. The loop that finds due reminder
 from __future__ import annotations
 
 from engine.game import Game
+from engine.messages import M, Text
 
 from .. import texts
 from ..storage import ReminderRow, Transaction
@@ -25,8 +26,9 @@ class Reminders(Table):
         uid = ids[0] if len(ids) == 1 else None
         await tx.set_reminder(row.id, uid, now + row.reminder_interval, since=now)
 
-    async def reminder_message(self, reminder: ReminderRow) -> tuple[str, list[int]] | None:
-        """The reminder text and whom it mentions, or None if the game is not waiting for anyone."""
+    async def reminder_message(self, reminder: ReminderRow) -> tuple[Text, list[int]] | None:
+        """The reminder text (in no language yet: a DM speaks the member's) and whom it mentions, or None if the
+        game is not waiting for anyone."""
         ctx = Ctx(reminder.channel_id, reminder.guild_id, User(0, "reminder"))
         async with self.lock(reminder.channel_id):
             await self._load_ctx(ctx)
@@ -38,8 +40,9 @@ class Reminders(Table):
                 return None
             ids = [u for u in (ctx.uid(n) for n in acting) if u is not None]
         waited = texts.duration_text(self.now() - waiting_since(reminder, self.now()))
-        text = (f"⏰ Reminder {' '.join(mention(i) for i in ids)}: {texts.game_tag(ctx.row)} in "
-                f"<#{reminder.channel_id}> has waited {waited} for you. {game.describe_turn()}")
+        text = M("⏰ Reminder {members}: {game} in {channel} has waited {waited} for you. {turn}",
+                 members=" ".join(mention(i) for i in ids), game=texts.game_tag(ctx.row),
+                 channel=f"<#{reminder.channel_id}>", waited=waited, turn=game.describe_turn())
         return text, ids
 
 

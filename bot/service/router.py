@@ -25,10 +25,12 @@ from typing import Any
 
 from engine.errors import GameError
 from engine.game import Game
+from engine.messages import M, Text
 from engine.titles import TITLES, rules_for
 
 from .. import texts
 from ..commands import Command, command, parse_custom_id, validate
+from ..i18n import tr
 from ..storage import ConflictError, GameRow, NotFoundError, StorageError
 from .choices import Choices, filter_choices
 from .consent import VOTE_KEYS, Consent
@@ -38,18 +40,20 @@ from .play import Play
 from .prompt import Prompt
 from .records import Records
 from .reminders import Reminders
-from .replies import Choice, Refusal, Reply, User, refusal
+from .replies import Choice, Refusal, Reply, User, localise, localise_choices, refusal
 from .table import Ctx, Table
 from .views import Views
 
 log = logging.getLogger("stationmaster.service")
 
-APOLOGY = "Sorry, something went wrong on my side; nothing was changed. The error has been logged."
+APOLOGY_MSG = M("Sorry, something went wrong on my side; nothing was changed. The error has been logged.")
+APOLOGY = str(APOLOGY_MSG)  # in English, for tests and logs
 
 
 class Service(Lobby, Records, Members, Play, Prompt, Consent, Views, Choices, Reminders, Table):
     """The entry points: a command, a click or an autocomplete request is routed to the concern that handles it,
-    under the channel's lock; refusals become ephemeral replies and unknown errors an apology (logged)."""
+    under the channel's lock; refusals become ephemeral replies and unknown errors an apology (logged). Every
+    reply leaves rendered: private messages in the member's own language, public ones in the channel's."""
 
     async def handle(
         self,
@@ -58,36 +62,39 @@ class Service(Lobby, Records, Members, Play, Prompt, Consent, Views, Choices, Re
         user: User,
         path: str,
         options: Mapping[str, Any] | None = None,
+        guild_locale: str | None = None,
     ) -> Reply:
+        ctx = Ctx(channel_id, guild_id, user, guild_locale=guild_locale)
+        await self._note_locale(user)
+        return localise(await self._handle(ctx, path, options), ctx.channel_lang(), ctx.reader_lang())
+
+    async def _handle(self, ctx: Ctx, path: str, options: Mapping[str, Any] | None) -> Reply:
         try:
             cmd = command(path)
         except KeyError:
-            return refusal(f"There is no command /{path}. Try /help.")
+            return refusal(M("There is no command /{command}. Try /help.", command=path))
         try:
             opts = validate(cmd, {k: v for k, v in (options or {}).items() if v is not None})
         except ValueError as e:
-            return refusal(f"{e}. Nothing was changed.")
-        ctx = Ctx(channel_id, guild_id, user)
+            return refusal(M("{problem}. Nothing was changed.", problem=getattr(e, "msg", None) or str(e)))
         # a member's own commands read games in many channels, each under that channel's lock: not this one's
-        async with self.lock(channel_id) if cmd.kind != "member" else contextlib.nullcontext():
+        async with self.lock(ctx.channel_id) if cmd.kind != "member" else contextlib.nullcontext():
             try:
                 if cmd.kind != "member":
                     await self._load_ctx(ctx)
                 return await self._dispatch(ctx, cmd, opts)
-            except Refusal as e:
-                return refusal(str(e))
-            except GameError as e:
-                return refusal(str(e))
+            except (Refusal, GameError) as e:
+                return refusal(e.msg)
             except StorageError as e:
-                log.warning("storage refused /%s in channel %s (game %s): %s", path, channel_id,
+                log.warning("storage refused /%s in channel %s (game %s): %s", path, ctx.channel_id,
                             ctx.row.id if ctx.row else None, e)
                 return refusal(_storage_text(e))
             except Exception:
-                log.exception("error in /%s, channel %s, game %s, user %s, options %s", path, channel_id,
-                              ctx.row.id if ctx.row else None, user.id, opts)
+                log.exception("error in /%s, channel %s, game %s, user %s, options %s", path, ctx.channel_id,
+                              ctx.row.id if ctx.row else None, ctx.user.id, opts)
                 if ctx.row is not None:
                     self._evict(ctx.row.id)
-                return refusal(APOLOGY)
+                return refusal(APOLOGY_MSG)
 
     async def click(
         self,
@@ -96,37 +103,41 @@ class Service(Lobby, Records, Members, Play, Prompt, Consent, Views, Choices, Re
         user: User,
         custom_id: str,
         values: Sequence[str] = (),
+        guild_locale: str | None = None,
     ) -> Reply:
+        ctx = Ctx(channel_id, guild_id, user, guild_locale=guild_locale)
+        await self._note_locale(user)
+        return localise(await self._handle_click(ctx, custom_id, values), ctx.channel_lang(), ctx.reader_lang())
+
+    async def _handle_click(self, ctx: Ctx, custom_id: str, values: Sequence[str]) -> Reply:
+        user = ctx.user
         cid = parse_custom_id(custom_id)
         if cid is None:
-            return refusal("That button is not one of mine.")
+            return refusal(M("That button is not one of mine."))
         if cid.key == "notnow":
             # a reminder's button: it may be clicked in a DM, far from the game's channel
             try:
                 return await self.not_now(cid.game_id, user)
             except Refusal as e:
-                return refusal(str(e))
+                return refusal(e.msg)
             except Exception:
                 log.exception("error on click %s, game %s, user %s", custom_id, cid.game_id, user.id)
-                return refusal(APOLOGY)
-        ctx = Ctx(channel_id, guild_id, user)
-        async with self.lock(channel_id):
+                return refusal(APOLOGY_MSG)
+        async with self.lock(ctx.channel_id):
             try:
                 await self._load_ctx(ctx)
                 return await self._click(ctx, cid.game_id, cid.state, cid.key, list(values))
-            except Refusal as e:
-                return refusal(str(e))
-            except GameError as e:
-                return refusal(str(e))
+            except (Refusal, GameError) as e:
+                return refusal(e.msg)
             except StorageError as e:
-                log.warning("storage refused click %s in channel %s: %s", custom_id, channel_id, e)
+                log.warning("storage refused click %s in channel %s: %s", custom_id, ctx.channel_id, e)
                 return refusal(_storage_text(e))
             except Exception:
-                log.exception("error on click %s, channel %s, game %s, user %s, values %s", custom_id, channel_id,
-                              cid.game_id, user.id, values)
+                log.exception("error on click %s, channel %s, game %s, user %s, values %s", custom_id,
+                              ctx.channel_id, cid.game_id, user.id, values)
                 if ctx.row is not None and ctx.row.id == cid.game_id:
                     self._evict(ctx.row.id)  # only this channel's game: a button may name any other
-                return refusal(APOLOGY)
+                return refusal(APOLOGY_MSG)
 
     async def autocomplete(
         self,
@@ -137,7 +148,8 @@ class Service(Lobby, Records, Members, Play, Prompt, Consent, Views, Choices, Re
         current: str = "",
         options: Mapping[str, Any] | None = None,
     ) -> list[Choice]:
-        """At most 25 legal choices for an option, filtered by what the user has typed."""
+        """At most 25 legal choices for an option, filtered by what the user has typed (in the names as the user
+        reads them: their own language)."""
         try:
             cmd = command(path)
         except KeyError:
@@ -151,7 +163,7 @@ class Service(Lobby, Records, Members, Play, Prompt, Consent, Views, Choices, Re
         except Exception:
             log.exception("autocomplete failed: /%s %s in channel %s", path, option, channel_id)
             return []
-        return filter_choices(choices, current)
+        return filter_choices(localise_choices(choices, ctx.reader_lang()), current)
 
     async def render(self, reply: Reply, *, deep: bool = True) -> Reply:
         """Render the reply's pictures (and its follow-ups' unless `deep` is False) in a worker thread; a picture
@@ -162,7 +174,8 @@ class Service(Lobby, Records, Members, Play, Prompt, Consent, Views, Choices, Re
                     data = await asyncio.to_thread(pic.render)
                 except Exception:
                     log.exception("rendering %s failed", pic.name)
-                    r.text = (r.text + "\n" if r.text else "") + f"(The picture {pic.name} could not be drawn.)"
+                    note = tr(M("(The picture {name} could not be drawn.)", name=pic.name), r.lang)
+                    r.text = "\n".join(t for t in (tr(r.text, r.lang), note) if t)
                     continue
                 r.files.append((pic.name, data))
             r.pictures = []
@@ -195,9 +208,9 @@ class Service(Lobby, Records, Members, Play, Prompt, Consent, Views, Choices, Re
     async def _click(self, ctx: Ctx, game_id: int, state: str, key: str, values: list[str]) -> Reply:
         row = ctx.row
         if row is None or row.id != game_id:
-            raise Refusal("That button belongs to a game that is no longer being played here.")
+            raise Refusal(M("That button belongs to a game that is no longer being played here."))
         if key == "cancel":
-            return Reply(text="Nothing changed.", ephemeral=True)
+            return Reply(text=M("Nothing changed."), ephemeral=True)
         if key == "abandon":
             return await self._abandon(ctx)
         if key == "end":
@@ -212,9 +225,11 @@ class Service(Lobby, Records, Members, Play, Prompt, Consent, Views, Choices, Re
         return await self._action_click(ctx, game, state, key, values)
 
 
-def _storage_text(e: StorageError) -> str:
+def _storage_text(e: StorageError) -> Text:
     if isinstance(e, NotFoundError):
-        return "That game or player no longer exists."
+        return M("That game or player no longer exists.")
     if isinstance(e, ConflictError):
-        return f"That conflicts with the stored game: {e}."
-    return "The database refused that; nothing changed."
+        # the store's own words are for the log (the caller logs them): a member reads what happened and what to do
+        return M("That conflicts with the game as stored (it changed at the same moment); nothing was changed. "
+                 "`/game status` shows it now.")
+    return M("The database refused that; nothing changed.")

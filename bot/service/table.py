@@ -22,11 +22,13 @@ from typing import TYPE_CHECKING, Any, Self
 
 from engine.actions import dump_action
 from engine.game import Game
+from engine.messages import Join, M, Msg, Text
 from engine.records.reader import PROFILE as SITE_PROFILE
 
 from .. import checkpoints
 from ..availability import is_away, local_text
-from ..storage import GameRow, PendingImportRow, PlayerRow, Store
+from ..i18n import language_of
+from ..storage import GameRow, PendingImportRow, PlayerRow, StorageError, Store
 from ..texts import mention
 from .replies import Refusal, User
 
@@ -46,7 +48,16 @@ class Ctx:
     row: GameRow | None = None
     players: list[PlayerRow] = field(default_factory=list)
     pending: PendingImportRow | None = None  # the stored record an import lobby waits to activate (see records)
-    away: dict[int, str] = field(default_factory=dict)  # seated members who said they are away: id -> until when
+    away: dict[int, Text] = field(default_factory=dict)  # seated members who said they are away: id -> until when
+    guild_locale: str | None = None  # the guild's preferred locale: a new game's language
+
+    def channel_lang(self) -> str:
+        """The language of public posts: the game's setting, else (no game yet) the guild's preferred locale."""
+        return self.row.language if self.row is not None else language_of(self.guild_locale)
+
+    def reader_lang(self) -> str:
+        """The language of a reply only the asking member sees: their own locale, else the channel's."""
+        return language_of(self.user.locale) if self.user.locale else self.channel_lang()
 
     def seat(self) -> PlayerRow | None:
         return next((p for p in self.players if p.user_id == self.user.id), None)
@@ -61,9 +72,10 @@ class Ctx:
         """A game continued from an 18xx.games record: its seats carry the record's names, not the members'."""
         return self.row is not None and self.row.options.get("rules_profile") == SITE_PROFILE
 
-    def names_as_members(self, text: str) -> str:
+    def names_as_members(self, text: Text) -> Text:
         """In an imported game, each seat's record name in ``text`` becomes its claimant's mention (Discord shows
-        the member's own name), so prompts and standings speak of the people at the table."""
+        the member's own name), so prompts and standings speak of the people at the table. Names are values of a
+        message, never its template: the values are rewritten, in any language."""
         if not self.imported():
             return text
         seats = sorted((p for p in self.players if p.user_id is not None), key=lambda p: -len(p.name))
@@ -71,7 +83,7 @@ class Ctx:
             return text
         pattern = re.compile("|".join(rf"(?<![\w@]){re.escape(p.name)}(?!\w)" for p in seats))
         by_name = {p.name: p.user_id for p in seats}
-        return pattern.sub(lambda m: mention(by_name[m.group(0)]), text)
+        return map_values(text, lambda s: pattern.sub(lambda m: mention(by_name[m.group(0)]), s))
 
 
 class Table:
@@ -98,6 +110,7 @@ class Table:
         self._map_posted: dict[int, int] = {}  # what the last map posted after a turn showed (its board and outline)
         # who decided each imported action, by game: (fingerprint of those actions, seat names); see consent._deciders
         self._deciders: dict[int, tuple[str, list[str | None]]] = {}
+        self._locales: dict[int, str] = {}  # the locale each member was last seen with (stored when it changes)
 
     @classmethod
     async def open(cls, path: str, **kwargs: Any) -> Self:
@@ -111,6 +124,17 @@ class Table:
         if lk is None:
             lk = self._locks[channel_id] = asyncio.Lock()
         return lk
+
+    async def _note_locale(self, user: User) -> None:
+        """Remember the member's Discord locale: their direct messages (reminders) speak it."""
+        if not user.locale or self._locales.get(user.id) == user.locale:
+            return
+        try:
+            await self.store.remember_locale(user.id, user.locale, self.now())
+        except StorageError:
+            log.warning("could not remember the locale of member %s", user.id, exc_info=True)
+            return
+        self._locales[user.id] = user.locale
 
     async def _load_ctx(self, ctx: Ctx) -> None:
         ctx.row = await self.store.active_game(ctx.channel_id)
@@ -127,9 +151,9 @@ class Table:
         """The channel's game in play, from the cache or replayed from the stored log (call under the lock)."""
         row = ctx.row
         if row is None:
-            raise Refusal("There is no game in this channel. Create one with `/game create title:18FL`.")
+            raise Refusal(NO_GAME)
         if row.status != "active":
-            raise Refusal("The game has not started yet: " + self._lobby_hint(ctx))
+            raise Refusal(M("The game has not started yet: {hint}", hint=self._lobby_hint(ctx)))
         game = self._games.get(row.id)
         if game is not None:
             self._games.move_to_end(row.id)
@@ -141,8 +165,8 @@ class Table:
             game = await checkpoints.load_game(self.store, row, names, stored, self.now())
         except Exception:
             log.exception("game %s could not be replayed (%d actions)", row.id, len(stored))
-            raise Refusal(f"Game #{row.id} cannot be loaded: the engine refuses its stored log. An administrator can "
-                          "`/game abandon` it.") from None
+            raise Refusal(M("Game #{game} cannot be loaded: the engine refuses its stored log. An administrator can "
+                            "`/game abandon` it.", game=row.id)) from None
         self._remember(row.id, game)
         return game
 
@@ -209,27 +233,30 @@ class Table:
         self._best[game_id] = (token, best)
         return best
 
-    def _lobby_hint(self, ctx: Ctx) -> str:
+    def _lobby_hint(self, ctx: Ctx) -> Text:
         """Who is seated and how to go on, for a game that has not started (an import lobby: the seats to claim)."""
         if ctx.row is not None and is_import_lobby(ctx.row):
             pending = ctx.pending
             if pending is None:
                 return LOST_IMPORT
             claimed = {p.name for p in ctx.players}
-            free = ", ".join(n for n in pending.seats if n not in claimed) or "none"
-            return f"an imported game; seats still to claim: {free}. Claim one with the menu of the import message."
-        names = ", ".join(p.name for p in ctx.players) or "nobody yet"
-        return f"seated: {names}. Join with `/game join`; a seated player starts it with `/game start`."
+            free = tuple(n for n in pending.seats if n not in claimed) or M("none")
+            return M("an imported game; seats still to claim: {seats}. Claim one with the menu of the import "
+                     "message.", seats=free)
+        names = tuple(p.name for p in ctx.players) or M("nobody yet")
+        return M("seated: {players}. Join with `/game join`; a seated player starts it with `/game start`.",
+                 players=names)
 
     def _need_admin(self, ctx: Ctx) -> None:
         if not ctx.is_admin():
-            raise Refusal("Only the game's creator or a member with the Manage Server permission can do that.")
+            raise Refusal(M("Only the game's creator or a member with the Manage Server permission can do that."))
 
     def _need_seat(self, ctx: Ctx) -> PlayerRow:
         seat = ctx.seat()
         if seat is None:
-            names = ", ".join(p.name for p in ctx.players)
-            raise Refusal(f"You are not playing in this game (players: {names}). Only seated players can act.")
+            names = tuple(p.name for p in ctx.players)
+            raise Refusal(M("You are not playing in this game (players: {players}). Only seated players can act.",
+                            players=names))
         return seat
 
 
@@ -246,11 +273,26 @@ def game_result(game: Game) -> dict[str, Any]:
             "actions": len(game.actions)}
 
 
-LOST_IMPORT = ("an imported game whose record was lost (an older version of the bot kept it in memory only and "
-               "restarted before every seat was claimed); its creator or an administrator can `/game abandon` it, "
-               "then `/game import` the file again.")
+LOST_IMPORT = M("an imported game whose record was lost (an older version of the bot kept it in memory only and "
+                "restarted before every seat was claimed); its creator or an administrator can `/game abandon` it, "
+                "then `/game import` the file again.")
+NO_GAME = M("There is no game in this channel. Create one with `/game create title:18FL`.")
 
 
 def is_import_lobby(row: GameRow) -> bool:
     """A lobby holding an imported record: only imports get the site's rules profile (/game create cannot)."""
     return row.status == "lobby" and row.options.get("rules_profile") == SITE_PROFILE
+
+
+def map_values(text: Any, fn: Callable[[str], str]) -> Any:
+    """``text`` with `fn` applied to every plain string in it: the values of a message (not its template), the
+    parts of a join, the items of a list."""
+    if isinstance(text, Msg):
+        return Msg(text.text, tuple((k, map_values(v, fn)) for k, v in text.args), text.plural)
+    if isinstance(text, Join):
+        return Join(tuple(map_values(p, fn) for p in text.parts), text.sep)
+    if isinstance(text, (list, tuple)):
+        return type(text)(map_values(v, fn) for v in text)
+    if isinstance(text, str):
+        return fn(text)
+    return text

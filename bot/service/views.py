@@ -8,6 +8,7 @@ from typing import Any
 
 from engine.errors import GameError
 from engine.game import Game
+from engine.messages import Join, M, Text
 
 from .. import checkpoints, texts
 from .. import pictures as jobs
@@ -31,7 +32,7 @@ class Views(Table):
         last = await self._last_finished(ctx)
         if last is None:
             await self._game(ctx)  # refuses with the reason (no game, not started)
-            raise Refusal(f"There is no game to {doing}.")
+            raise Refusal(M("There is no game to export.") if doing == "export" else M("There is no game to show."))
         return last
 
     async def _last_finished(self, ctx: Ctx) -> tuple[GameRow, Game] | None:
@@ -55,6 +56,7 @@ class Views(Table):
     def _render_view(self, ctx: Ctx, game: Game, name: str, opts: dict[str, Any]) -> Reply:
         assert ctx.row is not None
         private = not opts.get("share")
+        lang = ctx.reader_lang() if private else ctx.row.language  # a picture only the member sees is theirs
         if name == "players":
             return Reply(embeds=[texts.players_embed(game)], ephemeral=private)
         if name == "corporations":
@@ -67,41 +69,46 @@ class Views(Table):
                 try:
                     centre = jobs.find_region(game, region)
                 except ValueError as e:
-                    raise Refusal(str(e)) from None
+                    raise Refusal(getattr(e, "msg", None) or str(e)) from None
                 where = texts.hex_name(game, centre)
-                return Reply(text=f"Map around {where} — {texts.round_line(game)}",
-                             pictures=[self._map_picture(ctx.row, game, region=centre)], ephemeral=private)
-            return Reply(text=f"Map — {texts.round_line(game)}", pictures=[self._map_picture(ctx.row, game)],
-                         ephemeral=private)
+                return Reply(text=M("Map around {where} — {round}", where=where, round=texts.round_line(game)),
+                             pictures=[self._map_picture(ctx.row, game, region=centre, lang=lang)],
+                             ephemeral=private)
+            return Reply(text=M("Map — {round}", round=texts.round_line(game)),
+                         pictures=[self._map_picture(ctx.row, game, lang=lang)], ephemeral=private)
         if name in jobs.SHEETS:
             try:
-                text, job = jobs.sheet_job(game, name, str(opts.get("corporation") or "").upper() or None)
+                text, job = jobs.sheet_job(game, name, str(opts.get("corporation") or "").upper() or None, lang=lang)
             except ValueError as e:
-                raise Refusal(str(e)) from None
+                raise Refusal(getattr(e, "msg", None) or str(e)) from None
             what = name + (f"-{opts.get('corporation')}" if name == "revenue" else "")
             return Reply(text=text, pictures=[Picture(f"game{ctx.row.id}-{len(game.actions):05d}-{what}.png", job)],
                          ephemeral=private)
         if name == "market":
-            return Reply(text=f"Market — {texts.round_line(game)}", pictures=[self._market_picture(ctx.row, game)],
-                         ephemeral=private)
+            return Reply(text=M("Market — {round}", round=texts.round_line(game)),
+                         pictures=[self._market_picture(ctx.row, game, lang)], ephemeral=private)
         if name == "standings":
-            return Reply(text="**Net worth**\n" + ctx.names_as_members("\n".join(texts.standings_lines(game))),
-                         pictures=[self._standings_picture(ctx.row, game)], ephemeral=private)
-        raise Refusal(f"Unknown view {name}.")
+            return Reply(text=Join((M("**Net worth**"), *(ctx.names_as_members(ln)
+                                                           for ln in texts.standings_lines(game)))),
+                         pictures=[self._standings_picture(ctx.row, game, lang)], ephemeral=private)
+        raise Refusal(M("Unknown view {view}.", view=name))
 
     # ------------------------------------------------------------------ pictures (snapshots, rendered later)
     def _corp_colors(self, game: Game) -> dict[str, tuple[str, str]]:
         return {c.sym: (c.color, c.text_color) for c in game.data.corporations}
 
     def _map_picture(self, row: GameRow, game: Game, routes: Any = None, corp: str | None = None, *,
-                     region: str | None = None, highlight: set[str] | None = None) -> Picture:
-        title = f"{row.title} · game #{row.id} · {texts.round_line(game)}"
+                     region: str | None = None, highlight: set[str] | None = None,
+                     lang: str | None = None) -> Picture:
+        """The map (in `lang`: by default the game's, for the channel)."""
+        title: Text = _caption(row, texts.round_line(game))
         draws = route_draws(game, routes) if routes is not None else None
         if corp:
-            title += f" · {corp} routes"
+            title = M("{caption} · {corp} routes", caption=title, corp=corp)
         elif highlight:
-            title += f" · {game.current_entity} may build on the outlined hexes"
-        job = jobs.map_job(game, title, routes=draws, highlight=highlight, region=region, crop=bool(highlight))
+            title = M("{caption} · {corp} may build on the outlined hexes", caption=title, corp=game.current_entity)
+        job = jobs.map_job(game, title, routes=draws, highlight=highlight, region=region, crop=bool(highlight),
+                           lang=lang or row.language)
         n = len(game.actions)
         kind = "routes" if routes is not None else ("region" if region else "map")
         return Picture(f"game{row.id}-{n:05d}-{kind}.png", job)
@@ -118,13 +125,19 @@ class Views(Table):
         self._map_posted[row.id] = shown
         return self._map_picture(row, game, highlight=highlight or None)
 
-    def _market_picture(self, row: GameRow, game: Game) -> Picture:
-        caption = f"{row.title} · game #{row.id} · {texts.round_line(game)}"
-        return Picture(f"game{row.id}-{len(game.actions):05d}-market.png", jobs.market_job(game, caption))
+    def _market_picture(self, row: GameRow, game: Game, lang: str | None = None) -> Picture:
+        return Picture(f"game{row.id}-{len(game.actions):05d}-market.png",
+                       jobs.market_job(game, _caption(row, texts.round_line(game)), lang=lang or row.language))
 
-    def _standings_picture(self, row: GameRow, game: Game) -> Picture:
-        title = f"{row.title} · game #{row.id} · " + ("final standings" if game.finished else texts.round_line(game))
-        return Picture(f"game{row.id}-{len(game.actions):05d}-standings.png", jobs.standings_job(game, title))
+    def _standings_picture(self, row: GameRow, game: Game, lang: str | None = None) -> Picture:
+        title = _caption(row, M("final standings") if game.finished else texts.round_line(game))
+        return Picture(f"game{row.id}-{len(game.actions):05d}-standings.png",
+                       jobs.standings_job(game, title, lang=lang or row.language))
+
+
+def _caption(row: GameRow, when: Text) -> Text:
+    """A picture's caption: which game, and when ("18FL · game #3 · OR 2.1")."""
+    return M("{title} · game #{game} · {round}", title=row.title, game=row.id, round=when)
 
 
 def route_draws(game: Game, routes: Any) -> list[Any]:
@@ -138,17 +151,17 @@ def route_draws(game: Game, routes: Any) -> list[Any]:
     return draws
 
 
-def routes_text(game: Game, best: Any) -> str:
+def routes_text(game: Game, best: Any) -> Text:
     routes = getattr(best, "routes", []) or []
     if not routes:
-        return f"No route earns anything: the trains run for {game.fmt(0)}."
-    lines = []
+        return M("No route earns anything: the trains run for {revenue}.", revenue=game.fmt(0))
+    lines: list[Text] = [M("Best routes:") if getattr(best, "proven", True) else
+                         M("Best routes found, not proven best (the search ran out of its time budget):")]
     for r in routes:
         variant, stops = _route_label(game, r)
-        lines.append(f"· {variant}-train: {stops} {game.fmt(r.revenue)}")
-    head = "Best routes:" if getattr(best, "proven", True) else \
-        "Best routes found, not proven best (the search ran out of its time budget):"
-    return head + "\n" + "\n".join(lines) + f"\nTotal {game.fmt(best.revenue)}."
+        lines.append(M("· {train}-train: {stops} {revenue}", train=variant, stops=stops, revenue=game.fmt(r.revenue)))
+    lines.append(M("Total {revenue}.", revenue=game.fmt(best.revenue)))
+    return Join(tuple(lines))
 
 
 def _route_label(game: Game, route: Any) -> tuple[str, str]:

@@ -120,6 +120,7 @@ class FakeUser:
     name: str
     admin: bool = False  # a server administrator: Discord reports every permission for them
     dms_open: bool = True  # False: "Cannot send messages to this user"
+    locale: str = "en-US"  # the language of the member's Discord client (an interaction's `locale`)
 
     @property
     def permissions(self) -> int:
@@ -340,6 +341,7 @@ class FakeDiscord:
         self._command_ids: dict[tuple[str | None, str], str] = {}
         self.command_puts = 0
         self.identifies = 0
+        self.guild_locale = "en-US"  # the guild's preferred locale (an interaction's `guild_locale`); a test sets it
         self.connections = 0
         self.resumes = 0
         self.faults: list[Fault] = []
@@ -535,7 +537,7 @@ class FakeDiscord:
             "channels": channels, "members": members, "member_count": len(members), "threads": [],
             "voice_states": [], "presences": [], "large": False, "unavailable": False, "stage_instances": [],
             "guild_scheduled_events": [], "soundboard_sounds": [], "joined_at": "2024-01-01T00:00:00+00:00",
-            "preferred_locale": "en-US", "premium_tier": 0, "afk_timeout": 300, "verification_level": 0,
+            "preferred_locale": self.guild_locale, "premium_tier": 0, "afk_timeout": 300, "verification_level": 0,
             "default_message_notifications": 0, "explicit_content_filter": 0, "mfa_level": 0, "nsfw_level": 0,
             "system_channel_flags": 0})
         with self.lock:
@@ -559,8 +561,8 @@ class FakeDiscord:
             "version": 1, "attachment_size_limit": self.limits.attachment_size, "guild_id": GUILD_ID,
             "channel_id": cid, "channel": {k: v for k, v in self.channels.get(cid, {}).items()
                                            if k != "permission_overwrites"},
-            "member": user.member_json(), "app_permissions": str(MEMBER_PERMISSIONS), "locale": "en-US",
-            "guild_locale": "en-US", "entitlements": [], "authorizing_integration_owners": {"0": GUILD_ID},
+            "member": user.member_json(), "app_permissions": str(MEMBER_PERMISSIONS), "locale": user.locale,
+            "guild_locale": self.guild_locale, "entitlements": [], "authorizing_integration_owners": {"0": GUILD_ID},
             "context": 0, "data": data}
         if cid in self.dm_channels:
             # an interaction in a DM with the bot: no guild, no member; the user himself, and the private context
