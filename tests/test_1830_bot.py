@@ -68,7 +68,7 @@ def test_the_diesel_trade_in_is_offered_by_train_buy_autocomplete() -> None:
     g = diesel_position()
     mine = [a for a in legal(g) if a["entity"] == "PRR"]
     choices = _legal_choices(g, "train buy", "exchange", {"train": "D-0"}, mine)
-    assert [c.value for c in choices] == ["4-0"] and "trading in its 4-train 4-0" in choices[0].name
+    assert [c.value for c in choices] == ["4-0"] and "trading in its 4-train 4-0" in str(choices[0].name)
     act = next(a for a in mine if a.get("exchange"))
     assert decode_action(encode_action(act))["exchange"] == "4-0"
 
@@ -82,4 +82,4 @@ def test_the_mh_exchange_is_offered_by_private_use() -> None:
         g.process({"type": "pass", "entity": g.current_entity})
     mine = [dump_action(a) for a in g.legal_actions()]
     choices = _legal_choices(g, "private use", "ability", {}, mine)
-    assert any("MH: Exchange for a share of NYC from the IPO" in c.name for c in choices)
+    assert any("MH: Exchange for a share of NYC from the IPO" in str(c.name) for c in choices)

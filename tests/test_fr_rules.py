@@ -155,8 +155,8 @@ def test_rule_3_open_information() -> None:
     from bot.texts import corporations_embed, players_embed
 
     g = operating({"PRO": 100})
-    corps = " ".join(v for _, v in corporations_embed(g).fields)
-    players = " ".join(v for _, v in players_embed(g).fields)
+    corps = " ".join(str(v) for _, v in corporations_embed(g).fields)
+    players = " ".join(str(v) for _, v in players_embed(g).fields)
     assert f"Treasury {g.fmt(g.corps['PRO'].cash)}" in corps
     assert all(f"Cash {g.fmt(p.cash)}" in players for p in g.players)
 

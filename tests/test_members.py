@@ -165,7 +165,7 @@ async def test_one_call_to_act_per_game_the_previous_is_marked_done(svc: Service
     assert await svc.turn_posted(1, CH1, 502) == 501
     assert await svc.turn_posted(1, CH1, 502) is None  # the same message again: nothing to mark
     text = "🪙 bob buys TR.\n\n➡️ 18FL · game #1 · <@1> — alice chooses a private company: POSC.\nmore lines"
-    assert turn_over_text(text) == "🪙 bob buys TR.\n\n~~➡️ 18FL · game #1 · <@1> — alice chooses a private " \
+    assert str(turn_over_text(text)) == "🪙 bob buys TR.\n\n~~➡️ 18FL · game #1 · <@1> — alice chooses a private " \
                                    "company: POSC.~~ ☑️ done"
     assert turn_over_text("no call here") == "no call here"
 

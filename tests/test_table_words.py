@@ -85,6 +85,6 @@ def test_game_logs_never_show_train_ids(played: Game) -> None:
 def test_repeated_purchases_are_merged() -> None:
     lines = ["bob bought L&N (ipo)", "amy started SAL at $70", "bob bought L&N (ipo)", "bob bought L&N (pool)",
              "bob bought L&N (ipo)", "amy sold 1× SAL", "amy sold 2× SAL", "cat holds the Priority Deal"]
-    assert merge_purchases(lines) == [
+    assert [str(x) for x in merge_purchases(lines)] == [
         "bob bought 3 shares of L&N from the IPO", "amy started SAL at $70", "bob bought a share of L&N from the pool",
         "amy sold 3 shares of SAL", "cat holds the Priority Deal"]

@@ -33,7 +33,7 @@ class Prompt(Table):
         ids = [uid for uid in (ctx.uid(n) for n in acting) if uid is not None]
         who = " ".join(mention(i) for i in ids)
         turn: Text = game.describe_turn()
-        lead = f"{texts.PROMPT_MARK} {texts.game_tag(row)} · "
+        lead = Join((f"{texts.PROMPT_MARK} ", texts.game_tag(row), " · "), "")  # the tag in the channel's words
         call = Join((lead, who, " — ", turn), "")
         if ctx.imported():
             # the record's names mean nothing here: the line names the members who claimed the seats

@@ -9,7 +9,6 @@ language, for the notes a transport adds (a picture left out).
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -181,8 +180,7 @@ def localise(reply: Reply, public: str, private: str) -> Reply:
 
 def localise_embed(e: Embed, t: Callable[[Text], str]) -> Embed:
     """An embed whose title, description and fields are rendered (a copy; the embed may be shared)."""
-    return dataclasses.replace(e, title=t(e.title), description=t(e.description),
-                               fields=[(t(name), t(value)) for name, value in e.fields])
+    return e.render(t)
 
 
 def localise_choices(choices: list[Choice], lang: str) -> list[Choice]:
