@@ -619,8 +619,30 @@ def reconstruction_note(data: Any) -> Text:
              "published game (every item says where it comes from in the title data).", title=data.title)
 
 
+# /help's own topics (the command groups are topics too), each named in the reader's language
+HELP_TOPICS: dict[str, Msg] = {"commands": M("commands"), "pictures": M("pictures"), "track": M("track"),
+                               "undo": M("undo"), "options": M("options"), "18ez": M("18ez")}
+HELP_GROUPS = ("game", "private", "stock", "token", "train", "corp", "view")
+
+
+def help_topic_word(key: str) -> Text:
+    """A /help topic as the reader types it (``track`` is 線路 in Japanese)."""
+    return HELP_TOPICS.get(key) or command_words(key)
+
+
+def help_topic_key(typed: str) -> str:
+    """The topic a member typed, in any of our languages, as its key ("線路" -> "track"); unknown: as typed."""
+    from .i18n import LANGUAGES, tr
+
+    typed = typed.strip().lower().lstrip("/")
+    for key in (*HELP_TOPICS, *HELP_GROUPS):
+        if any(tr(help_topic_word(key), lang).lower() == typed for lang in LANGUAGES):
+            return key
+    return typed
+
+
 def help_text(topic: str | None, title_options: Mapping[str, Mapping[str, Any]] | None = None) -> Text:
-    topic = (topic or "").strip().lower().lstrip("/")
+    topic = help_topic_key(topic or "")
     if topic in ("18ez", "ez"):
         return EZ_HELP
     if topic in ("pictures", "picture", "map", "market"):
@@ -651,9 +673,11 @@ def help_text(topic: str | None, title_options: Mapping[str, Mapping[str, Any]] 
                        description=_as_msg(g.description)))
     lines.append(M("`/pass`, `/act`, `/undo`, `/redo`, `/help` — pass; any legal action from a list; undo; redo; "
                    "this help"))
-    lines.append(M("More: `/help topic:pictures`, `/help topic:track`, `/help topic:undo`, `/help topic:options`, "
-                   "`/help topic:stock`, `/help topic:18ez` (a first game, from scratch; its board is a "
-                   "reconstruction) …"))
+    lines.append(M("More: `/help topic:{pictures}`, `/help topic:{track}`, `/help topic:{undo}`, "
+                   "`/help topic:{options}`, `/help topic:{stock}`, `/help topic:{ez}` (a first game, from scratch; "
+                   "its board is a reconstruction) …", pictures=help_topic_word("pictures"),
+                   track=help_topic_word("track"), undo=help_topic_word("undo"), options=help_topic_word("options"),
+                   stock=help_topic_word("stock"), ez=help_topic_word("18ez")))
     return Join((*lines, *reconstruction_notes()))
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from bot import texts
 from bot.commands import COMMANDS, GROUPS, command_words, option_word
-from bot.i18n import EN, Tr
+from bot.i18n import EN, Tr, tr
 from bot.service import Service
 from engine.actions import dump_action
 from engine.game import Game
@@ -231,3 +231,14 @@ async def test_a_japanese_table_reads_our_texts_through_the_service(tmp_path: Pa
         assert "**Commands**" in (await do(service, ALICE, "help")).text
     finally:
         await service.close()
+
+
+def test_help_topics_are_named_and_understood_in_each_language() -> None:
+    from bot.texts import HELP_GROUPS, HELP_TOPICS, help_text, help_topic_key, help_topic_word
+
+    for key in (*HELP_TOPICS, *HELP_GROUPS):
+        for lang in ("en", "ja"):
+            assert help_topic_key(tr(help_topic_word(key), lang)) == key
+    assert help_topic_key("線路") == "track" and help_topic_key("/Track") == "track"
+    assert tr(help_text("線路"), "ja") == tr(help_text("track"), "ja")
+    assert "`/ヘルプ 項目:線路`" in tr(help_text(None), "ja")

@@ -3,6 +3,7 @@
     python -m tools.i18n update   # rewrite bot/locale/<domain>.pot and merge new templates into each language
     python -m tools.i18n check [domain ...]  # missing, untranslated, other placeholders (exit 1 if any)
     python -m tools.i18n todo ja  # the templates a language still lacks, one per line
+    python -m tools.i18n set ja DOMAIN < file.tsv  # fill translations: "msgid<TAB>msgstr" per line (\n escaped)
 
 Templates are the literal first arguments of ``M(...)`` and ``MN(...)`` calls (engine.messages) in each domain's
 files, plus what a domain lists from its data (``EXTRA``: the command table, titles' data texts). Catalogues are
@@ -184,11 +185,33 @@ def todo(lang: str) -> list[str]:
     return out
 
 
+def set_translations(lang: str, domain: str, pairs: Iterable[tuple[str, str]]) -> list[str]:
+    """Write translations into a language's catalogue; returns the msgids it does not have."""
+    po = LOCALE / lang / f"{domain}.po"
+    cat = read(po, lang)
+    unknown = []
+    for msgid, msgstr in pairs:
+        m = cat.get(msgid)
+        if m is None:
+            unknown.append(msgid)
+            continue
+        m.string = (msgstr,) if isinstance(m.id, tuple) else msgstr
+        m.flags.discard("fuzzy")
+    _write(cat, po)
+    return unknown
+
+
 def main(argv: list[str]) -> int:
     cmd = argv[0] if argv else "check"
     if cmd == "update":
         update()
         return 0
+    if cmd == "set":
+        pairs = [tuple(x.replace("\\n", "\n") for x in line.rstrip("\n").split("\t", 1))
+                 for line in sys.stdin if "\t" in line]
+        unknown = set_translations(argv[1], argv[2], pairs)  # type: ignore[arg-type]
+        print("\n".join(f"not in the catalogue: {u!r}" for u in unknown) or f"{len(pairs)} set")
+        return 1 if unknown else 0
     if cmd == "todo":
         print("\n".join(todo(argv[1] if len(argv) > 1 else "ja")))
         return 0

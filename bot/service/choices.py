@@ -36,8 +36,7 @@ class Choices(Table):
             return [Choice(M("{option} — {meaning}", option=k, meaning=v), k)
                     for k, v in rules_for(title).options.items()]
         if path == "help":
-            return [Choice(t, t) for t in ("commands", "pictures", "track", "undo", "options", "18ez", *(g for g in
-                    ("game", "private", "stock", "token", "train", "corp", "view")))]
+            return [Choice(texts.help_topic_word(t), t) for t in (*texts.HELP_TOPICS, *texts.HELP_GROUPS)]
         if option == "player":
             return [Choice(p.name, p.name) for p in ctx.players]
         if ctx.row is None or ctx.row.status != "active":

@@ -387,7 +387,8 @@ class AutoPlayer:
             offer = nxt.offer
             sellers = [self.users[u] for u in offer.mentioned() if u in self.users]
             assert len(sellers) == 1 and offer.pinged() == {sellers[0].id}, offer.text()
-            ex = await self.driver.click(sellers[0], offer, self.driver.button(offer, "Accept")["custom_id"])
+            accept = next(b for b in offer.buttons() if b.get("style") == 3)  # the green one, in any language
+            ex = await self.driver.click(sellers[0], offer, accept["custom_id"])
             nxt = await self.driver.turn(ex)
             how += ", accepted"
         await self._check(user, encoded, ex, nxt)
