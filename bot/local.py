@@ -56,7 +56,7 @@ from typing import Any, TextIO
 
 from engine.messages import M, Text
 
-from .commands import Command, coerce, resolve_option, resolve_path
+from .commands import Command, coerce, command_words, option_word, resolve_option, resolve_path
 from .i18n import DEFAULT, LANGUAGES, Tr
 from .reminders import due_notices
 from .service import Button, Reply, Select, Service, User
@@ -168,7 +168,7 @@ class LocalChannel:
             choices = await self.service.autocomplete(self.channel_id, who, cmd.path, ask, "", options)
             listing = "\n".join(f"  {c.value}  — {c.name}" for c in choices) or \
                 "  " + self.t(M("(nothing legal right now)"))
-            self.write(self.t(M("choices for {option}:", option=ask)) + "\n" + listing)
+            self.write(self.t(M("choices for {option}:", option=option_word(ask))) + "\n" + listing)
             return LineResult(True, expect, skipped=not expect)
         self._echo(line)
         reply = await self.service.handle(self.channel_id, LOCAL_GUILD, who, cmd.path, options,
@@ -188,15 +188,16 @@ class LocalChannel:
                 free = [o for o in positional if o.name not in options]
                 if not free:
                     raise ValueError(self.t(M("/{command} has no option for {word}. Options: {options}.",
-                                              command=cmd.path, word=repr(word),
-                                              options=tuple(o.name for o in cmd.options))))
+                                              command=command_words(cmd.path), word=repr(word),
+                                              options=tuple(option_word(o.name) for o in cmd.options))))
                 opt, value = free[0], word
             if value == "?":
                 ask = opt.name
                 continue
             if opt.type == "user":
                 if not value.startswith("@"):
-                    raise ValueError(self.t(M("{option} is a member: write {option}:@name", option=opt.name)))
+                    raise ValueError(self.t(M("{option} is a member: write {option}:@name",
+                                              option=option_word(opt.name))))
                 options[opt.name] = self._user(value)
             elif opt.type == "attachment":
                 # Discord uploads a file; here the option names a file on disk
@@ -210,7 +211,8 @@ class LocalChannel:
         missing = [o.name for o in cmd.options if o.required and o.name not in options and o.name != ask]
         if missing and ask is None:
             raise ValueError(self.t(M("/{command} needs {options} (add `{option}:?` to see the choices).",
-                                      command=cmd.path, options=tuple(missing), option=missing[0])))
+                                      command=command_words(cmd.path),
+                                      options=tuple(option_word(o) for o in missing), option=option_word(missing[0]))))
         return options, ask
 
     async def _click(self, words: list[str], expect: bool) -> LineResult:

@@ -261,7 +261,7 @@ def test_4_home_station_and_terrain_costs() -> None:
 def test_4_one_tile_per_turn_and_blocked_private_hexes() -> None:
     g = to_operating(game())
     assert g.rules.blocker(g, "G15") == "SV"
-    assert "blocked by" in (g.rules.tile_lay_problem(g, "PRR", "G15", "9", 0) or "")
+    assert "blocked by" in str(g.rules.tile_lay_problem(g, "PRR", "G15", "9", 0) or "")
     act(g, "lay_tile", hex="H14", tile="9", rotation=1)
     assert g.round.step != "track"
 

@@ -177,7 +177,7 @@ def test_yellow_zone_and_privates_in_cert_limit() -> None:
 # -- tiles -----------------------------------------------------------------------------------------------------
 def test_label_tiles() -> None:
     g = new_game("18AL", P3)
-    assert "G4" in g.rules.label_problem(g, "G4", "57") or g.rules.label_problem(g, "G4", "57")
+    assert "G4" in str(g.rules.label_problem(g, "G4", "57")) or g.rules.label_problem(g, "G4", "57")
     assert g.rules.label_problem(g, "G4", "441a") is None
     assert g.rules.label_problem(g, "L5", "57") is None
     assert g.rules.label_problem(g, "L5", "14") is not None
@@ -486,7 +486,7 @@ def test_name_chits_are_the_presidents_choice_and_pay_only_on_their_train() -> N
         act(g, type="name_train", entity="M&C", chit="Dixie Flyer", train="2-0")
     act(g, type="run_routes", entity="ABC", routes=[{"train": "3-0", "nodes": LINE}])
     assert g.round.revenue == 90
-    assert "Robert E. Lee on the 3-train" in g.rules.charter_notes(g, "ABC")[0]
+    assert "Robert E. Lee on the 3-train" in str(g.rules.charter_notes(g, "ABC")[0])
 
     # not in another corporation's turn; and a named train sold away leaves its chit on the charter
     play(g, plan, in_turn("TAG", "buy_train"))
@@ -494,7 +494,7 @@ def test_name_chits_are_the_presidents_choice_and_pay_only_on_their_train() -> N
         act(g, type="name_train", entity="M&C", chit=LEE, train="2-0")
     act(g, type="buy_train", entity="TAG", train="3-0", price=1)
     assert g.rules.placed_chits(g) == {} and state(g).chit_corp == "ABC"
-    assert "Robert E. Lee (on the charter" in g.rules.charter_notes(g, "ABC")[0]
+    assert "Robert E. Lee (on the charter" in str(g.rules.charter_notes(g, "ABC")[0])
     play(g, plan, in_turn("ABC"))
     assert g.or_set == (2, 2)
     act(g, type="name_train", entity="M&C", chit=LEE, train="2-2")  # reusable

@@ -516,8 +516,8 @@ def test_rule_31_gray_tiles_from_first_7_or_d() -> None:
     act(g, **opts[0])
     assert g.board.hexes["J8"].tile == "167"
     # #513 goes only on a brown #63, #167 only on a double-O tile
-    assert "upgrades only #63" in (g.rules.tile_lay_problem(g, "MID", "K7", "513", 0) or "")
-    assert "double-O" in (g.rules.tile_lay_problem(g, "MID", "K7", "167", 0) or "")
+    assert "upgrades only #63" in str(g.rules.tile_lay_problem(g, "MID", "K7", "513", 0) or "")
+    assert "double-O" in str(g.rules.tile_lay_problem(g, "MID", "K7", "167", 0) or "")
 
 
 # -- 24, 25: forced purchases ----------------------------------------------------------------------------------
@@ -672,7 +672,7 @@ def test_map_picture_shows_port_markers_and_reconstruction() -> None:
     put(g, "H6", "PORT-G", 3)
     act(g, type="assign", entity="SO", target="H6")
     assert "port" not in g.board.hexes["H6"].markers  # the marker left the map for SO's charter
-    assert any("Bordeaux" in line for line in g.rules.charter_notes(g, "SO"))
+    assert any("Bordeaux" in str(line) for line in g.rules.charter_notes(g, "SO"))
     assert render_map(g.board) != png
 
 

@@ -13,6 +13,7 @@ from engine.game import Game
 from engine.messages import MN, M, Msg
 from engine.stock import share_price
 from engine.titles import TITLES, rules_for
+from engine.titles.texts import data_text
 
 from .. import pictures as jobs
 from .. import texts
@@ -33,7 +34,7 @@ class Choices(Table):
             return [Choice(t, t) for t in TITLES]
         if path == "game create" and option == "options":
             title = find_title(str(opts.get("title") or TITLES[0]), strict=False)
-            return [Choice(M("{option} — {meaning}", option=k, meaning=v), k)
+            return [Choice(M("{option} — {meaning}", option=k, meaning=data_text(v)), k)
                     for k, v in rules_for(title).options.items()]
         if path == "help":
             return [Choice(texts.help_topic_word(t), t) for t in (*texts.HELP_TOPICS, *texts.HELP_GROUPS)]

@@ -15,6 +15,7 @@ from typing import Any
 from ..actions import Action
 from ..errors import GameError
 from ..game import Game
+from ..messages import M
 from .base import TitleRules
 
 TITLES = ("18FL", "18AL", "1830", "18EZ", "18FR-RCE")
@@ -24,9 +25,10 @@ PROFILES = ("rulebook", "18xx.games")
 @cache
 def rules_for(title: str, profile: str = "rulebook") -> TitleRules:
     if title not in TITLES:
-        raise GameError(f"Unknown title {title}. Titles: {', '.join(TITLES)}.")
+        raise GameError(M("Unknown title {title}. Titles: {titles}.", title=title, titles=TITLES))
     if profile not in PROFILES:
-        raise GameError(f"Unknown rules profile {profile}. Profiles: {', '.join(PROFILES)}.")
+        raise GameError(M("Unknown rules profile {profile}. Profiles: {profiles}.", profile=profile,
+                          profiles=PROFILES))
     if title == "18FL":
         if profile == "18xx.games":
             from .g18fl_site import Rules18FLSite
@@ -58,7 +60,7 @@ def rules_for(title: str, profile: str = "rulebook") -> TitleRules:
         return Rules18EZ()
     if title == "18FR-RCE":
         if profile == "18xx.games":
-            raise GameError("18FR-RCE has no 18xx.games rules profile (that site has no 18FR-RCE).")
+            raise GameError(M("18FR-RCE has no 18xx.games rules profile (that site has no 18FR-RCE)."))
         from .g18fr import Rules18FR
 
         return Rules18FR()

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ..actions import Action
 from ..errors import GameError
 from ..market import Cell
+from ..messages import M, Msg, Text
 from ..state import BANK, IPO, POOL, Certificate, Corporation
 
 _S = TypeVar("_S")
@@ -60,10 +61,10 @@ class TitleRules:
     # an upgrade without a city must add track joined to the corporation's network (18AL 4.2.1(j) and its Q&A)
     new_track_must_connect = False
     bankrupt_keeps_holdings = False  # 18AL: a bankrupt player's unsold stock and privates still score
-    bank_broken_text = "The bank has broken: the game ends after the current set of operating rounds."
+    bank_broken_text: Text = M("The bank has broken: the game ends after the current set of operating rounds.")
     bank_breaks_below = 1  # the bank is broken once it holds less than this: $0 or less
     # what a token step offers, in the title's words (18FL adds hotels)
-    token_step_words = "place a station token"
+    token_step_words: Text = M("place a station token")
     # holders whose shares' part of a dividend goes to the corporation's treasury (18EZ: the IPO, not the pool)
     treasury_dividend_holders: tuple[str, ...] = (POOL,)
     # a player over the certificate limit must sell down before ending his stock turn, when a sale is possible
@@ -78,8 +79,9 @@ class TitleRules:
     def check_options(self, game: Game, options: dict[str, Any]) -> None:
         unknown = set(options) - set(self.options) - {"rules_profile"}
         if unknown:
-            known = ", ".join(self.options) or "none"
-            raise GameError(f"Unknown option {', '.join(sorted(unknown))} for {game.data.title}; options: {known}.")
+            known = tuple(self.options) or M("none")
+            raise GameError(M("Unknown option {options} for {title}; options: {known}.",
+                              options=tuple(sorted(unknown)), title=game.data.title, known=known))
 
     def setup(self, game: Game) -> None:
         raise NotImplementedError
@@ -134,7 +136,7 @@ class TitleRules:
             return 0
         return sum(1 for c in game.companies.values() if c.owner == player and not c.closed)
 
-    def stock_turn_end_problem(self, game: Game, rnd: Any, player: str) -> str | None:
+    def stock_turn_end_problem(self, game: Game, rnd: Any, player: str) -> Msg | None:
         """Why the player may not end his stock turn yet (e.g. still above the certificate limit)."""
         if not self.sell_down_to_cert_limit:
             return None
@@ -146,8 +148,8 @@ class TitleRules:
         sold = set() if self.repeated_sales else getattr(rnd, "sold_this_turn", set())
         if not any(rnd.sell_problem(game, player, s, 1) is None for s in game.corps if s not in sold):
             return None
-        return (f"You hold {count} certificates, over the limit of {limit}: sell enough to comply before ending "
-                "your turn.")
+        return M("You hold {n} certificates, over the limit of {limit}: sell enough to comply before ending "
+                 "your turn.", n=count, limit=limit)
 
     def sold_out_moves(self, game: Game) -> None:
         """End of a stock round (2-D markets): every corporation wholly held by players moves up one row."""
@@ -156,7 +158,8 @@ class TitleRules:
         for sym in game.market.operating_order(held):
             before = game.price(sym)
             if self.sold_out_move(game, sym):
-                game.say(f"All of {sym} is held by players: price {game.fmt(before)} → {game.fmt(game.price(sym))}.")
+                game.say(M("All of {corp} is held by players: price {before} → {after}.", corp=sym,
+                           before=game.fmt(before), after=game.fmt(game.price(sym))))
 
     def sold_out_move(self, game: Game, corp: str) -> bool:
         """Move a sold-out corporation's price (up one row); True if it moved."""
@@ -203,9 +206,9 @@ class TitleRules:
         return None
 
     def par_given(self, game: Game, rnd: Any, act: Any) -> None:
-        raise GameError("No par price is due.")
+        raise GameError(M("No par price is due."))
 
-    def player_trade_problem(self, game: Game, rnd: Any) -> str | None:
+    def player_trade_problem(self, game: Game, rnd: Any) -> Msg | None:
         """Why privates may not change hands between players in this stock round, or None."""
         return None
 
@@ -215,13 +218,13 @@ class TitleRules:
 
     def stock_company_action(self, game: Game, rnd: Any, act: Action) -> None:
         """A private's ability used by its owner in a stock round (1830 M&H exchange)."""
-        raise GameError(f"{act.entity} has no ability usable in a stock round.")
+        raise GameError(M("{company} has no ability usable in a stock round.", company=act.entity))
 
     def multi_buy(self, game: Game, corp: str, source: str) -> bool:
         """The turn's one purchase may be several shares of ``corp`` from ``source`` (1830 brown zone)."""
         return False
 
-    def cannot_sell_reason(self, game: Game, corp: str) -> str | None:
+    def cannot_sell_reason(self, game: Game, corp: str) -> Msg | None:
         return None
 
     def sales_allowed(self, game: Game, rnd: Any) -> bool:
@@ -247,7 +250,7 @@ class TitleRules:
         """The corporation has just floated: by default the bank pays its capital at once."""
         capital = self.capital(game, corp)
         game.pay(BANK, corp, capital)
-        game.say(f"{corp} floats and receives {game.fmt(capital)}.")
+        game.say(M("{corp} floats and receives {amount}.", corp=corp, amount=game.fmt(capital)))
 
     def ipo_price(self, game: Game, corp: str) -> int:
         """Price per share of a certificate from the IPO: the market value (18FL) or the par value."""
@@ -271,14 +274,15 @@ class TitleRules:
         for c in game.companies.values():
             if not c.closed and c.owner is not None and c.revenue:
                 game.pay("bank", c.owner, c.revenue)
-                game.say(f"{c.owner} receives {game.fmt(c.revenue)} from {c.sym}.")
+                game.say(M("{owner} receives {amount} from {company}.", owner=c.owner, amount=game.fmt(c.revenue),
+                           company=c.sym))
 
     def step_applies(self, game: Game, rnd: OperatingRound, step: str) -> bool:
         return True
 
-    def lay_allowance_problem(self, game: Game, rnd: OperatingRound, kind: str) -> str | None:
+    def lay_allowance_problem(self, game: Game, rnd: OperatingRound, kind: str) -> Msg | None:
         if rnd.lays:
-            return "Only one tile may be laid per turn."
+            return M("Only one tile may be laid per turn.")
         return None
 
     def more_lays_possible(self, game: Game, rnd: OperatingRound) -> bool:
@@ -287,7 +291,7 @@ class TitleRules:
     def token_step_open(self, game: Game, rnd: OperatingRound) -> bool:
         return False
 
-    def tile_lay_problem(self, game: Game, corp: str, hex_id: str, tile: str, rotation: int) -> str | None:
+    def tile_lay_problem(self, game: Game, corp: str, hex_id: str, tile: str, rotation: int) -> Msg | None:
         return None
 
     def on_tile_laid(self, game: Game, corp: str, hex_id: str, tokens_before: list[list[str | None]]) -> None:
@@ -302,7 +306,7 @@ class TitleRules:
     def lay_cost(self, game: Game, hex_id: str) -> int:
         """What laying a tile on the hex costs now: its terrain cost on the first (yellow) tile."""
         return game.data.hex(hex_id).cost if game.board.layout(hex_id).color == "white" else 0
-    def track_pass_problem(self, game: Game, rnd: OperatingRound) -> str | None:
+    def track_pass_problem(self, game: Game, rnd: OperatingRound) -> Msg | None:
         """Why the corporation may not skip the track step now (18EZ: its home tile is compulsory)."""
         return None
 
@@ -317,7 +321,7 @@ class TitleRules:
         return False
 
     def company_action(self, game: Game, rnd: OperatingRound, act: Action) -> None:
-        raise GameError(f"{act.entity} has no ability usable now.")
+        raise GameError(M("{company} has no ability usable now.", company=act.entity))
 
     def or_action(self, game: Game, rnd: OperatingRound, act: Action) -> bool:
         return False
@@ -375,7 +379,7 @@ class TitleRules:
 
     def exchange_train(self, game: Game, rnd: OperatingRound, act: Any) -> None:
         """Buy a train handing in one of the corporation's own (1830 Diesel trade-in)."""
-        raise GameError(f"{game.data.title} has no train trade-ins.")
+        raise GameError(M("{title} has no train trade-ins.", title=game.data.title))
 
     def must_own_train(self, game: Game, rnd: OperatingRound) -> bool:
         """Whether the operating corporation must end its turn owning a train: always, or (with
@@ -399,10 +403,10 @@ class TitleRules:
         corp = game.corps[rnd.corp or ""]
         return not self.emergency_cheapest_only and corp.cash == 0 and not game.trains_of(corp.sym)
 
-    def funded_train_price_limit(self, game: Game, rnd: OperatingRound, train: Any) -> tuple[int, str]:
+    def funded_train_price_limit(self, game: Game, rnd: OperatingRound, train: Any) -> tuple[int, Msg]:
         """The most a corporation may pay, with its president's help, for another corporation's train, and that
         limit in words."""
-        return train.price, f"the face value {game.fmt(train.price)}"
+        return train.price, M("the face value {price}", price=game.fmt(train.price))
 
     def on_corp_bought_train(self, game: Game, corp: str, train: Any) -> None:
         return None
@@ -412,11 +416,11 @@ class TitleRules:
 
     def obsolete_on_purchase(self, game: Game, trains: list[Any], buyer: str | None) -> None:
         """Trains made obsolete by a purchase: pool copies leave at once, the others run once more."""
-        game.remove_trains([t for t in trains if t.owner == POOL], "is obsolete and leaves the game")
+        game.remove_trains([t for t in trains if t.owner == POOL], M("is obsolete and leaves the game"))
         for t in trains:
             if t.owner != POOL:
                 t.obsolete = True
-                game.say(f"{t.owner}'s {t.variant}-train is obsolete: it runs once more.")
+                game.say(M("{owner}'s {train}-train is obsolete: it runs once more.", owner=t.owner, train=t.variant))
 
     def on_bank_broken(self, game: Game) -> None:
         return None
@@ -438,24 +442,25 @@ class TitleRules:
         return None
 
     def emergency_sale_problem(self, game: Game, rnd: OperatingRound, player: str, corp: str,
-                               count: int) -> str | None:
+                               count: int) -> Msg | None:
         if not self.sell_only_what_is_needed:
             return None
         need = rnd.cheapest_price(game) - game.corps[rnd.corp or ""].cash
         price = game.price(corp)
         if game.available_cash(player) + (count - 1) * price >= need:
-            return (f"Sell only what the train needs: {player} would already have {game.fmt(need)} with "
-                    f"{count - 1} fewer.")
+            return M("Sell only what the train needs: {player} would already have {amount} with {n} fewer.",
+                     player=player, amount=game.fmt(need), n=count - 1)
         return None
 
-    def label_problem(self, game: Game, hex_id: str, tile_id: str) -> str | None:
+    def label_problem(self, game: Game, hex_id: str, tile_id: str) -> Msg | None:
         """A labelled hex takes only tiles with its label, and a labelled tile only such hexes."""
         hdef = game.data.hex(hex_id)
         tdef = game.data.tiles[tile_id]
         if (tdef.label or None) != (hdef.label or None):
             if hdef.label:
-                return f"{hex_id} ({hdef.name or hdef.label}) takes only its own '{hdef.label}' tiles."
-            return f"Tile #{tile_id} is only for the hexes labelled '{tdef.label}'."
+                return M("{hex} ({name}) takes only its own '{label}' tiles.", hex=hex_id,
+                         name=hdef.name or hdef.label, label=hdef.label)
+            return M("Tile #{tile} is only for the hexes labelled '{label}'.", tile=tile_id, label=tdef.label)
         return None
 
     def on_phase(self, game: Game) -> None:
@@ -464,7 +469,7 @@ class TitleRules:
     def bankrupt(self, game: Game, rnd: OperatingRound, player: str) -> None:
         raise NotImplementedError
 
-    def step_purpose(self, game: Game, step: str) -> str | None:
+    def step_purpose(self, game: Game, step: str) -> Msg | None:
         """One sentence on what the current step is for (18EZ teaches newcomers); ``step`` is an operating step
         or "stock"."""
         return None
@@ -473,7 +478,7 @@ class TitleRules:
         """The title's own invariants, checked after every action in self-play (18FR-RCE port markers)."""
         return []
 
-    def charter_notes(self, game: Game, corp: str) -> list[str]:
+    def charter_notes(self, game: Game, corp: str) -> list[Text]:
         """Extra lines for a corporation's charter (title markers it holds), for the views."""
         return []
 

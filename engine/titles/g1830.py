@@ -25,10 +25,12 @@ from ..errors import GameError
 from ..graph import reach
 from ..hexgrid import neighbour
 from ..journal import Tracked
+from ..messages import MN, M, Msg
 from ..routes import GenericRules, TrainSpec
 from ..state import BANK, IPO, POOL, Certificate, Corporation
 from .base import TitleRules, title_state
 from .stations import HomeStations
+from .words import either
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -173,12 +175,12 @@ class Rules1830(HomeStations, TitleRules):
         if game.companies[first].owner is None:
             st.first_private_discount += 5
             price = self.private_price(game, first)
-            game.say(f"Everyone passes: {first} now costs {game.fmt(price)}.")
-            rnd.summary.append(f"{first} reduced to {game.fmt(price)}")
+            game.say(M("Everyone passes: {company} now costs {price}.", company=first, price=game.fmt(price)))
+            rnd.summary.append(M("{company} reduced to {price}", company=first, price=game.fmt(price)))
         else:
-            game.say("Everyone passes: the privates pay their revenue (a privates-only operating turn).")
+            game.say(M("Everyone passes: the privates pay their revenue (a privates-only operating turn)."))
             self.pay_private_revenue(game)
-            rnd.summary.append("privates paid their revenue")
+            rnd.summary.append(M("privates paid their revenue"))
         return True
 
     def must_take_first_private(self, game: Game) -> bool:
@@ -196,9 +198,11 @@ class Rules1830(HomeStations, TitleRules):
             if cert.president:
                 corp.president = owner
                 state(game).par_due = (owner, cert.corp)
-                game.say(f"{owner} receives the {cert.corp} President's certificate and must set its par price now.")
+                game.say(M("{player} receives the {corp} President's certificate and must set its par price now.",
+                           player=owner, corp=cert.corp))
             else:
-                game.say(f"{owner} receives a {game.percent_of(cert.corp, cert.shares)}% share of {cert.corp}.")
+                game.say(M("{player} receives a {percent}% share of {corp}.", player=owner,
+                           percent=game.percent_of(cert.corp, cert.shares), corp=cert.corp))
 
     def par_given(self, game: Game, rnd: Any, act: Par) -> None:
         """The buyer of a private that carries a President's certificate sets that corporation's par."""
@@ -206,17 +210,19 @@ class Rules1830(HomeStations, TitleRules):
         assert st.par_due is not None
         player, sym = st.par_due
         if act.entity != player or game.corp(act.corporation).sym != sym:
-            raise GameError(f"{player} must first set the par price of {sym} (one of "
-                            f"{', '.join(game.fmt(c.price) for c in self.par_cells(game))}).")
+            raise GameError(M("{player} must first set the par price of {corp} (one of {prices}).", player=player,
+                              corp=sym, prices=tuple(game.fmt(c.price) for c in self.par_cells(game))))
         cells = [c for c in self.par_cells(game) if c.price == act.price]
         if not cells:
-            raise GameError(f"{game.fmt(act.price)} is not a par value. Choose one of "
-                            f"{', '.join(game.fmt(c.price) for c in self.par_cells(game))}.")
+            raise GameError(M("{price} is not a par value. Choose one of {prices}.", price=game.fmt(act.price),
+                              prices=tuple(game.fmt(c.price) for c in self.par_cells(game))))
         game.market.place(sym, cells[0].row, cells[0].col)
         game.corps[sym].par_price = act.price
         st.par_due = None
-        game.say(f"{player} sets the par price of {sym} at {game.fmt(act.price)}.")
-        rnd.summary.append(f"{player} set {sym}'s par at {game.fmt(act.price)}")
+        game.say(M("{player} sets the par price of {corp} at {price}.", player=player, corp=sym,
+                   price=game.fmt(act.price)))
+        rnd.summary.append(M("{player} set {corp}'s par at {price}", player=player, corp=sym,
+                             price=game.fmt(act.price)))
         stock.check_float(game, sym)
 
     def pending_par(self, game: Game) -> tuple[str, str] | None:
@@ -236,10 +242,10 @@ class Rules1830(HomeStations, TitleRules):
             return
         super().stock_company_action(game, rnd, act)
 
-    def player_trade_problem(self, game: Game, rnd: Any) -> str | None:
+    def player_trade_problem(self, game: Game, rnd: Any) -> Msg | None:
         """NOTES 2: privates change hands between players from stock round 2 on."""
         if game.round_no <= 1:
-            return "Privates may not change hands between players in the first stock round."
+            return M("Privates may not change hands between players in the first stock round.")
         return None
 
     # -- stock round
@@ -295,14 +301,20 @@ class Rules1830(HomeStations, TitleRules):
         source = act.source
         match = [cert for cert in opts if cert.corp == corp and cert.owner == source]
         if not match:
-            where = ", ".join(f"{cert.corp} from the {cert.owner}" for cert in opts) or "nothing now"
-            raise GameError(f"{act.entity} can be exchanged for: {where}.")
+            where = tuple(M("{corp} from the IPO", corp=cert.corp) if cert.owner == IPO
+                          else M("{corp} from the pool", corp=cert.corp) for cert in opts) or M("nothing now")
+            raise GameError(M("{company} can be exchanged for: {options}.", company=act.entity, options=where))
         cert = match[0]
         owner = c.owner
         assert owner is not None
         cert.owner = owner
         c.closed = True
-        game.say(f"{owner} exchanges {c.name} ({c.sym}) for a {corp} share from the {source}; {c.sym} closes.")
+        if source == IPO:
+            game.say(M("{player} exchanges {name} ({company}) for a {corp} share from the IPO; {company} closes.",
+                       player=owner, name=c.name, company=c.sym, corp=corp))
+        else:
+            game.say(M("{player} exchanges {name} ({company}) for a {corp} share from the pool; {company} closes.",
+                       player=owner, name=c.name, company=c.sym, corp=corp))
         game.update_presidency(corp)
         stock.check_float(game, corp)
 
@@ -334,8 +346,8 @@ class Rules1830(HomeStations, TitleRules):
             hex_id, _ = self.home(game, sym)
             choices = self.home_choices(game, sym)
             if act.hex != hex_id or act.city not in choices:
-                raise GameError(f"{sym} first places its home station in {hex_id}, in city "
-                                f"{' or '.join(str(c) for c in choices)}.")
+                raise GameError(M("{corp} first places its home station in {hex}, in city {cities}.", corp=sym,
+                                  hex=hex_id, cities=either([str(c) for c in choices])))
             self.place_home(game, sym, act.city)
             if rnd.step == "home" or not self.station_options(game, sym):
                 rnd.advance(game)
@@ -367,10 +379,11 @@ class Rules1830(HomeStations, TitleRules):
                 return c.sym
         return None
 
-    def tile_lay_problem(self, game: Game, corp: str, hex_id: str, tile: str, rotation: int) -> str | None:
+    def tile_lay_problem(self, game: Game, corp: str, hex_id: str, tile: str, rotation: int) -> Msg | None:
         blocked = self.blocker(game, hex_id)
         if blocked:
-            return (f"{hex_id} is blocked by {game.companies[blocked].name} ({blocked}) while a player owns it.")
+            return M("{hex} is blocked by {name} ({company}) while a player owns it.", hex=hex_id,
+                     name=game.companies[blocked].name, company=blocked)
         return None
 
     def _owned_by_operating(self, game: Game, rnd: OperatingRound, sym: str) -> bool:
@@ -417,16 +430,22 @@ class Rules1830(HomeStations, TitleRules):
         sym = rnd.corp or ""
         opts = self.special_lays(game, rnd)
         if act not in opts:
-            listing = ", ".join(f"#{o.tile} r{o.rotation} at {o.hex}" for o in opts) or "none now"
-            raise GameError(f"{act.entity} lays its tile where its ability says: {listing}.")
+            listing = tuple(M("#{tile} r{rotation} at {hex}", tile=o.tile, rotation=o.rotation, hex=o.hex)
+                            for o in opts) or M("none now")
+            raise GameError(M("{company} lays its tile where its ability says: {options}.", company=act.entity,
+                              options=listing))
         lay = game.data.company(act.entity).abilities["tile_lay"]
         cost = 0 if lay.get("free") else self.lay_cost(game, act.hex)
         if cost:
             game.pay(sym, BANK, cost)
         game.board.place_tile(act.hex, act.tile, act.rotation, city_map(game, act.hex, act.tile, act.rotation))
         state(game).used.add(act.entity)
-        game.say(f"{sym} (with {act.entity}) lays #{act.tile} at {act.hex}" +
-                 (f" for {game.fmt(cost)}" if cost else "") + ".")
+        if cost:
+            game.say(M("{corp} (with {company}) lays #{tile} at {hex} for {cost}.", corp=sym, company=act.entity,
+                       tile=act.tile, hex=act.hex, cost=game.fmt(cost)))
+        else:
+            game.say(M("{corp} (with {company}) lays #{tile} at {hex}.", corp=sym, company=act.entity, tile=act.tile,
+                       hex=act.hex))
         if not lay.get("extra"):
             rnd.lays.append("yellow")
             token = game.data.company(act.entity).abilities.get("token")
@@ -441,10 +460,11 @@ class Rules1830(HomeStations, TitleRules):
                        game.data.company(c).abilities.get("token"))
         token = game.data.company(company).abilities["token"]
         if act.hex != token["hex"]:
-            raise GameError(f"{sym} places the {company} station token in {token['hex']} now.")
+            raise GameError(M("{corp} places the {company} station token in {hex} now.", corp=sym, company=company,
+                              hex=token["hex"]))
         if game.corps[sym].tokens_left <= 0:
             st.dh_token_due = None
-            raise GameError(f"{sym} has no station tokens left.")
+            raise GameError(M("{corp} has no station tokens left.", corp=sym))
         self.put_station(game, sym, act.hex, act.city, token.get("price", 0))
         st.dh_token_due = None
         rnd.token_placed = True
@@ -453,7 +473,8 @@ class Rules1830(HomeStations, TitleRules):
     def company_action(self, game: Game, rnd: OperatingRound, act: Action) -> None:
         if isinstance(act, LayTile):
             if not self._owned_by_operating(game, rnd, act.entity):
-                raise GameError(f"{act.entity}'s ability is used only by the corporation owning it, in its turn.")
+                raise GameError(M("{company}'s ability is used only by the corporation owning it, in its turn.",
+                                  company=act.entity))
             self._special_lay(game, rnd, act)
             return
         if isinstance(act, PlaceToken) and state(game).dh_token_due == rnd.corp and rnd.step == "token":
@@ -462,11 +483,11 @@ class Rules1830(HomeStations, TitleRules):
         if isinstance(act, BuyShares) and game.data.company(act.entity).abilities.get("exchange"):
             self.exchange_company(game, act)
             return
-        raise GameError(f"{act.entity} has no ability usable now.")
+        raise GameError(M("{company} has no ability usable now.", company=act.entity))
 
-    def lay_allowance_problem(self, game: Game, rnd: OperatingRound, kind: str) -> str | None:
+    def lay_allowance_problem(self, game: Game, rnd: OperatingRound, kind: str) -> Msg | None:
         if rnd.lays:
-            return "Only one tile may be laid or upgraded per turn."
+            return M("Only one tile may be laid or upgraded per turn.")
         return None
 
     def or_legal_actions(self, game: Game, rnd: OperatingRound) -> list[Action]:
@@ -527,7 +548,8 @@ class Rules1830(HomeStations, TitleRules):
         for c in game.companies.values():
             if not c.closed and game.data.company(c.sym).abilities.get("close_on_train_of") == corp:
                 c.closed = True
-                game.say(f"{c.name} ({c.sym}) closes: {corp} has bought a train.")
+                game.say(M("{name} ({company}) closes: {corp} has bought a train.", name=c.name, company=c.sym,
+                           corp=corp))
 
     def train_event(self, game: Game, event: str) -> None:
         if event != "close_companies":
@@ -535,7 +557,7 @@ class Rules1830(HomeStations, TitleRules):
         for sym, c in game.companies.items():
             if not c.closed:
                 c.closed = True
-                game.say(f"{c.name} ({sym}) closes.")
+                game.say(M("{name} ({company}) closes.", name=c.name, company=sym))
 
     def trade_in_options(self, game: Game, rnd: OperatingRound) -> list[BuyTrain]:
         sym = rnd.corp or ""
@@ -556,26 +578,29 @@ class Rules1830(HomeStations, TitleRules):
         own = game.train(act.exchange or "")
         offers = [t for t, src in rnd.available_trains(game) if src == "bank" and act.train in (t.id, t.name)]
         if not offers:
-            raise GameError(f"The bank does not sell a {act.train}-train now.")
+            raise GameError(M("The bank does not sell a {train}-train now.", train=act.train))
         t = offers[0]
         trade = game.data.train(t.name).trade_in
         if own.owner != sym or own.name not in trade:
-            kinds = ", ".join(sorted(trade)) or "none"
-            raise GameError(f"A {t.name}-train may be bought by handing in one of {sym}'s own trains of type "
-                            f"{kinds}; {own.id} is not one.")
+            kinds = tuple(sorted(trade)) or M("none")
+            raise GameError(M("A {train}-train may be bought by handing in one of {corp}'s own trains of type "
+                              "{kinds}; {own} is not one.", train=t.name, corp=sym, kinds=kinds, own=own.id))
         price = trade[own.name]
         if act.price not in (None, price):
-            raise GameError(f"With a trade-in the {t.name}-train costs {game.fmt(price)}.")
+            raise GameError(M("With a trade-in the {train}-train costs {price}.", train=t.name, price=game.fmt(price)))
         if game.corps[sym].cash < price:
-            raise GameError(f"{sym} has {game.fmt(game.corps[sym].cash)}; the trade-in costs {game.fmt(price)}.")
+            raise GameError(M("{corp} has {cash}; the trade-in costs {price}.", corp=sym,
+                              cash=game.fmt(game.corps[sym].cash), price=game.fmt(price)))
         game.trains = [x for x in game.trains if x is not own]
         real = game.train(t.id)
         game.pay(sym, BANK, price)
         real.owner = sym
         rnd.bank_types_bought.append(t.name)
         game.ensure_unlimited_stock()
-        game.say(f"{sym} hands in {own.variant}-train {own.id} and buys a {t.name}-train for {game.fmt(price)}.")
-        rnd.summary.append(f"{sym} bought a {t.name}-train (trade-in of a {own.name})")
+        game.say(M("{corp} hands in {own}-train {own_id} and buys a {train}-train for {price}.", corp=sym,
+                   own=own.variant, own_id=own.id, train=t.name, price=game.fmt(price)))
+        rnd.summary.append(M("{corp} bought a {train}-train (trade-in of a {own})", corp=sym, train=t.name,
+                             own=own.name))
         self.on_corp_bought_train(game, sym, real)
         game.on_train_bought(real)
 
@@ -600,7 +625,8 @@ class Rules1830(HomeStations, TitleRules):
                 c.owner = POOL
             for _ in range(n):
                 game.market.move(sym, 1, 0)
-            game.say(f"{player}'s {n} share{'s' if n > 1 else ''} of {sym} go to the pool.")
+            game.say(MN("{player}'s {n} share of {corp} go to the pool.", "{player}'s {n} shares of {corp} go to the "
+                        "pool.", player=player, n=n, corp=sym))
             if corp.president is not None:
                 game.update_presidency(sym)
         for c in game.companies.values():
@@ -609,7 +635,7 @@ class Rules1830(HomeStations, TitleRules):
         if p.cash:
             game.pay(player, BANK, p.cash)
         p.bankrupt = True
-        game.say(f"{player} cannot raise the price of the train and is bankrupt: the game ends.")
+        game.say(M("{player} cannot raise the price of the train and is bankrupt: the game ends.", player=player))
         game.end_game("bankrupt")
 
 

@@ -19,11 +19,13 @@ from ..actions import Action, Assign, BuyTrain, LayTile, NameTrain, Pass, PlaceT
 from ..companies import company_purchase_actions
 from ..errors import GameError
 from ..journal import Tracked
+from ..messages import M, Msg, Text
 from ..routes import GenericRules, Stop, TrainSpec
 from ..state import BANK, POOL, Certificate, Corporation, Train
 from .base import TitleRules, title_state
 from .site_steps import CompanyStep
 from .stations import HomeStations
+from .words import both, colour_word
 
 if TYPE_CHECKING:
     from ..board import Board
@@ -125,8 +127,8 @@ class Rules18AL(CompanyStep, HomeStations, TitleRules):
     train_needed_only_with_route = True
     privates_scored = True  # 5.1: open privates count at their par value
     auto_name_chits = False  # the president places the name chits (name_train); the engine does not
-    bank_broken_text = ("The bank has run out of cash: the game ends after the current operating round (after this "
-                        "stock round and one operating round, if in a stock round).")
+    bank_broken_text = M("The bank has run out of cash: the game ends after the current operating round (after this "
+                         "stock round and one operating round, if in a stock round).")
 
     # -- setup and rounds
     def setup(self, game: Game) -> None:
@@ -182,8 +184,8 @@ class Rules18AL(CompanyStep, HomeStations, TitleRules):
         st.tie_break_played = True
         number, total = game.or_set
         game.or_set = (number + 1, max(total, number + 1))
-        game.say(f"{' and '.join(tied)} tie for first place with {game.fmt(game.net_worth(tied[0]))}: one extra "
-                 "operating round is played (tournament tie-break).")
+        game.say(M("{players} tie for first place with {worth}: one extra operating round is played (tournament "
+                   "tie-break).", players=both(tied), worth=game.fmt(game.net_worth(tied[0]))))
         return OperatingRound(game, *game.or_set)
 
     def on_bank_broken(self, game: Game) -> None:
@@ -222,25 +224,26 @@ class Rules18AL(CompanyStep, HomeStations, TitleRules):
         st = state(game)
         if company == "SNAR" and not st.coal_gone:
             st.coal_corp = corp
-            game.say(f"{corp} receives the two Warrior Coal Field tokens.")
+            game.say(M("{corp} receives the two Warrior Coal Field tokens.", corp=corp))
         if company == "M&C":
             st.chit_corp, st.chits = corp, {}
-            game.say(f"{corp} receives the name chits Robert E. Lee and Pan American.")
+            game.say(M("{corp} receives the name chits {chits}.", corp=corp, chits=both(self.chit_names(game))))
 
     def on_president_change(self, game: Game, corp: str, old: str, new: str) -> None:
         st = state(game)
         if st.chit_corp == corp:
             st.chit_corp, st.chits = None, {}
-            game.say(f"{corp} changes president: its name chits are removed from play.")
+            game.say(M("{corp} changes president: its name chits are removed from play.", corp=corp))
 
     # -- operating turn steps
-    def lay_allowance_problem(self, game: Game, rnd: OperatingRound, kind: str) -> str | None:
+    def lay_allowance_problem(self, game: Game, rnd: OperatingRound, kind: str) -> Msg | None:
         if not rnd.lays:
             return None
         if self._double_yellow(game, rnd) and rnd.lays == ["yellow"] and kind == "yellow":
             return None
-        return "Only one tile may be laid per turn" + (" (or two yellow tiles on the first turn)."
-                                                       if self._double_yellow(game, rnd) else ".")
+        if self._double_yellow(game, rnd):
+            return M("Only one tile may be laid per turn (or two yellow tiles on the first turn).")
+        return M("Only one tile may be laid per turn.")
 
     def _double_yellow(self, game: Game, rnd: OperatingRound) -> bool:
         return bool(game.options.get("double_yellow_first_or")) and not game.corps[rnd.corp or ""].operated
@@ -262,23 +265,26 @@ class Rules18AL(CompanyStep, HomeStations, TitleRules):
         rng = self.company_price_range(game, sym, "BLC")
         return rng is not None and game.corps[sym].cash >= rng[0]
 
-    def label_problem(self, game: Game, hex_id: str, tile_id: str) -> str | None:
+    def label_problem(self, game: Game, hex_id: str, tile_id: str) -> Msg | None:
         if tile_id == LUMBER_TILE:
-            return "Tile #445 (Lumber Terminal) is laid only with the Brown & Sons Lumber Co."
+            return M("Tile #{tile} (Lumber Terminal) is laid only with the {company}.", tile=LUMBER_TILE,
+                     company=game.data.company("BLC").name)
         if game.board.hexes[hex_id].tile == LUMBER_TILE:
-            return "The Lumber Terminal is permanent and is never upgraded."
+            return M("The Lumber Terminal is permanent and is never upgraded.")
         tdef = game.data.tiles[tile_id]
         if tdef.label:
             where = LABEL_HEXES.get(tdef.label)
             if where != hex_id:
-                return f"Tile #{tile_id} is labelled for {game.data.hex(where).name if where else tdef.label} only."
+                return M("Tile #{tile} is labelled for {place} only.", tile=tile_id,
+                         place=game.data.hex(where).name if where else tdef.label)
             return None
         if hex_id in LABEL_HEXES.values():
             own = [t for t, d in game.data.tiles.items() if d.color == tdef.color and d.label
                    and LABEL_HEXES.get(d.label) == hex_id]
             if own:
-                return (f"{game.data.hex(hex_id).name} has its own {tdef.color} tile: only #{', #'.join(own)} "
-                        "may be laid there.")
+                return M("{place} has its own {color} tile: only {tiles} may be laid there.",
+                         place=game.data.hex(hex_id).name, color=colour_word(tdef.color),
+                         tiles=tuple(f"#{t}" for t in own))
         return None
 
     # -- stations (engine.titles.stations)
@@ -295,7 +301,8 @@ class Rules18AL(CompanyStep, HomeStations, TitleRules):
         if cd.objective == act.hex and sym not in st.objectives_paid:
             st.objectives_paid.add(sym)
             game.pay(BANK, sym, cd.objective_bonus)
-            game.say(f"{sym} reaches its historical objective {name} and receives {game.fmt(cd.objective_bonus)}.")
+            game.say(M("{corp} reaches its historical objective {place} and receives {amount}.", corp=sym, place=name,
+                       amount=game.fmt(cd.objective_bonus)))
         rnd.advance(game)
 
     def or_action(self, game: Game, rnd: OperatingRound, act: Action) -> bool:
@@ -354,36 +361,38 @@ class Rules18AL(CompanyStep, HomeStations, TitleRules):
             self._name_train(game, rnd, act)
             return
         if not self._owned_by_operating(game, rnd, sym):
-            raise GameError(f"{sym}'s ability is used only by the corporation owning it, in its own turn.")
+            raise GameError(M("{company}'s ability is used only by the corporation owning it, in its own turn.",
+                              company=sym))
         if sym == "BLC" and isinstance(act, LayTile):
             if rnd.step != "track":
-                raise GameError("The Lumber Terminal is laid during the tile-laying step.")
+                raise GameError(M("The Lumber Terminal is laid during the tile-laying step."))
             if not self._lumber_usable(game, rnd):
-                raise GameError("The Lumber Terminal tile is not available.")
+                raise GameError(M("The Lumber Terminal tile is not available."))
             if act.tile != LUMBER_TILE or (act.hex, act.rotation) not in self.lumber_options(game):
-                opts = ", ".join(f"{h} r{r}" for h, r in self.lumber_options(game)) or "none"
-                raise GameError(f"B&SLC lays tile #445 in an empty swamp hex, not running off the map or into a "
-                                f"blank red or gray side. Options: {opts}.")
+                opts = tuple(f"{h} r{r}" for h, r in self.lumber_options(game)) or M("none")
+                raise GameError(M("B&SLC lays tile #{tile} in an empty swamp hex, not running off the map or into a "
+                                  "blank red or gray side. Options: {options}.", tile=LUMBER_TILE, options=opts))
             game.board.place_tile(act.hex, LUMBER_TILE, act.rotation, [])
-            game.say(f"{rnd.corp} (with B&SLC) lays the Lumber Terminal #445 at {act.hex}.")
+            game.say(M("{corp} (with B&SLC) lays the Lumber Terminal #{tile} at {hex}.", corp=rnd.corp,
+                       tile=LUMBER_TILE, hex=act.hex))
             if not self.more_lays_possible(game, rnd) and rnd.lays:
                 rnd.advance(game)
             return
         if sym == "SNAR" and isinstance(act, Assign):
             corp = rnd.corp or ""
             if act.target not in self.coal_options(game, corp):
-                opts = ", ".join(self.coal_options(game, corp)) or "none"
-                raise GameError(f"The coal token goes on a pentagon city one of {corp}'s trains can reach. "
-                                f"Options: {opts}.")
+                opts = tuple(self.coal_options(game, corp)) or M("none")
+                raise GameError(M("The coal token goes on a pentagon city one of {corp}'s trains can reach. "
+                                  "Options: {options}.", corp=corp, options=opts))
             st.coal_hex = act.target
             game.board.hexes[act.target].markers["coal"] = corp
-            game.say(f"{corp} places a Warrior Coal Field token in {game.data.hex(act.target).name}: +$10 for its "
-                     "trains there.")
+            game.say(M("{corp} places a Warrior Coal Field token in {place}: +{bonus} for its trains there.",
+                       corp=corp, place=game.data.hex(act.target).name, bonus=game.fmt(self._coal_bonus(game))))
             return
         if sym == "NDY" and isinstance(act, BuyTrain):
             self._ndy_buy(game, rnd, act)
             return
-        raise GameError(f"{sym} cannot do that now.")
+        raise GameError(M("{company} cannot do that now.", company=sym))
 
     def ndy_offers(self, game: Game, rnd: OperatingRound) -> list[tuple[Train, str]]:
         """Trains New Decatur Yards may buy at half price now: the next new train (Table III)."""
@@ -391,21 +400,25 @@ class Rules18AL(CompanyStep, HomeStations, TitleRules):
 
     def _ndy_buy(self, game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
         if rnd.step != "buy_train":
-            raise GameError("New Decatur Yards is used in the train-buying step.")
+            raise GameError(M("New Decatur Yards is used in the train-buying step."))
         offers = self.ndy_offers(game, rnd)
         match = [(t, src) for t, src in offers if act.train in (t.id, t.name)]
         if not match:
-            what = ", ".join(f"a {t.name} for {game.fmt(t.price // 2)}" for t, _src in offers) or "nothing now"
-            raise GameError(f"New Decatur Yards buys {self.ndy_text} at half price: {what}.")
+            what = tuple(M("a {train} for {price}", train=t.name, price=game.fmt(t.price // 2))
+                         for t, _src in offers) or M("nothing now")
+            raise GameError(M("New Decatur Yards buys {trains} at half price: {offers}.", trains=self.ndy_text,
+                              offers=what))
         t, src = match[0]
         half = t.price // 2
         if act.price not in (None, half):
-            raise GameError(f"With New Decatur Yards the {t.name}-train costs {game.fmt(half)}.")
+            raise GameError(M("With New Decatur Yards the {train}-train costs {price}.", train=t.name,
+                              price=game.fmt(half)))
         corp = game.corps[rnd.corp or ""]
         if len(game.trains_of(corp.sym)) >= game.train_limit(corp.sym):
-            raise GameError(f"{corp.sym} is at its train limit.")
+            raise GameError(M("{corp} is at its train limit.", corp=corp.sym))
         if corp.cash < half:
-            raise GameError(f"{corp.sym} has {game.fmt(corp.cash)}; the train costs {game.fmt(half)}.")
+            raise GameError(M("{corp} has {cash}; the train costs {price}.", corp=corp.sym, cash=game.fmt(corp.cash),
+                              price=game.fmt(half)))
         game.companies["NDY"].closed = True
         real = t if src == "pool" else game.train(t.id)
         game.pay(corp.sym, BANK, half)
@@ -413,14 +426,14 @@ class Rules18AL(CompanyStep, HomeStations, TitleRules):
         rnd.bank_types_bought.append(t.name)
         if src == "bank":
             game.ensure_unlimited_stock()
-        game.say(f"{corp.sym} buys a {t.name}-train at half price, {game.fmt(half)}, with New Decatur Yards "
-                 "(which closes).")
-        rnd.summary.append(f"{corp.sym} bought a {t.name}-train (NDY)")
+        game.say(M("{corp} buys a {train}-train at half price, {price}, with New Decatur Yards (which closes).",
+                   corp=corp.sym, train=t.name, price=game.fmt(half)))
+        rnd.summary.append(M("{corp} bought a {train}-train (NDY)", corp=corp.sym, train=t.name))
         self.on_corp_bought_train(game, corp.sym, real)
         if src == "bank":
             game.on_train_bought(real)
 
-    ndy_text = "the next new train from the Initial Offering"
+    ndy_text: Text = M("the next new train from the Initial Offering")
 
     def or_legal_actions(self, game: Game, rnd: OperatingRound) -> list[Action]:
         sym = rnd.corp
@@ -493,35 +506,44 @@ class Rules18AL(CompanyStep, HomeStations, TitleRules):
         st = state(game)
         sym = rnd.corp or ""
         if self.auto_name_chits:
-            raise GameError("Under the 18xx.games rules the name chits' bonuses go to the best runs by themselves.")
+            raise GameError(M("Under the 18xx.games rules the name chits' bonuses go to the best runs by "
+                              "themselves."))
         if st.chit_corp != sym:
-            holder = f"{st.chit_corp} holds them" if st.chit_corp else "no corporation holds them now"
-            raise GameError("The name chits are placed by the corporation that bought the Memphis & Charleston, in "
-                            f"its own turn ({holder}).")
+            if st.chit_corp:
+                raise GameError(M("The name chits are placed by the corporation that bought the Memphis & Charleston, "
+                                  "in its own turn ({corp} holds them).", corp=st.chit_corp))
+            raise GameError(M("The name chits are placed by the corporation that bought the Memphis & Charleston, in "
+                              "its own turn (no corporation holds them now)."))
         names = self.chit_names(game)
         if act.chit not in names:
-            raise GameError(f"There is no name chit {act.chit!r}; the chits are {' and '.join(names)}.")
+            raise GameError(M("There is no name chit {chit}; the chits are {chits}.", chit=repr(act.chit),
+                              chits=both(names)))
         placed = self.placed_chits(game)
         st.chits = dict(placed)  # chits of trains that left are back on the charter for good
         if act.train is None:
             if act.chit not in placed:
-                raise GameError(f"The {act.chit} is not on a train.")
+                raise GameError(M("The {chit} is not on a train.", chit=act.chit))
             del st.chits[act.chit]
-            game.say(f"{sym} takes the {act.chit} chit off train {placed[act.chit]}.")
+            game.say(M("{corp} takes the {chit} chit off train {train}.", corp=sym, chit=act.chit,
+                       train=placed[act.chit]))
             return
         train = game.train(act.train)
         if train.owner != sym:
-            mine = ", ".join(t.id for t in game.trains_of(sym)) or "none"
-            raise GameError(f"A name chit goes on one of {sym}'s own trains ({mine}), not on {train.id}.")
+            mine = tuple(t.id for t in game.trains_of(sym)) or M("none")
+            raise GameError(M("A name chit goes on one of {corp}'s own trains ({trains}), not on {train}.", corp=sym,
+                              trains=mine, train=train.id))
         if placed.get(act.chit) == train.id:
-            raise GameError(f"Train {train.id} already carries the {act.chit}.")
+            raise GameError(M("Train {train} already carries the {chit}.", train=train.id, chit=act.chit))
         other = next((n for n, tid in placed.items() if tid == train.id), None)
         if other is not None:
-            raise GameError(f"Train {train.id} already carries the {other}; a train has at most one name (move the "
-                            f"{other} off it first).")
+            raise GameError(M("Train {train} already carries the {chit}; a train has at most one name (move the "
+                              "{chit} off it first).", train=train.id, chit=other))
         st.chits[act.chit] = train.id
-        moved = f" (moved from train {placed[act.chit]})" if act.chit in placed else ""
-        game.say(f"{sym} names its {train.variant}-train the {act.chit}{moved}.")
+        if act.chit in placed:
+            game.say(M("{corp} names its {train}-train the {chit} (moved from train {old}).", corp=sym,
+                       train=train.variant, chit=act.chit, old=placed[act.chit]))
+        else:
+            game.say(M("{corp} names its {train}-train the {chit}.", corp=sym, train=train.variant, chit=act.chit))
 
     def before_run(self, game: Game, rnd: OperatingRound) -> None:
         """With automatic chits (the 18xx.games profile): put them on the trains where they earn most."""
@@ -555,7 +577,8 @@ class Rules18AL(CompanyStep, HomeStations, TitleRules):
             game.market.move_right_or_up(corp)
         if game.price(corp) >= END_VALUE and not state(game).end_after_or:
             state(game).end_after_or = "stock_market"
-            game.say(f"{corp} reaches {game.fmt(END_VALUE)}: the game ends after this operating round.")
+            game.say(M("{corp} reaches {price}: the game ends after this operating round.", corp=corp,
+                       price=game.fmt(END_VALUE)))
 
     # -- trains
     def bank_purchase_allowed(self, game: Game, rnd: OperatingRound, train: Any) -> bool:
@@ -579,10 +602,10 @@ class Rules18AL(CompanyStep, HomeStations, TitleRules):
 
     def obsolete_on_purchase(self, game: Game, trains: list[Any], buyer: str | None) -> None:
         if game.options.get("hard_rust_t4"):
-            game.remove_trains(trains, "is removed (the 7-train is bought)")
+            game.remove_trains(trains, self._removed_why(game, trains))
             return
         now = [t for t in trains if t.owner in (POOL, buyer)]
-        game.remove_trains(now, "is removed (the 7-train is bought)")
+        game.remove_trains(now, self._removed_why(game, trains))
         super().obsolete_on_purchase(game, [t for t in trains if t.owner not in (POOL, buyer)], buyer)
 
     def train_event(self, game: Game, event: str) -> None:
@@ -591,17 +614,17 @@ class Rules18AL(CompanyStep, HomeStations, TitleRules):
             for sym, c in game.companies.items():
                 if not c.closed:
                     c.closed = True
-                    game.say(f"{c.name} ({sym}) is removed from play.")
+                    game.say(M("{name} ({company}) is removed from play.", name=c.name, company=sym))
             if st.coal_hex is None and not st.coal_gone:
                 st.coal_gone, st.coal_corp = True, None
-                game.say("The unplaced Warrior Coal Field tokens leave the game.")
+                game.say(M("The unplaced Warrior Coal Field tokens leave the game."))
             if game.board.supply.get(LUMBER_TILE) and not st.lumber_gone:
                 st.lumber_gone = True
-                game.say("The unlaid Lumber Terminal tile leaves the game.")
+                game.say(M("The unlaid Lumber Terminal tile leaves the game."))
         elif event == "remove_coal_tokens":
             if st.coal_hex:
                 game.board.hexes[st.coal_hex].markers.pop("coal", None)
-                game.say("The Warrior Coal Field token is removed.")
+                game.say(M("The Warrior Coal Field token is removed."))
             st.coal_gone, st.coal_hex, st.coal_corp = True, None, None
         else:
             raise NotImplementedError(event)
@@ -617,18 +640,31 @@ class Rules18AL(CompanyStep, HomeStations, TitleRules):
         if p.cash:
             game.pay(player, BANK, p.cash)
         p.bankrupt = True
-        game.say(f"{player} cannot raise the price of the train and is bankrupt: the game ends at once; "
-                 f"{player} forfeits his cash.")
+        game.say(M("{player} cannot raise the price of the train and is bankrupt: the game ends at once; "
+                   "{player} forfeits his cash.", player=player))
         game.end_game("bankrupt")
 
-    def charter_notes(self, game: Game, corp: str) -> list[str]:
+    def _coal_bonus(self, game: Game) -> int:
+        return int(game.data.company("SNAR").abilities.get("coal_field", {}).get("bonus", 10))
+
+    def _removed_why(self, game: Game, trains: list[Any]) -> Msg:
+        """Why obsolete trains leave at once: the purchase of the train their data names (``obsolete_on``)."""
+        bought = game.data.train(trains[0].name).obsolete_on if trains else None
+        return M("is removed (the {train}-train is bought)", train=bought or "?")
+
+    def charter_notes(self, game: Game, corp: str) -> list[Text]:
         st = state(game)
-        out = []
+        out: list[Text] = []
         if st.chit_corp == corp:
             placed = self.placed_chits(game)
-            out.append("Name chits: " + ", ".join(
-                f"{name} on the {game.train(placed[name]).variant}-train" if name in placed
-                else f"{name} (on the charter, earns nothing)" for name in self.chit_names(game)))
+            chits = tuple(M("{chit} on the {train}-train", chit=name, train=game.train(placed[name]).variant)
+                          if name in placed else M("{chit} (on the charter, earns nothing)", chit=name)
+                          for name in self.chit_names(game))
+            out.append(M("Name chits: {chits}", chits=chits))
         if st.coal_corp == corp and not st.coal_gone:
-            out.append("Coal token: " + (f"at {st.coal_hex} (+$10)" if st.coal_hex else "not placed yet"))
+            if st.coal_hex:
+                out.append(M("Coal token: at {hex} (+{bonus})", hex=st.coal_hex,
+                             bonus=game.fmt(self._coal_bonus(game))))
+            else:
+                out.append(M("Coal token: not placed yet"))
         return out

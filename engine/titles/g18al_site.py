@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..graph import reach
+from ..messages import M
 from ..state import Train
 from .base import TitleRules
 from .g18al import Rules18AL, state
@@ -48,7 +49,7 @@ class Rules18ALSite(Rules18AL):
     private_sales_on_sellers_turn = False  # S13
     bankrupt_after_all_sales = False  # the site's bankrupt action makes those sales itself (below)
     auto_name_chits = True  # S7: the site pays each chit's bonus to the best run by itself; records place none
-    ndy_text = "a 3-, 4- or 5-train, new or from the Open Market,"  # S5
+    ndy_text = M("a 3-, 4- or 5-train, new or from the Open Market,")  # S5
 
     # -- S1 ---------------------------------------------------------------------------------------------------
     def _first_private(self, game: Game) -> str:
@@ -69,11 +70,11 @@ class Rules18ALSite(Rules18AL):
             st = state(game)
             st.first_private_discount += 5
             price = self.private_price(game, first)
-            game.say(f"Everyone passed: {first} now costs {game.fmt(price)}.")
+            game.say(M("Everyone passed: {company} now costs {price}.", company=first, price=game.fmt(price)))
             if price <= 0:
                 rnd.give_private(game, rnd.player(game), first)
         else:
-            game.say("Everyone passed: the privates pay their income and the sale goes on.")
+            game.say(M("Everyone passed: the privates pay their income and the sale goes on."))
             self.pay_private_revenue(game)
         return True
 
@@ -92,7 +93,8 @@ class Rules18ALSite(Rules18AL):
         st = state(game)
         if st.chit_corp and game.corps[st.chit_corp].president != st.chit_president_at_sr_start:
             st.chit_corp, st.chits = None, {}
-            game.say("The corporation holding the name chits has a new president: the chits are removed from play.")
+            game.say(M("The corporation holding the name chits has a new president: the chits are removed from "
+                       "play."))
 
     # -- S3 ---------------------------------------------------------------------------------------------------
     def obsolete_on_purchase(self, game: Game, trains: list[Train], buyer: str | None) -> None:
@@ -124,7 +126,7 @@ class Rules18ALSite(Rules18AL):
         the operating corporation's presidency kept), then the president forfeits his cash."""
         from .. import stock
 
-        game.say(f"{player} goes bankrupt and sells the remaining shares.")
+        game.say(M("{player} goes bankrupt and sells the remaining shares.", player=player))
         stock.sell_all(game, player, keep_presidency_of=rnd.corp)
         super().bankrupt(game, rnd, player)
 

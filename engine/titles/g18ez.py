@@ -22,6 +22,7 @@ from ..actions import Action, Par, Pass, PlaceToken
 from ..graph import Reach, reach
 from ..journal import Tracked
 from ..market import Cell
+from ..messages import MN, M, Msg, Text
 from ..rounds.stock_round import StockRound
 from ..routes import GenericRules
 from ..state import BANK, IPO
@@ -66,18 +67,18 @@ RULINGS = (
 )
 
 PURPOSE = {
-    "stock": "Share dealing: buy shares (the first share of a railroad is its President's certificate, which sets "
-             "its par) to earn dividends and become a president, or sell to raise cash; you may buy one then sell, "
-             "or sell then buy one.",
-    "home": "Home station: the railroad's first station token goes on its home city.",
-    "track": "Build track: lay or upgrade one tile on a hex your railroad's track reaches from its home station, so "
-             "its trains can reach more and better cities.",
-    "token": "Station: a second station ($40) opens a new starting point for routes and can block rivals.",
-    "routes": "Run trains: the bot has found the best routes; each city on a route adds its value to the income.",
-    "dividend": "Pay out to raise the share value and pay every shareholder (IPO shares pay the railroad), or "
-                "retain to keep the money in the railroad (the share value drops).",
-    "buy_train": "Buy trains: more and longer trains earn more; a railroad with a route must own a train at the "
-                 "end of its turn (its president helps if it cannot pay).",
+    "stock": M("Share dealing: buy shares (the first share of a railroad is its President's certificate, which sets "
+               "its par) to earn dividends and become a president, or sell to raise cash; you may buy one then sell, "
+               "or sell then buy one."),
+    "home": M("Home station: the railroad's first station token goes on its home city."),
+    "track": M("Build track: lay or upgrade one tile on a hex your railroad's track reaches from its home station, "
+               "so its trains can reach more and better cities."),
+    "token": M("Station: a second station ($40) opens a new starting point for routes and can block rivals."),
+    "routes": M("Run trains: the bot has found the best routes; each city on a route adds its value to the income."),
+    "dividend": M("Pay out to raise the share value and pay every shareholder (IPO shares pay the railroad), or "
+                  "retain to keep the money in the railroad (the share value drops)."),
+    "buy_train": M("Buy trains: more and longer trains earn more; a railroad with a route must own a train at the "
+                   "end of its turn (its president helps if it cannot pay)."),
 }
 
 
@@ -103,20 +104,29 @@ class ShareDealingRound(StockRound):
     """A share dealing round (1.8-1.11): one certificate per turn, bought before or after sales but never
     sell-buy-sell; a share bought in this round cannot be sold in it."""
 
-    label, short, priority_name = "Share dealing round", "SDR", "the Priority Bid Card"
+    label: Text = M("Share dealing round")
+    short: Text = M("SDR")
+    priority_name: Text = M("the Priority Bid Card")
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
         self.bought_in_round: dict[str, dict[str, int]] = {p.name: {} for p in game.players}
         self.turn_serial = 0  # one sale per turn: its tokens arrive together (rule 1.11)
 
-    def sell_problem(self, game: Game, player: str, corp: str, count: int) -> str | None:
+    def sell_problem(self, game: Game, player: str, corp: str, count: int) -> Msg | None:
         bought = self.bought_in_round[player].get(corp, 0)
         sellable = game.shares_held(player, corp) - bought
         if bought and count > sellable:
-            most = f"; you may sell at most {sellable} now" if sellable > 0 else ""
-            return (f"You bought {bought} share{'s' if bought != 1 else ''} of {corp} in this share dealing round; "
-                    f"shares bought in a round cannot be sold in the same round (rule 1.10){most}.")
+            if sellable > 0:
+                return MN("You bought {n} share of {corp} in this share dealing round; shares bought in a round "
+                          "cannot be sold in the same round (rule 1.10); you may sell at most {most} now.",
+                          "You bought {n} shares of {corp} in this share dealing round; shares bought in a round "
+                          "cannot be sold in the same round (rule 1.10); you may sell at most {most} now.",
+                          n=bought, corp=corp, most=sellable)
+            return MN("You bought {n} share of {corp} in this share dealing round; shares bought in a round cannot "
+                      "be sold in the same round (rule 1.10).",
+                      "You bought {n} shares of {corp} in this share dealing round; shares bought in a round cannot "
+                      "be sold in the same round (rule 1.10).", n=bought, corp=corp)
         return super().sell_problem(game, player, corp, count)
 
     def _par(self, game: Game, player: str, act: Par) -> None:
@@ -152,9 +162,9 @@ class Rules18EZ(HomeStations, TitleRules):
     sell_down_to_cert_limit = True  # Q18
     sell_only_what_is_needed = True  # 2.10, Q13
     train_needed_only_with_route = True  # 2.8
-    bank_broken_text = ("The bank has run out of money: it pays in IOUs from now on, and the game ends after the "
-                        "current set of operating rounds (after the next full set, if this is a share dealing "
-                        "round).")
+    bank_broken_text = M("The bank has run out of money: it pays in IOUs from now on, and the game ends after the "
+                         "current set of operating rounds (after the next full set, if this is a share dealing "
+                         "round).")
 
     # -- setup and rounds
     def setup(self, game: Game) -> None:
@@ -175,8 +185,8 @@ class Rules18EZ(HomeStations, TitleRules):
             market.enter(sym)
             capital = self.capital(game, sym)
             game.pay(BANK, sym, capital)
-            game.say(f"{sym} receives its treasury of {game.fmt(capital)} and its two station markers; its token "
-                     f"enters the SPI at {game.fmt(game.price(sym))}.")
+            game.say(M("{corp} receives its treasury of {capital} and its two station markers; its token enters the "
+                       "SPI at {price}.", corp=sym, capital=game.fmt(capital), price=game.fmt(game.price(sym))))
         st.floated_this_round = []
         held = [s for s, c in game.corps.items() if s in market.positions and
                 sum(c2.shares for c2 in game.certs if c2.corp == s and game.has_player(c2.owner)) == c.size]
@@ -185,8 +195,8 @@ class Rules18EZ(HomeStations, TitleRules):
             r, col = market.positions[sym]
             if market.cell(r - 1, col) is not None:
                 market.move_together(sym, r - 1, col, ("sold out", game.round_no))
-                game.say(f"All of {sym} is held by players: its value rises {game.fmt(before)} → "
-                         f"{game.fmt(game.price(sym))}.")
+                game.say(M("All of {corp} is held by players: its value rises {before} → {after}.", corp=sym,
+                           before=game.fmt(before), after=game.fmt(game.price(sym))))
 
     # -- share dealing
     def sales_allowed(self, game: Game, rnd: Any) -> bool:
@@ -201,8 +211,8 @@ class Rules18EZ(HomeStations, TitleRules):
 
     def on_float(self, game: Game, corp: str) -> None:
         state(game).floated_this_round.append(corp)
-        game.say(f"{corp} floats (half its shares are sold): it receives {game.fmt(self.capital(game, corp))} "
-                 "and its SPI token at the end of this share dealing round.")
+        game.say(M("{corp} floats (half its shares are sold): it receives {capital} and its SPI token at the end of "
+                   "this share dealing round.", corp=corp, capital=game.fmt(self.capital(game, corp))))
 
     def move_price_on_sale(self, game: Game, corp: str, count: int) -> None:
         market = spi(game)
@@ -226,19 +236,19 @@ class Rules18EZ(HomeStations, TitleRules):
         hex_id, _city = self.home(game, corp)
         return hex_id if game.board.layout(hex_id).color == "white" else None
 
-    def tile_lay_problem(self, game: Game, corp: str, hex_id: str, tile: str, rotation: int) -> str | None:
+    def tile_lay_problem(self, game: Game, corp: str, hex_id: str, tile: str, rotation: int) -> Msg | None:
         home = self._home_unimproved(game, corp)
         if home is not None and hex_id != home:
-            return f"{corp}'s first tile must go on its home hex {home} (rule 2.3)."
+            return M("{corp}'s first tile must go on its home hex {hex} (rule 2.3).", corp=corp, hex=home)
         return None
 
-    def track_pass_problem(self, game: Game, rnd: OperatingRound) -> str | None:
+    def track_pass_problem(self, game: Game, rnd: OperatingRound) -> Msg | None:
         sym = rnd.corp or ""
         home = self._home_unimproved(game, sym)
         if home is None or not legal_tiles(game, sym, home, self.reach(game, sym)):
             return None
-        return (f"{sym} must lay a yellow city tile on its home hex {home} this turn (rule 2.3): its home "
-                "station is there.")
+        return M("{corp} must lay a yellow city tile on its home hex {hex} this turn (rule 2.3): its home station is "
+                 "there.", corp=sym, hex=home)
 
     def or_action(self, game: Game, rnd: OperatingRound, act: Action) -> bool:
         if rnd.step == "token" and isinstance(act, PlaceToken):
@@ -266,26 +276,27 @@ class Rules18EZ(HomeStations, TitleRules):
         else:
             game.market.move_right_or_up(corp)
 
-    def step_purpose(self, game: Game, step: str) -> str | None:
+    def step_purpose(self, game: Game, step: str) -> Msg | None:
         rnd = game.round
         if step == "stock" and not self.sales_allowed(game, rnd):
-            return ("Share dealing, first round: buy one certificate or pass; the first share of a railroad is its "
-                    "President's certificate, which sets its par (pars $50-$100).")
+            return M("Share dealing, first round: buy one certificate or pass; the first share of a railroad is its "
+                     "President's certificate, which sets its par (pars $50-$100).")
         corp = getattr(rnd, "corp", None)
         if step == "track" and corp and self._home_unimproved(game, corp):
             hex_id = self._home_unimproved(game, corp)
-            return (f"Build track: {corp}'s first tile must be a yellow city tile on its home hex {hex_id}, where its "
-                    "home station stands.")
+            return M("Build track: {corp}'s first tile must be a yellow city tile on its home hex {hex}, where its "
+                     "home station stands.", corp=corp, hex=hex_id)
         return PURPOSE.get(step)
 
     # -- trains
     def president_funds_corporation_train(self, game: Game, rnd: OperatingRound) -> bool:
         return rnd.must_raise(game)
 
-    def funded_train_price_limit(self, game: Game, rnd: OperatingRound, train: Any) -> tuple[int, str]:
+    def funded_train_price_limit(self, game: Game, rnd: OperatingRound, train: Any) -> tuple[int, Msg]:
         cheapest = rnd.cheapest_price(game)
-        return cheapest - 1, (f"{game.fmt(cheapest - 1)}: in a forced purchase a train from another railroad must "
-                              f"cost less than the cheapest available train, {game.fmt(cheapest)} (rule 2.9)")
+        return cheapest - 1, M("{limit}: in a forced purchase a train from another railroad must cost less than the "
+                               "cheapest available train, {cheapest} (rule 2.9)", limit=game.fmt(cheapest - 1),
+                               cheapest=game.fmt(cheapest))
 
     def bankrupt(self, game: Game, rnd: OperatingRound, player: str) -> None:
         """2.11, Q8: sell all that may be sold, give the railroad all the cash, and end the game."""
@@ -298,10 +309,11 @@ class Rules18EZ(HomeStations, TitleRules):
                     break
         p = game.player(player)
         if p.cash:
-            game.say(f"{player} gives his last {game.fmt(p.cash)} to {sym}.")
+            game.say(M("{player} gives his last {cash} to {corp}.", player=player, cash=game.fmt(p.cash), corp=sym))
             game.pay(player, sym, p.cash)
         p.bankrupt = True
-        game.say(f"{player} cannot raise the price of {sym}'s train and is bankrupt: the game ends at once.")
+        game.say(M("{player} cannot raise the price of {corp}'s train and is bankrupt: the game ends at once.",
+                   player=player, corp=sym))
         game.end_game("bankrupt")
 
 

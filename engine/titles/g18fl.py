@@ -15,8 +15,10 @@ from ..actions import Action, Assign, Bid, Convert, HexToken, LayTile, Pass, Pla
 from ..errors import GameError
 from ..graph import reach, token_distance
 from ..journal import Tracked
+from ..messages import Join, M, Msg, Text
 from ..state import BANK, IPO, POOL, RESERVED, Certificate, Corporation
 from .base import TitleRules
+from .words import either
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -45,13 +47,19 @@ class DraftRound(Tracked):
     """Initial Stock Round, first part: sealed $0/$5/$10 bids, then one private each in bid order."""
 
     kind = "draft"
-    name = "Private draft"
+    name = "Private draft"  # the round's id in the game's records, in English
+
+    @property
+    def display_name(self) -> Msg:
+        """The round's name as a player reads it."""
+        return M("Private draft")
 
     def __init__(self, game: Game) -> None:
         self.bids: dict[str, int] = {}
         self.order: list[str] = []
         self.picked: list[str] = []
-        game.say("Each player makes a sealed bid of $0, $5 or $10 for the right to choose a private company first.")
+        game.say(M("Each player makes a sealed bid of $0, $5 or $10 for the right to choose a private company "
+                   "first."))
 
     def bidding(self) -> bool:
         return not self.order
@@ -70,43 +78,46 @@ class DraftRound(Tracked):
 
     def process(self, game: Game, act: Action) -> None:
         if not isinstance(act, Bid):
-            raise GameError("The private draft is on: " + self.describe(game))
+            raise GameError(M("The private draft is on: {state}", state=self.describe(game)))
         if self.bidding():
             if act.company is not None:
-                raise GameError("First everyone makes a sealed bid of $0, $5 or $10; companies are chosen after.")
+                raise GameError(M("First everyone makes a sealed bid of $0, $5 or $10; companies are chosen after."))
             if act.entity not in self.acting_players(game):
                 if game.has_player(act.entity):
-                    raise GameError(f"{act.entity} has already bid.")
-                raise GameError(f"There is no player called {act.entity}.")
+                    raise GameError(M("{player} has already bid.", player=act.entity))
+                raise GameError(M("There is no player called {player}.", player=act.entity))
             if act.price not in BID_AMOUNTS:
-                raise GameError("A sealed bid is $0, $5 or $10.")
+                raise GameError(M("A sealed bid is $0, $5 or $10."))
             self.bids[act.entity] = act.price
-            game.say(f"{act.entity} has made a sealed bid.")
+            game.say(M("{player} has made a sealed bid.", player=act.entity))
             if len(self.bids) == len(game.players):
                 self._reveal(game)
             return
         chooser = self.order[len(self.picked)]
         if act.entity != chooser:
-            raise GameError(f"It is {chooser}'s turn to choose a private company.")
+            raise GameError(M("It is {player}'s turn to choose a private company.", player=chooser))
         if act.company is None:
-            raise GameError("Choose a private company: " + ", ".join(self._open(game)) + ".")
+            raise GameError(M("Choose a private company: {companies}.", companies=tuple(self._open(game))))
         company = game.company(act.company)
         if company.owner is not None:
-            raise GameError(f"{company.sym} is taken. Open: {', '.join(self._open(game))}.")
+            raise GameError(M("{company} is taken. Open: {companies}.", company=company.sym,
+                              companies=tuple(self._open(game))))
         if act.price not in (0, company.value):
             # a pick is no bid: the private costs its face value (the price may be left at $0 or name that value)
-            raise GameError(f"{company.sym} is bought at its face value, {game.fmt(company.value)}, not "
-                            f"{game.fmt(act.price)}: choose it with no price.")
+            raise GameError(M("{company} is bought at its face value, {value}, not {price}: choose it with no price.",
+                              company=company.sym, value=game.fmt(company.value), price=game.fmt(act.price)))
         if game.available_cash(chooser) < company.value:
-            raise GameError(f"{company.sym} costs {game.fmt(company.value)}.")
+            raise GameError(M("{company} costs {value}.", company=company.sym, value=game.fmt(company.value)))
         game.pay(chooser, BANK, company.value)
         company.owner = chooser
         self.picked.append(company.sym)
-        game.say(f"{chooser} buys {company.name} ({company.sym}) for {game.fmt(company.value)}.")
+        game.say(M("{player} buys {name} ({company}) for {value}.", player=chooser, name=company.name,
+                   company=company.sym, value=game.fmt(company.value)))
         if company.sym == "FECCTC":
             cert = game.certs_of("FEC")[1]
             cert.owner = chooser
-            game.say(f"{chooser} receives a {game.percent_of('FEC', 1)}% share of FEC with it.")
+            game.say(M("{player} receives a {percent}% share of {corp} with it.", player=chooser,
+                       percent=game.percent_of("FEC", 1), corp="FEC"))
         if company.sym == "TR":
             game.priority = [p.name for p in game.players].index(chooser)
 
@@ -116,8 +127,8 @@ class DraftRound(Tracked):
         for name, amount in self.bids.items():
             if amount:
                 game.pay(name, BANK, amount)
-        game.say("Bids revealed: " + ", ".join(f"{n} {game.fmt(self.bids[n])}" for n in seats) +
-                 ". Choosing order: " + ", ".join(self.order) + ".")
+        game.say(M("Bids revealed: {bids}. Choosing order: {order}.",
+                   bids=tuple(f"{n} {game.fmt(self.bids[n])}" for n in seats), order=tuple(self.order)))
 
     def _open(self, game: Game) -> list[str]:
         return [s for s, c in game.companies.items() if c.owner is None]
@@ -128,11 +139,13 @@ class DraftRound(Tracked):
         chooser = self.order[len(self.picked)]
         return [Bid(entity=chooser, price=0, company=s) for s in self._open(game)]
 
-    def describe(self, game: Game) -> str:
+    def describe(self, game: Game) -> Msg:
         if self.bidding():
-            return "Waiting for sealed bids ($0, $5 or $10) from " + ", ".join(self.acting_players(game)) + "."
+            return M("Waiting for sealed bids ($0, $5 or $10) from {players}.",
+                     players=tuple(self.acting_players(game)))
         chooser = self.order[len(self.picked)]
-        return f"{chooser} chooses a private company: " + ", ".join(self._open(game)) + "."
+        return M("{player} chooses a private company: {companies}.", player=chooser,
+                 companies=tuple(self._open(game)))
 
 
 class Rules18FL(TitleRules):
@@ -140,7 +153,7 @@ class Rules18FL(TitleRules):
     corporation_train_cash_on_hand_only = True  # 8.4.2: no stock sold toward a train from another corporation
     options = {"two_player_share_limit": "Two players only: a player may hold up to 70% of a corporation."}
     or_steps = ("convert", "track", "token", "routes", "dividend", "buy_train")
-    token_step_words = "place a station token or build a hotel"
+    token_step_words = M("place a station token or build a hotel")
     aliases = {"FECR": "FEC", "LN": "L&N", "Plant": "TPS"}
     scored_shares = "floated"  # privates count nothing (all close at the 5-train anyway)
 
@@ -148,7 +161,7 @@ class Rules18FL(TitleRules):
     def check_options(self, game: Game, options: dict[str, Any]) -> None:
         super().check_options(game, options)
         if options.get("two_player_share_limit") and len(game.players) != 2:
-            raise GameError("The 70% holding option is for two-player games only.")
+            raise GameError(M("The 70% holding option is for two-player games only."))
 
     def setup(self, game: Game) -> None:
         for cd in game.data.corporations:
@@ -168,18 +181,19 @@ class Rules18FL(TitleRules):
         return 70 if game.options.get("two_player_share_limit") and len(game.players) == 2 else 60
 
     def emergency_sale_problem(self, game: Game, rnd: OperatingRound, player: str, corp: str,
-                               count: int) -> str | None:
+                               count: int) -> Msg | None:
         """8.4.1: stock is sold only to raise what is missing: while the treasury and the president's cash together
         are short of the cheapest bank or pool train."""
         need = rnd.cheapest_price(game) - game.corps[rnd.corp or ""].cash
         if game.available_cash(player) >= need:
-            return (f"{player} has {game.fmt(game.available_cash(player))}, enough to make up the "
-                    f"{game.fmt(need)} {rnd.corp} lacks for a train: stock is sold only to raise missing cash.")
+            return M("{player} has {cash}, enough to make up the {need} {corp} lacks for a train: stock is sold only "
+                     "to raise missing cash.", player=player, cash=game.fmt(game.available_cash(player)),
+                     need=game.fmt(need), corp=rnd.corp)
         return None
 
-    def cannot_sell_reason(self, game: Game, corp: str) -> str | None:
+    def cannot_sell_reason(self, game: Game, corp: str) -> Msg | None:
         if not game.corps[corp].operated:
-            return f"{corp} has not operated yet; its shares cannot be sold."
+            return M("{corp} has not operated yet; its shares cannot be sold.", corp=corp)
         return None
 
     def par_size_choices(self, game: Game, corp: str) -> list[int | None]:
@@ -190,10 +204,12 @@ class Rules18FL(TitleRules):
         sizes = game.phase.corporation_sizes
         if len(sizes) == 1:
             if size not in (None, sizes[0]):
-                raise GameError(f"In phase {game.phase.name} corporations start with {sizes[0]} shares.")
+                raise GameError(M("In phase {phase} corporations start with {n} shares.", phase=game.phase.name,
+                                  n=sizes[0]))
             return sizes[0]
         if size not in sizes:
-            raise GameError(f"In phase {game.phase.name} declare the size: {' or '.join(map(str, sizes))} shares.")
+            raise GameError(M("In phase {phase} declare the size: {sizes} shares.", phase=game.phase.name,
+                              sizes=either([str(s) for s in sizes])))
         assert size is not None
         return size
 
@@ -214,9 +230,10 @@ class Rules18FL(TitleRules):
         if pay:
             amount = 5 * game.price(corp.sym)
             game.pay(BANK, corp.sym, amount)
-            game.say(f"{corp.sym} becomes a 10-share corporation and receives {game.fmt(amount)}.")
+            game.say(M("{corp} becomes a 10-share corporation and receives {amount}.", corp=corp.sym,
+                       amount=game.fmt(amount)))
         else:
-            game.say(f"{corp.sym} becomes a 10-share corporation.")
+            game.say(M("{corp} becomes a 10-share corporation.", corp=corp.sym))
 
     # -- operating steps
     def step_applies(self, game: Game, rnd: OperatingRound, step: str) -> bool:
@@ -234,13 +251,13 @@ class Rules18FL(TitleRules):
             return True
         return any(self._usable(game, s) for s in ("POSC", "TC"))
 
-    def lay_allowance_problem(self, game: Game, rnd: OperatingRound, kind: str) -> str | None:
+    def lay_allowance_problem(self, game: Game, rnd: OperatingRound, kind: str) -> Msg | None:
         if "upgrade" in rnd.lays:
-            return "You have upgraded a tile this turn; a turn allows two yellow tiles or one upgrade."
+            return M("You have upgraded a tile this turn; a turn allows two yellow tiles or one upgrade.")
         if kind == "upgrade" and rnd.lays:
-            return "You have laid a yellow tile this turn; a turn allows two yellow tiles or one upgrade."
+            return M("You have laid a yellow tile this turn; a turn allows two yellow tiles or one upgrade.")
         if len(rnd.lays) >= 2:
-            return "You have laid two yellow tiles this turn."
+            return M("You have laid two yellow tiles this turn.")
         return None
 
     def more_lays_possible(self, game: Game, rnd: OperatingRound) -> bool:
@@ -258,7 +275,7 @@ class Rules18FL(TitleRules):
         c = game.companies.get(sym)
         return self._usable(game, sym) and c is not None and c.owner == game.corps[rnd.corp or ""].president
 
-    def tile_lay_problem(self, game: Game, corp: str, hex_id: str, tile: str, rotation: int) -> str | None:
+    def tile_lay_problem(self, game: Game, corp: str, hex_id: str, tile: str, rotation: int) -> Msg | None:
         from ..tiles import tile_layout
 
         new = tile_layout(game.data.tiles[tile], rotation)
@@ -267,7 +284,8 @@ class Rules18FL(TitleRules):
                 continue
             cd = game.data.corporation(sym)
             if not self._home_has_outlet(game, cd.home, cd.home_city, hex_id, new):
-                return f"That lay would leave {sym}, which has not operated yet, with no possible route."
+                return M("That lay would leave {corp}, which has not operated yet, with no possible route.",
+                         corp=sym)
         return None
 
     def _home_has_outlet(self, game: Game, home: str, city: int, changed: str, new: Any) -> bool:
@@ -295,7 +313,7 @@ class Rules18FL(TitleRules):
         assert sym is not None
         if rnd.step == "convert" and isinstance(act, Convert):
             self._convert(game, game.corps[sym], pay=True)
-            rnd.summary.append(f"{sym} converted to 10 shares")
+            rnd.summary.append(M("{corp} converted to 10 shares", corp=sym))
             rnd.advance(game)
             return True
         if rnd.step == "convert" and isinstance(act, Pass):
@@ -309,12 +327,13 @@ class Rules18FL(TitleRules):
             return True
         return False
 
-    def _normal_token_problem(self, game: Game, rnd: OperatingRound) -> str | None:
+    def _normal_token_problem(self, game: Game, rnd: OperatingRound) -> Msg | None:
         corp = game.corps[rnd.corp or ""]
         if rnd.token_placed:
-            return f"{corp.sym} has placed its token this turn (one station or hotel per operating round)."
+            return M("{corp} has placed its token this turn (one station or hotel per operating round).",
+                     corp=corp.sym)
         if corp.tokens_left <= 0:
-            return f"{corp.sym} has no tokens left."
+            return M("{corp} has no tokens left.", corp=corp.sym)
         return None
 
     def station_options(self, game: Game, corp: str) -> list[tuple[str, int, int]]:
@@ -357,15 +376,21 @@ class Rules18FL(TitleRules):
         costs = {(h, i): cost for h, i, cost in options}
         cost = costs.get((hex_id, index))
         if cost is None:
-            listing = ", ".join(f"{self._where(game, h, i if station else None)} {game.fmt(v)}"
-                                for (h, i), v in costs.items())
-            need = ("an open city circle it can reach, on a hex where it has no station" if station
-                    else "a town it can reach that has no hotel")
-            raise GameError(f"{sym} cannot place a {kind} at {hex_id}: it needs {need}. "
-                            f"Options: {listing or 'none'}.")
+            listing = tuple(Join((self._where(game, h, i if station else None), game.fmt(v)), " ")
+                            for (h, i), v in costs.items()) or M("none")
+            if station:
+                raise GameError(M("{corp} cannot place a station at {hex}: it needs an open city circle it can reach, "
+                                  "on a hex where it has no station. Options: {options}.", corp=sym, hex=hex_id,
+                                  options=listing))
+            raise GameError(M("{corp} cannot place a hotel at {hex}: it needs a town it can reach that has no hotel. "
+                              "Options: {options}.", corp=sym, hex=hex_id, options=listing))
         if game.corps[sym].cash < cost:
-            raise GameError(f"A {kind} at {hex_id} costs {game.fmt(cost)}; {sym} has "
-                            f"{game.fmt(game.corps[sym].cash)}.")
+            cash = game.fmt(game.corps[sym].cash)
+            if station:
+                raise GameError(M("A station at {hex} costs {cost}; {corp} has {cash}.", hex=hex_id,
+                                  cost=game.fmt(cost), corp=sym, cash=cash))
+            raise GameError(M("A hotel at {hex} costs {cost}; {corp} has {cash}.", hex=hex_id, cost=game.fmt(cost),
+                              corp=sym, cash=cash))
         if station:
             slots = game.board.hexes[hex_id].tokens[index]
             slots[slots.index(None)] = sym
@@ -377,16 +402,21 @@ class Rules18FL(TitleRules):
         corp.tokens_left -= 1
         corp.tokens_used.append(kind)
         rnd.token_placed = True
-        verb = "places a station at" if station else "builds a hotel at"
-        game.say(f"{sym} {verb} {self._where(game, hex_id, index if station else None)} for {game.fmt(cost)}.")
+        where = self._where(game, hex_id, index if station else None)
+        if station:
+            game.say(M("{corp} places a station at {place} for {cost}.", corp=sym, place=where, cost=game.fmt(cost)))
+        else:
+            game.say(M("{corp} builds a hotel at {place} for {cost}.", corp=sym, place=where, cost=game.fmt(cost)))
         rnd.token_done(game)
 
-    def _where(self, game: Game, hex_id: str, city: int | None) -> str:
+    def _where(self, game: Game, hex_id: str, city: int | None) -> Msg:
         h = game.data.hex(hex_id)
         name = h.name or hex_id
         if hex_id == "B23" and city is not None and len(game.board.hexes[hex_id].tokens) == 2:
-            name += " North" if city == 1 else " South"
-        return f"{name} ({hex_id})"
+            if city == 1:
+                return M("{place} North ({hex})", place=name, hex=hex_id)
+            return M("{place} South ({hex})", place=name, hex=hex_id)
+        return M("{place} ({hex})", place=name, hex=hex_id)
 
     # -- private companies
     def company_action(self, game: Game, rnd: OperatingRound, act: Action) -> None:
@@ -396,53 +426,57 @@ class Rules18FL(TitleRules):
         sym = rnd.corp
         assert sym is not None
         if company.closed or company.owner is None:
-            raise GameError(f"{company.sym} is closed.")
+            raise GameError(M("{company} is closed.", company=company.sym))
         if company.sym == "TR" and isinstance(act, LayTile):
             if rnd.step != "track":
-                raise GameError("The Tallahassee Railroad's extra yellow tile is laid in the track step.")
-            lay_tile(game, sym, act.hex, act.tile, act.rotation, yellow_only=True, by=f"{sym} (with TR)")
+                raise GameError(M("The Tallahassee Railroad's extra yellow tile is laid in the track step."))
+            lay_tile(game, sym, act.hex, act.tile, act.rotation, yellow_only=True,
+                     by=M("{corp} (with {company})", corp=sym, company="TR"))
             self._close(game, "TR")
             if not self.more_lays_possible(game, rnd):
                 rnd.advance(game)
             return
         if company.sym == "POSC" and isinstance(act, Assign):
             if rnd.step != "token":
-                raise GameError("The port token is placed in the token step.")
+                raise GameError(M("The port token is placed in the token step."))
             self._place_port(game, rnd, act.target)
             return
         if company.sym == "TC" and isinstance(act, PlaceToken):
             if rnd.step != "token":
-                raise GameError("The Terminal Company token is placed in the token step.")
+                raise GameError(M("The Terminal Company token is placed in the token step."))
             target = act.corporation or sym
             if target != sym:
-                raise GameError(f"The terminal token goes to the operating corporation, {sym}.")
+                raise GameError(M("The terminal token goes to the operating corporation, {corp}.", corp=sym))
             options = self.terminal_options(game, sym)
             if (act.hex, act.city) not in options:
-                raise GameError("The terminal token goes beside a laid tile with a city circle (not an empty hex) "
-                                f"where {sym} has no station.")
+                raise GameError(M("The terminal token goes beside a laid tile with a city circle (not an empty hex) "
+                                  "where {corp} has no station.", corp=sym))
             game.board.hexes[act.hex].extra_tokens.append((sym, act.city))
-            game.say(f"{sym} places the Terminal Company token at {self._where(game, act.hex, act.city)}.")
+            game.say(M("{corp} places the Terminal Company token at {place}.", corp=sym,
+                       place=self._where(game, act.hex, act.city)))
             self._close(game, "TC")
             rnd.token_done(game)
             return
-        raise GameError(f"{company.sym} cannot do that. " + self._company_help(company.sym))
+        raise GameError(M("{company} cannot do that. {help}", company=company.sym,
+                          help=self._company_help(company.sym)))
 
     def _place_port(self, game: Game, rnd: OperatingRound, target: str) -> None:
         sym = rnd.corp
         assert sym is not None
         if target not in PORT_HEXES:
-            raise GameError("The port token goes on Mobile (B5), Jacksonville (B23), Tampa (G20) or Miami (K28).")
+            raise GameError(M("The port token goes on {places}.",
+                              places=either([self._where(game, h, None) for h in PORT_HEXES])))
         game.board.hexes[target].markers["port"] = sym
-        game.say(f"{sym} places the Port +20 token at {self._where(game, target, None)}.")
+        game.say(M("{corp} places the Port +20 token at {place}.", corp=sym, place=self._where(game, target, None)))
         self._close(game, "POSC")
         rnd.token_done(game)
 
-    def _company_help(self, sym: str) -> str:
+    def _company_help(self, sym: str) -> Text:
         return {
-            "TR": "TR lays one extra yellow tile in the track step.",
-            "POSC": "POSC places the Port +20 token on a port city in the token step.",
-            "TC": "TC places an extra station beside a city tile in the token step.",
-            "FECCTC": "FECCTC has no action; it came with a share of FEC.",
+            "TR": M("TR lays one extra yellow tile in the track step."),
+            "POSC": M("POSC places the Port +20 token on a port city in the token step."),
+            "TC": M("TC places an extra station beside a city tile in the token step."),
+            "FECCTC": M("FECCTC has no action; it came with a share of FEC."),
         }.get(sym, "")
 
     def terminal_options(self, game: Game, corp: str) -> list[tuple[str, int]]:
@@ -461,7 +495,7 @@ class Rules18FL(TitleRules):
         c = game.companies[sym]
         if not c.closed:
             c.closed = True
-            game.say(f"{sym} closes.")
+            game.say(M("{company} closes.", company=sym))
 
     def _token_actions(self, game: Game, rnd: OperatingRound) -> list[Action]:
         sym = rnd.corp
@@ -539,7 +573,7 @@ class Rules18FL(TitleRules):
         elif event == "remove_port_token":
             for st in game.board.hexes.values():
                 if st.markers.pop("port", None):
-                    game.say("The Port token is removed.")
+                    game.say(M("The Port token is removed."))
         elif event == "convert_all_5_share_corporations":
             for corp in game.corps.values():
                 if corp.size == 5:
@@ -549,8 +583,11 @@ class Rules18FL(TitleRules):
             for h in KEYS:
                 if game.board.hexes[h].tile is not None:
                     game.board.clear_tile(h)
-            game.say("A hurricane destroys the Key West Extension: the Keys tiles are removed"
-                     + (f" and {hotel}'s hotel in Key West is lost." if hotel else "."))
+            if hotel:
+                game.say(M("A hurricane destroys the Key West Extension: the Keys tiles are removed and {corp}'s "
+                           "hotel in Key West is lost.", corp=hotel))
+            else:
+                game.say(M("A hurricane destroys the Key West Extension: the Keys tiles are removed."))
         else:
             raise NotImplementedError(event)
 
@@ -562,7 +599,7 @@ class Rules18FL(TitleRules):
         if p.cash:
             game.pay(player, sym, p.cash)
         p.bankrupt = True
-        game.say(f"{player} is bankrupt and leaves the game; {player}'s holdings go to the pool.")
+        game.say(M("{player} is bankrupt and leaves the game; {player}'s holdings go to the pool.", player=player))
         presided = [s for s, c in game.corps.items() if c.president == player]
         for c in game.certs:
             if c.owner == player:
@@ -591,12 +628,12 @@ class Rules18FL(TitleRules):
                 best, best_n = name, n
         if best is None:
             corp.frozen = True
-            game.say(f"No player holds two shares of {sym}: its President's certificate goes to the pool and "
-                     f"{sym} is frozen until someone takes it.")
+            game.say(M("No player holds two shares of {corp}: its President's certificate goes to the pool and "
+                       "{corp} is frozen until someone takes it.", corp=sym))
             return
         game._swap_president(sym, POOL, best)
         corp.president = best
-        game.say(f"{best} becomes president of {sym}.")
+        game.say(M("{player} becomes president of {corp}.", player=best, corp=sym))
 
     def counts_for_cert_limit(self, game: Game, cert: Certificate) -> bool:
         return True

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..actions import Action, Assign, LayTile, PlaceToken
 from ..errors import GameError
+from ..messages import M, Msg
 from ..state import BANK
 from .g18fl import PORT_HEXES, Rules18FL
 
@@ -58,7 +59,7 @@ class Rules18FLSite(Rules18FL):
     scored_shares = "started"  # D5: shares of every started corporation count at market price
 
     # -- D6 ---------------------------------------------------------------------------------------------------
-    def tile_lay_problem(self, game: Game, corp: str, hex_id: str, tile: str, rotation: int) -> str | None:
+    def tile_lay_problem(self, game: Game, corp: str, hex_id: str, tile: str, rotation: int) -> Msg | None:
         """D6: the site does not protect corporations that have not operated."""
         return None
 
@@ -68,13 +69,13 @@ class Rules18FLSite(Rules18FL):
         return self._president_holds(game, rnd, "TR")
 
     # -- token step, D3, D4, D9 -------------------------------------------------------------------------------
-    def _normal_token_problem(self, game: Game, rnd: OperatingRound) -> str | None:
+    def _normal_token_problem(self, game: Game, rnd: OperatingRound) -> Msg | None:
         corp = game.corps[rnd.corp or ""]
         if rnd.token_placed:
-            return f"{corp.sym} has placed its token this turn (one token per operating round, the Terminal " \
-                   "Company's included)."
+            return M("{corp} has placed its token this turn (one token per operating round, the Terminal "
+                     "Company's included).", corp=corp.sym)
         if corp.tokens_left <= 0:
-            return f"{corp.sym} has no tokens left."
+            return M("{corp} has no tokens left.", corp=corp.sym)
         return None
 
     def _site_token_step(self, game: Game, rnd: OperatingRound) -> bool:
@@ -111,17 +112,17 @@ class Rules18FLSite(Rules18FL):
         sym = rnd.corp
         assert sym is not None
         if company.closed or company.owner is None:
-            raise GameError(f"{company.sym} is closed.")
+            raise GameError(M("{company} is closed.", company=company.sym))
         if company.sym == "TR" and isinstance(act, LayTile) and not self._tr_for(game, rnd):
-            raise GameError(f"On 18xx.games TR lays a tile only for a corporation its owner {company.owner} "
-                            "presides (D17).")
+            raise GameError(M("On 18xx.games TR lays a tile only for a corporation its owner {player} presides "
+                              "(D17).", player=company.owner))
         if company.sym == "POSC" and isinstance(act, Assign):
             # D9: at any moment of the turn
             self._place_port(game, rnd, act.target)
             return
         if company.sym == "TC" and isinstance(act, PlaceToken) and rnd.token_placed:
-            raise GameError(f"{sym} has placed its token this turn; on 18xx.games the Terminal Company token is "
-                            "that placement (D3).")
+            raise GameError(M("{corp} has placed its token this turn; on 18xx.games the Terminal Company token is "
+                              "that placement (D3).", corp=sym))
         super().company_action(game, rnd, act)
         if company.sym == "TC" and company.closed:
             # D3: the TC token was the turn's placement
@@ -153,7 +154,7 @@ class Rules18FLSite(Rules18FL):
         from .. import stock
 
         p = game.player(player)
-        game.say(f"{player} goes bankrupt and sells the remaining shares.")
+        game.say(M("{player} goes bankrupt and sells the remaining shares.", player=player))
         stock.sell_all(game, player)
         if p.cash:
             game.pay(player, BANK, p.cash)

@@ -16,11 +16,13 @@ from ..actions import Action, Assign, LayTile
 from ..errors import GameError
 from ..graph import reach
 from ..journal import Tracked
+from ..messages import M, Msg, Text
 from ..rounds.operating_round import OperatingRound, lay_tile
 from ..state import BANK
 from ..tiles import tile_layout
 from .g1830 import RULINGS as RULINGS_1830
 from .g1830 import Rules1830
+from .words import both, either
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -110,7 +112,7 @@ class Rules18FR(Rules1830):
                 return sym
         return None
 
-    def lay_allowance_problem(self, game: Game, rnd: OperatingRound, kind: str) -> str | None:
+    def lay_allowance_problem(self, game: Game, rnd: OperatingRound, kind: str) -> Msg | None:
         lays = [k for k in rnd.lays if k != "private"]
         if not lays:
             return None
@@ -118,12 +120,13 @@ class Rules18FR(Rules1830):
             if len(lays) == 1 and lays[0] in ("yellow", "port") and kind == "yellow":
                 return None
             if lays[0] == "upgrade":
-                return (f"{rnd.corp} upgraded a tile this turn: the second (yellow) lay is only for a turn whose first "
-                        "lay was yellow.")
+                return M("{corp} upgraded a tile this turn: the second (yellow) lay is only for a turn whose first "
+                         "lay was yellow.", corp=rnd.corp)
             if kind != "yellow":
-                return f"{rnd.corp}'s second lay must be a yellow tile (for {game.fmt(self._extra_fee(game))})."
-            return f"{rnd.corp} has made both its track builds this turn."
-        return "Only one tile may be laid per turn."
+                return M("{corp}'s second lay must be a yellow tile (for {fee}).", corp=rnd.corp,
+                         fee=game.fmt(self._extra_fee(game)))
+            return M("{corp} has made both its track builds this turn.", corp=rnd.corp)
+        return M("Only one tile may be laid per turn.")
 
     def _extra_fee(self, game: Game) -> int:
         return int(self.params(game).get("extra_yellow_lay", {}).get("cost", 0))
@@ -172,21 +175,21 @@ class Rules18FR(Rules1830):
                                                                                                       "yellow")
         return False
 
-    def tile_lay_problem(self, game: Game, corp: str, hex_id: str, tile: str, rotation: int) -> str | None:
+    def tile_lay_problem(self, game: Game, corp: str, hex_id: str, tile: str, rotation: int) -> Msg | None:
         p = self.params(game)
         if tile == p.get("town_merge_tile") and not self.direct_upgrade(game, corp, hex_id, tile):
-            return (f"Tile #{tile} replaces a yellow two-town tile on a rule-21 hex once a 5-train has been bought; "
-                    "it is laid nowhere else.")
+            return M("Tile #{tile} replaces a yellow two-town tile on a rule-21 hex once a 5-train has been bought; "
+                     "it is laid nowhere else.", tile=tile)
         for gray, olds in p.get("gray_upgrades", {}).items():
             # rule 31: #513 on a brown #63, #167 on a brown double-O tile ("OO": any tile with that label)
             current = game.board.hexes[hex_id].tile
             label = game.board.layout(hex_id).label
             if tile == gray and current not in olds and label not in olds:
-                return f"Gray #{tile} upgrades only " + " or ".join(
-                    "a double-O tile" if o == "OO" else f"#{o}" for o in olds) + "."
+                what = [M("a double-O tile") if o == "OO" else f"#{o}" for o in olds]
+                return M("Gray #{tile} upgrades only {tiles}.", tile=tile, tiles=either(what))
         return self._single_city_problem(game, hex_id, tile, rotation)
 
-    def _single_city_problem(self, game: Game, hex_id: str, tile: str, rotation: int) -> str | None:
+    def _single_city_problem(self, game: Game, hex_id: str, tile: str, rotation: int) -> Msg | None:
         """Rule 15: a named one-exit city (Montparnasse) stays one station with its one exit on every tile."""
         old = game.board.layout(hex_id)
         new = tile_layout(game.data.tiles[tile], rotation)
@@ -199,8 +202,9 @@ class Rules18FR(Rules1830):
                 continue
             match = [nj for nj, c in enumerate(new.cities) if c.name == city.name]
             if not match or _city_exits(new, match[0]) != old_exits or new.cities[match[0]].slots != 1:
-                return (f"{city.name} must stay a single station with its one exit (side {min(old_exits)}): "
-                        f"#{tile} at rotation {rotation} does not keep it.")
+                return M("{city} must stay a single station with its one exit (side {side}): #{tile} at rotation "
+                         "{rotation} does not keep it.", city=city.name, side=min(old_exits), tile=tile,
+                         rotation=rotation)
         return None
 
     # -- port markers (rules 17, 22, 26-29)
@@ -222,7 +226,8 @@ class Rules18FR(Rules1830):
         assert name is not None
         fr.port_markers[name] = corp
         game.board.hexes[hex_id].markers.pop("port", None)
-        game.say(f"{corp} takes the {name} port marker: {game.fmt(self._port_income(game))} each operating round.")
+        game.say(M("{corp} takes the {port} port marker: {income} each operating round.", corp=corp, port=name,
+                   income=game.fmt(self._port_income(game))))
 
     def _move_to_port_side(self, game: Game, hex_id: str, corp: str) -> None:
         ps = self.port_slot(game, hex_id)
@@ -233,21 +238,21 @@ class Rules18FR(Rules1830):
                 slots[slots.index(corp)] = None
         game.board.hexes[hex_id].tokens[ci][si] = corp
 
-    def _port_move_problem(self, game: Game, hex_id: str, corp: str) -> str | None:
+    def _port_move_problem(self, game: Game, hex_id: str, corp: str) -> Msg | None:
         if not game.data.has_hex(hex_id) or not game.data.hex(hex_id).port:
-            ports = ", ".join(h.id for h in game.data.hexes if h.port)
-            return f"{hex_id} is not a port; the ports are {ports}."
+            ports = tuple(h.id for h in game.data.hexes if h.port)
+            return M("{hex} is not a port; the ports are {ports}.", hex=hex_id, ports=ports)
         ps = self.port_slot(game, hex_id)
         if ps is None:
-            return f"{hex_id} has no green or brown port tile yet, so it has no port side."
+            return M("{hex} has no green or brown port tile yet, so it has no port side.", hex=hex_id)
         ci, si = ps
         slots = game.board.hexes[hex_id].tokens[ci]
         if slots[si] is not None:
-            return f"The port side of {hex_id} is taken by {slots[si]}."
+            return M("The port side of {hex} is taken by {corp}.", hex=hex_id, corp=slots[si])
         if not self._marker_free(game, hex_id):
-            return f"The {game.data.hex(hex_id).port} port marker has been taken already."
+            return M("The {port} port marker has been taken already.", port=game.data.hex(hex_id).port)
         if corp not in [t for i, t in enumerate(slots) if i != si]:
-            return f"{corp} has no station on the non-port side of {hex_id}."
+            return M("{corp} has no station on the non-port side of {hex}.", corp=corp, hex=hex_id)
         return None
 
     def settle_new_stations(self, game: Game, before: dict[str, list[list[str | None]]]) -> None:
@@ -307,16 +312,18 @@ class Rules18FR(Rules1830):
         for name, holder in sorted(fr.port_markers.items()):
             if holder is not None:
                 game.pay(BANK, holder, income)
-                game.say(f"{holder} receives {game.fmt(income)} for the {name} port marker.")
+                game.say(M("{corp} receives {income} for the {port} port marker.", corp=holder,
+                           income=game.fmt(income), port=name))
 
     def _port_income(self, game: Game) -> int:
         return int(self.params(game).get("port_income", 0))
 
-    def charter_notes(self, game: Game, corp: str) -> list[str]:
+    def charter_notes(self, game: Game, corp: str) -> list[Text]:
         out = list(super().charter_notes(game, corp))
         held = [n for n, h in sorted(fr_state(game).port_markers.items()) if h == corp]
         if held:
-            out.append("Port markers: " + ", ".join(held) + f" ({game.fmt(self._port_income(game))} each per OR)")
+            out.append(M("Port markers: {ports} ({income} each per OR)", ports=tuple(held),
+                         income=game.fmt(self._port_income(game))))
         return out
 
     # -- operating-round actions
@@ -345,7 +352,7 @@ class Rules18FR(Rules1830):
             assert ps is not None
             others = [t for i, t in enumerate(game.board.hexes[hex_id].tokens[ps[0]]) if i != ps[1] and t]
             if not others or not self._marker_free(game, hex_id):
-                raise GameError(f"No station can move to the port side of {hex_id}.")
+                raise GameError(M("No station can move to the port side of {hex}.", hex=hex_id))
             self._move_to_port_side(game, hex_id, others[0])
             self._claim(game, hex_id, others[0])
             if not self.more_lays_possible(game, rnd):
@@ -353,14 +360,14 @@ class Rules18FR(Rules1830):
             return
         # rule 28: PRO and SO move their own station, in lieu of a yellow build
         if corp not in self.params(game).get("port_companies", ()):
-            who = " and ".join(self.params(game).get("port_companies", ()))
-            raise GameError(f"Only {who} may move a station to a port side in lieu of a track build; {corp} may not "
-                            "(any company may, right after upgrading that port).")
+            who = both(list(self.params(game).get("port_companies", ())))
+            raise GameError(M("Only {corps} may move a station to a port side in lieu of a track build; {corp} may "
+                              "not (any company may, right after upgrading that port).", corps=who, corp=corp))
         problem = self._port_move_problem(game, hex_id, corp)
         if problem is None and self.lay_allowance_problem(game, rnd, "yellow") is not None:
-            problem = f"{corp} has no yellow track build left this turn."
+            problem = M("{corp} has no yellow track build left this turn.", corp=corp)
         if problem is None and not any(h == hex_id for h, _ in reach(game.board, corp).cities):
-            problem = f"{corp} cannot trace a route to {hex_id}."
+            problem = M("{corp} cannot trace a route to {hex}.", corp=corp, hex=hex_id)
         if problem:
             raise GameError(problem)
         self._move_to_port_side(game, hex_id, corp)
@@ -407,12 +414,13 @@ class Rules18FR(Rules1830):
         # rule 5: private #0, owned by the operating corporation: 20fr and one more yellow tile, then it closes
         c = game.companies[act.entity]
         if c.closed or c.owner != rnd.corp:
-            raise GameError(f"{act.entity} is used by the corporation that owns it, in its track step.")
+            raise GameError(M("{company} is used by the corporation that owns it, in its track step.",
+                              company=act.entity))
         if rnd.step != "track" or not isinstance(act, LayTile):
-            raise GameError(f"{act.entity} lays one extra yellow tile in {rnd.corp}'s track step, just before or "
-                            "after its normal build.")
+            raise GameError(M("{company} lays one extra yellow tile in {corp}'s track step, just before or after its "
+                              "normal build.", company=act.entity, corp=rnd.corp))
         if game.board.layout(act.hex).color != "white":
-            raise GameError(f"{act.entity}'s extra lay is a yellow tile on an empty hex.")
+            raise GameError(M("{company}'s extra lay is a yellow tile on an empty hex.", company=act.entity))
         fr = fr_state(game)
         fr.extra_fee_lay = True
         try:
@@ -421,7 +429,7 @@ class Rules18FR(Rules1830):
             fr.extra_fee_lay = False
         c.closed = True
         rnd.lays.append("private")
-        game.say(f"{c.name} ({act.entity}) closes.")
+        game.say(M("{name} ({company}) closes.", name=c.name, company=act.entity))
         if not self.more_lays_possible(game, rnd):
             rnd.advance(game)
 
@@ -478,7 +486,7 @@ class Rules18FR(Rules1830):
                 return
             t = depot[0]
             game.trains = [x for x in game.trains if x is not t]
-            game.say(f"End of the set of operating rounds: a {t.name}-train is removed from the bank.")
+            game.say(M("End of the set of operating rounds: a {train}-train is removed from the bank.", train=t.name))
             game.on_train_bought(t)
             if any(x.name == t.name for x in game.depot()):
                 return

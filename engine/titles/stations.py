@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from ..actions import PlaceToken
 from ..errors import GameError
+from ..messages import M
 from ..state import BANK
 
 if TYPE_CHECKING:
@@ -72,7 +73,7 @@ class HomeStations:
         corp.tokens_left -= 1
         corp.tokens_used.append("station")
         placed.add(sym)
-        game.say(f"{sym} places its home station in {game.data.hex(hex_id).name or hex_id}.")
+        game.say(M("{corp} places its home station in {place}.", corp=sym, place=game.data.hex(hex_id).name or hex_id))
         return True
 
     def reserved_slots(self, game: Game, hex_id: str, city: int, corp: str) -> int:
@@ -123,19 +124,20 @@ class HomeStations:
         sym = rnd.corp
         assert sym is not None
         if rnd.token_placed:
-            raise GameError(f"{sym} has placed its station this turn.")
+            raise GameError(M("{corp} has placed its station this turn.", corp=sym))
         if game.corps[sym].tokens_left <= 0:
-            raise GameError(f"{sym} has no station tokens left.")
+            raise GameError(M("{corp} has no station tokens left.", corp=sym))
         cost = self.station_cost(game, sym)
         if game.corps[sym].cash < cost:
-            raise GameError(f"A station costs {game.fmt(cost)}; {sym} has {game.fmt(game.corps[sym].cash)}.")
+            raise GameError(M("A station costs {cost}; {corp} has {cash}.", cost=game.fmt(cost), corp=sym,
+                              cash=game.fmt(game.corps[sym].cash)))
         opts = {(h, c) for h, c, _ in self.station_options(game, sym)}
         if (act.hex, act.city) not in opts:
-            listing = ", ".join(f"{h}" + (f" city {c}" if len(game.board.hexes[h].tokens) > 1 else "")
-                                for h, c in sorted(opts)) or "none"
-            raise GameError(f"{sym} cannot place a station at {act.hex}: it needs a free circle it can reach (one "
-                            f"circle stays free for an unplaced home), on a hex without its station. Options: "
-                            f"{listing}.")
+            listing = tuple(M("{hex} city {city}", hex=h, city=c) if len(game.board.hexes[h].tokens) > 1 else h
+                            for h, c in sorted(opts)) or M("none")
+            raise GameError(M("{corp} cannot place a station at {hex}: it needs a free circle it can reach (one "
+                              "circle stays free for an unplaced home), on a hex without its station. Options: "
+                              "{options}.", corp=sym, hex=act.hex, options=listing))
         self.put_station(game, sym, act.hex, act.city, cost)
         rnd.token_placed = True
         return cost
@@ -150,5 +152,5 @@ class HomeStations:
         corp = game.corps[sym]
         corp.tokens_left -= 1
         corp.tokens_used.append("station")
-        game.say(f"{sym} places a station in {game.data.hex(hex_id).name or hex_id} ({hex_id}) for "
-                 f"{game.fmt(cost)}.")
+        game.say(M("{corp} places a station in {place} ({hex}) for {cost}.", corp=sym,
+                   place=game.data.hex(hex_id).name or hex_id, hex=hex_id, cost=game.fmt(cost)))
