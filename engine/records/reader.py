@@ -713,13 +713,18 @@ def sync_shares(ledger: ShareLedger, game: Game, tmap: TitleMap) -> list[Text]:
     notes: list[Text] = []
     from ..state import RESERVED
 
+    # our certificates per corporation, and the site ids read once per sync rather than once per corporation
+    certs: dict[str, list[Any]] = {sym: [] for sym in game.corps}
+    for c in game.certs:
+        certs.setdefault(c.corp, []).append(c)
+    split: dict[str, tuple[str, int]] = {}
     for sym in game.corps:
         site = tmap.site_corp(sym)
-        for c in game.certs_of(sym):
+        for c in certs[sym]:
             cid = ids.share_id(site, c.index)
             if c.owner != RESERVED and not ledger.exists(cid):
                 ledger.add(cid, IPO)
-        pres = game.certs_of(sym)[0]
+        pres = certs[sym][0]
         pid = ids.share_id(site, 0)
         if ledger.owner.get(pid) != pres.owner and pres.owner not in (IPO, RESERVED):
             holder = ledger.owner.get(pid)
@@ -729,12 +734,15 @@ def sync_shares(ledger: ShareLedger, game: Game, tmap: TitleMap) -> list[Text]:
                 ledger.move(pid, pres.owner)
         # counts per holder
         ours: dict[str, int] = {}
-        for c in game.certs_of(sym):
+        for c in certs[sym]:
             if c.owner != RESERVED and c.index != 0:
                 ours[c.owner] = ours.get(c.owner, 0) + 1
         theirs: dict[str, int] = {}
         for cid, holder in ledger.owner.items():
-            corp, idx = ids.split_share(cid)
+            parts = split.get(cid)
+            if parts is None:
+                parts = split[cid] = ids.split_share(cid)
+            corp, idx = parts
             if corp == site and idx != 0:
                 theirs[holder] = theirs.get(holder, 0) + 1
         surplus = [h for h in theirs if theirs[h] > ours.get(h, 0)]
