@@ -7,7 +7,7 @@ import pytest
 from engine.selfplay import selfplay
 
 
-@pytest.mark.parametrize("players", [2, 4, 6])
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_selfplay_18ez(players: int) -> None:
     res = selfplay("18EZ", players, seed=players)
     assert res["invariant_violations"] == []

@@ -30,9 +30,10 @@ def _check(players: int, seed: int) -> None:
     assert again.bank == game.bank and [p.cash for p in again.players] == [p.cash for p in game.players]
 
 
+@pytest.mark.parametrize("seed", [100, 200])
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_sample_games_finish_with_no_violation(players: int) -> None:
-    _check(players, 100 + players)
+def test_sample_games_finish_with_no_violation(players: int, seed: int) -> None:
+    _check(players, seed + players)
 
 
 @pytest.mark.slow

@@ -17,8 +17,9 @@ def _check(players: int, seed: int) -> None:
     assert game.replayed().result() == game.result()  # the log replays to the same state
 
 
-def test_selfplay_18fr_sample() -> None:
-    _check(4, 1)
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_selfplay_18fr_sample(players: int) -> None:
+    _check(players, 1)
 
 
 @pytest.mark.slow
