@@ -48,6 +48,13 @@ def _fit(text: str, max_w: float, size: int) -> Font:
     return font(size, "condensed-bold")
 
 
+
+def _row_head(d: ImageDraw.ImageDraw, y: float, label: str, f: Font) -> tuple[float, float]:
+    """A row of tokens under the chart starts with its label: where the tokens start and the row's middle."""
+    x, yc = MARGIN * SS, (y + 16) * SS
+    d.text((x, yc), label, font=f, fill=INK, anchor="lm")
+    return x + text_size(f, label)[0] + 12 * SS, yc
+
 def _token(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, sym: str, colors: tuple[str, str]) -> None:
     d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=_rgb(colors[0]), outline=(0, 0, 0), width=max(SS, round(r / 14)))
     d.text((cx, cy), sym, font=_fit(sym, r * 1.7, round(r * 0.8)), fill=_rgb(colors[1]), anchor="mm")
@@ -162,11 +169,7 @@ def render_market(title: TitleData, market: Market, corp_colors: dict[str, tuple
     f_small = font(18 * SS)
     f_small_b = font(18 * SS, "bold")
     if order:
-        x = MARGIN * SS
-        yc = (y + 16) * SS
-        label = t(M("Operating order:"))
-        d.text((x, yc), label, font=f_small_b, fill=INK, anchor="lm")
-        x += text_size(f_small_b, label)[0] + 12 * SS
+        x, yc = _row_head(d, y, t(M("Operating order:")), f_small_b)
         for i, sym in enumerate(order):
             colors = corp_colors.get(sym, ("#808080", "#ffffff"))
             _token(d, x + 15 * SS, yc, 15 * SS, sym, colors)
@@ -176,11 +179,8 @@ def render_market(title: TitleData, market: Market, corp_colors: dict[str, tuple
             x += text_size(f_small, label)[0] + 14 * SS
         y += 38
     if waiting:
-        x = MARGIN * SS
-        yc = (y + 16) * SS
-        label = t(M("Par Values box (enters the index at the end of the round it floats in):"))
-        d.text((x, yc), label, font=f_small_b, fill=INK, anchor="lm")
-        x += text_size(f_small_b, label)[0] + 12 * SS
+        x, yc = _row_head(d, y, t(M("Par Values box (enters the index at the end of the round it floats in):")),
+                          f_small_b)
         for sym in waiting:
             _token(d, x + 15 * SS, yc, 15 * SS, sym, corp_colors.get(sym, ("#808080", "#ffffff")))
             x += 34 * SS
