@@ -15,8 +15,9 @@ from bot.commands import command
 from bot.i18n import LANGUAGES
 from bot.reminders import due_notices
 from bot.service import Reply, Service, User
-from bot.storage import LANGUAGE_CODES, MIGRATIONS, SCHEMA_VERSION, Store
+from bot.storage import LANGUAGE_CODES, SCHEMA_VERSION, Store
 from tests.test_service import Clock
+from tests.test_storage import create_schema
 
 CH = 300
 GUILD = 9
@@ -185,11 +186,7 @@ async def test_schema_v7_adds_the_games_language_and_the_members_locale(tmp_path
     path = tmp_path / "v6.db"
     raw = sqlite3.connect(path)
     try:
-        raw.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-        for migration in MIGRATIONS[:6]:
-            for statement in migration:
-                raw.execute(statement)
-        raw.execute("INSERT INTO schema_version (version) VALUES (6)")
+        create_schema(raw, 6)
         raw.execute("INSERT INTO games (id, guild_id, channel_id, title, options, seed, creator_id, status, "
                     "created_at, updated_at) VALUES (3, 1, 1, '18FL', '{}', 5, 1, 'lobby', 0, 0)")
         raw.execute("INSERT INTO members (user_id, time_zone, updated_at) VALUES (1, 'Asia/Tokyo', 0)")

@@ -777,15 +777,21 @@ async def test_v1_file_migrates(db_path: Path) -> None:
         await store.close()
 
 
+def create_schema(raw: sqlite3.Connection, version: int) -> None:
+    """The tables a database file had at an older schema version (its migrations up to it), to test upgrades."""
+    raw.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+    for migration in MIGRATIONS[:version]:
+        for statement in migration:
+            raw.execute(statement)
+    raw.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
+
+
 def make_v2_file(path: Path) -> None:
     """A database file as schema version 2 left it: a game in play with a reminder, and an imported record's lobby
     with one seat claimed (version 2 kept the record itself in memory only)."""
     raw = sqlite3.connect(path)
     try:
-        raw.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-        for statement in MIGRATIONS[0] + MIGRATIONS[1]:
-            raw.execute(statement)
-        raw.execute("INSERT INTO schema_version (version) VALUES (2)")
+        create_schema(raw, 2)
         raw.executemany(
             "INSERT INTO games (id, guild_id, channel_id, title, options, seed, creator_id, status, result, "
             "created_at, updated_at, reminder_interval, image_mode) VALUES (?, ?, ?, '18FL', ?, ?, ?, ?, NULL, ?, ?, "
