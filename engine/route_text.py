@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 
 from .errors import GameError
 from .messages import M
-from .routes import RouteError, RouteSet, Stop, check_routes
+from .route_check import check_routes
+from .routes import RouteError, RouteSet, Stop
 
 if TYPE_CHECKING:
     from .game import Game

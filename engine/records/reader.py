@@ -44,7 +44,8 @@ from ..actions import (
 from ..errors import GameError
 from ..game import Game
 from ..messages import M, Text
-from ..routes import RouteError, best_routes, check_routes
+from ..route_check import check_routes
+from ..routes import RouteError, best_routes
 from ..titledata import load_title
 from ..titles import TITLES, new_game
 from . import ids

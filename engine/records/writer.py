@@ -36,7 +36,8 @@ from ..actions import (
 from ..errors import TextError
 from ..game import Game
 from ..messages import M
-from ..routes import Route, check_routes
+from ..route_check import check_routes
+from ..routes import Route
 from ..state import POOL
 from . import ids
 from .ids import TileLedger

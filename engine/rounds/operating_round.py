@@ -28,7 +28,8 @@ from ..describe import rotation_words
 from ..errors import GameError
 from ..journal import Tracked
 from ..messages import Join, M, Msg, Text
-from ..routes import Route, RouteError, RouteSet, Stop, best_routes, check_routes
+from ..route_check import check_routes
+from ..routes import Route, RouteError, RouteSet, Stop, best_routes
 from ..state import BANK, POOL, Train
 from ..wording import clauses
 from .stock_round import with_purpose

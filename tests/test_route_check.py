@@ -1,0 +1,81 @@
+"""The import's route checker (``engine.route_check``, links found on demand) against the full-network checker
+(``engine.routes.check_routes``): the same routes, revenues and track, or the same refusal with the same message,
+at every recorded run of every reference record and for wrong variants of each run (reversed, cut short, a stop
+twice, stops of another run, trains swapped or missing, node ids that name nothing)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine import route_check
+from engine import routes as full
+from engine.board import Board
+from engine.records import read_record
+from engine.records import reader as record_reader
+from engine.routes import RouteError, RouteHooks, TrainSpec
+
+RECORDS = Path(__file__).resolve().parents[2] / "shared" / "reference" / "records"
+# (18FL-2p-short ends before any train runs)
+NAMES = ["18FL-4p-bankrupt", "18AL-4p-bank", "18AL-3p-bankrupt", "1830-3p-bank"]
+
+
+def _verdict(check: Any, *args: Any) -> tuple[str, Any]:
+    try:
+        rs = check(*args)
+    except RouteError as e:
+        return "refused", e.msg
+    except ValueError as e:
+        return "invalid", str(e)
+    return "ok", (rs, [r.node_ids() for r in rs.routes])
+
+
+def _variants(submitted: list[tuple[str, list[str]]], other_stops: list[str]) -> list[list[tuple[str, list[str]]]]:
+    out: list[list[tuple[str, list[str]]]] = [submitted]
+    for k, (train, nodes) in enumerate(submitted):
+        def with_route(new: list[str], k: int = k, train: str = train) -> list[tuple[str, list[str]]]:
+            return submitted[:k] + [(train, new)] + submitted[k + 1:]
+
+        out += [with_route(nodes[::-1]), with_route(nodes[1:]), with_route(nodes[:-1]), with_route(nodes + nodes[:1]),
+                with_route(nodes[1:] + nodes[:1]), with_route(nodes + ["Z99-0"]), with_route(["nonsense"] + nodes)]
+        out += [with_route(nodes[:-1] + [stop]) for stop in other_stops[:6] if stop not in nodes]
+        out.append(submitted + [(train, nodes)])  # the same train twice
+        out.append(submitted[:k] + [("no-such-train", nodes)] + submitted[k + 1:])
+    if len(submitted) > 1:
+        trains = [t for t, _ in submitted]
+        rotated = [(t, n) for t, (_, n) in zip(trains[:-1], submitted[1:], strict=True)]
+        out.append([(trains[-1], submitted[0][1])] + rotated)  # each train runs another's route
+        out.append([(trains[0], submitted[1][1]), (trains[1], submitted[1][1])])  # two trains, one track
+    return out
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_checker_matches_the_full_network_checker(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = RECORDS / f"{name}.json"
+    if not path.exists():
+        pytest.skip(f"{path} is not in shared/")
+    compared: list[str] = []
+    outcomes: set[str] = set()
+    runs: list[list[str]] = []
+
+    def both(board: Board, corp: str, trains: Sequence[TrainSpec], rules: RouteHooks,
+             submitted: Sequence[tuple[str, Sequence[str]]]) -> full.RouteSet:
+        given = [(t, list(n)) for t, n in submitted]
+        other_stops = [s for nodes in runs[-3:] for s in nodes]
+        for variant in _variants(given, other_stops):
+            ours = _verdict(route_check.check_routes, board, corp, trains, rules, variant)
+            theirs = _verdict(full.check_routes, board, corp, trains, rules, variant)
+            assert ours == theirs, (corp, variant)
+            outcomes.add(ours[0])
+            compared.append(corp)
+        runs.extend(n for _, n in given)
+        return route_check.check_routes(board, corp, trains, rules, submitted)
+
+    monkeypatch.setattr(record_reader, "check_routes", both)
+    read_record(json.loads(path.read_text()), routes=False)
+    assert len(compared) >= 10
+    assert outcomes == {"ok", "refused"}
