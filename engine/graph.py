@@ -62,6 +62,49 @@ class GraphNode:
         return self.kind in STOP_KINDS
 
 
+_End = tuple[tuple, "tuple[str, int] | None", "tuple[str, int] | None", "tuple | None"]
+
+
+def _path_ends(board: Board) -> Callable[[str, Layout], list[tuple[int, _End, _End, tuple[int, ...]]]]:
+    """Each path of a hex's layout with its two ends as graph node keys: (key, other, across, dead).
+
+    A stop or junction end is its key. A track end at a side where another hex lies (``Board.open_sides``) is the
+    side's key (``other``: its second hex and edge) if track there meets it, else the dead end ``dead``: ``across``
+    (the hex and edge over the side) is what a build checks against the layouts of the moment. Everything else
+    depends on the hex's layout alone, so it is kept with the title data per (hex, layout): a build after a tile
+    lay works out again only which sides meet.
+    """
+    cache: dict[tuple[str, int], tuple[Layout, list]] = board.title.__dict__.setdefault("_graph_path_ends", {})
+    sides = board.open_sides()
+
+    def end(hex_id: str, kind: str, idx: int) -> _End:
+        if kind != "edge":
+            return (kind, hex_id, idx), None, None, None
+        here = (hex_id, idx)
+        across = sides.get(here)
+        dead = ("dead", hex_id, idx)
+        if across is None:
+            return dead, None, None, None
+        first, second = (here, across) if here < across else (across, here)
+        return ("side", *first), second, across, dead
+
+    def ends(hex_id: str, lay: Layout) -> list[tuple[int, _End, _End, tuple[int, ...]]]:
+        hit = cache.get((hex_id, id(lay)))
+        if hit is not None and hit[0] is lay:
+            return hit[1]
+        out = []
+        for pi, (a, b) in enumerate(lay.paths):
+            if a[0] == "edge":
+                edges = (a[1], b[1]) if b[0] == "edge" else (a[1],)
+            else:
+                edges = (b[1],) if b[0] == "edge" else ()
+            out.append((pi, end(hex_id, *a), end(hex_id, *b), edges))
+        cache[(hex_id, id(lay))] = (lay, out)
+        return out
+
+    return ends
+
+
 class TrackGraph:
     """Segments and nodes of the whole board; the same for every corporation.
 
@@ -72,45 +115,60 @@ class TrackGraph:
 
     def __init__(self, board: Board, location: Callable[[str], str | None] | None = None) -> None:
         self.board = board
-        self.nodes: list[GraphNode] = []
-        self._node_ids: dict[tuple, int] = {}
-        self.segs: list[tuple[str, int]] = []  # (hex, path index in board.layout(hex).paths)
-        self.seg_ends: list[tuple[int, int]] = []
-        self.seg_hex: list[str] = []
-        self.seg_edges: list[tuple[int, ...]] = []  # the hex's sides the segment ends at
-        self.adj: list[list[int]] = []  # node -> incident segments, in construction order
-        # Every hex's stops get a node, even without track, so that node ids of the whole board resolve.
+        nodes: list[GraphNode] = []
+        node_ids: dict[tuple, int] = {}
+        segs: list[tuple[str, int]] = []  # (hex, path index in board.layout(hex).paths)
+        seg_ends: list[tuple[int, int]] = []
+        seg_hex: list[str] = []
+        seg_edges: list[tuple[int, ...]] = []  # the hex's sides the segment ends at
+        adj: list[list[int]] = []  # node -> incident segments, in construction order
+        self.nodes, self._node_ids, self.segs, self.seg_ends, self.seg_hex, self.seg_edges, self.adj = (
+            nodes, node_ids, segs, seg_ends, seg_hex, seg_edges, adj)
         layouts = {h: board.layout(h) for h in board.hexes}
         # GraphNodes are values: one of each is kept with the title data and shared by every build (a build
         # after each tile lay was mostly making the same nodes again)
-        self._interned: dict[tuple, GraphNode] = board.title.__dict__.setdefault("_graph_nodes", {})
+        interned: dict[tuple, GraphNode] = board.title.__dict__.setdefault("_graph_nodes", {})
+
+        def add(key: tuple, other: tuple[str, int] | None = None) -> int:
+            nid = node_ids[key] = len(nodes)
+            node = interned.get(key)
+            if node is None:
+                node = interned[key] = GraphNode(*key, other)
+            nodes.append(node)
+            adj.append([])
+            return nid
+
+        # Every hex's stops get a node, even without track, so that node ids of the whole board resolve.
         for hex_id, lay in layouts.items():
             for i in range(len(lay.cities)):
-                self._node(("city", hex_id, i))
+                add(("city", hex_id, i))
             for i in range(len(lay.towns)):
-                self._node(("town", hex_id, i))
+                add(("town", hex_id, i))
             if lay.offboard is not None and lay.offboard.visitable:
-                self._node(("offboard", hex_id, 0))
-        sides = board.open_sides()
-        segs, seg_ends, seg_hex, seg_edges, adj = self.segs, self.seg_ends, self.seg_hex, self.seg_edges, self.adj
+                add(("offboard", hex_id, 0))
+        ends = _path_ends(board)
         for hex_id, lay in layouts.items():
-            for pi, (a, b) in enumerate(lay.paths):
-                e0 = self._endpoint(hex_id, a, layouts, sides)
-                e1 = self._endpoint(hex_id, b, layouts, sides)
+            for pi, end0, end1, edges in ends(hex_id, lay):
+                # both ends are resolved, in this order, before a path is skipped: node ids follow first sight
+                pair: list[int | None] = []
+                for key, other, across, dead in (end0, end1):
+                    if across is not None and across[1] not in layouts[across[0]].exits:
+                        key, other = dead, None  # no track meets it across the side
+                    nid = node_ids.get(key)
+                    if nid is None and key[0] not in STOP_KINDS:
+                        nid = add(key, other)
+                    pair.append(nid)
+                e0, e1 = pair
                 if e0 is None or e1 is None:
                     continue  # runs into a stub no train may enter
                 sid = len(segs)
                 segs.append((hex_id, pi))
                 seg_ends.append((e0, e1))
                 seg_hex.append(hex_id)
-                if a[0] == "edge":
-                    seg_edges.append((a[1], b[1]) if b[0] == "edge" else (a[1],))
-                else:
-                    seg_edges.append((b[1],) if b[0] == "edge" else ())
+                seg_edges.append(edges)
                 adj[e0].append(sid)
                 if e1 != e0:
                     adj[e1].append(sid)
-        del self._interned
         self.seg_index: dict[tuple[str, int], int] = {s: i for i, s in enumerate(self.segs)}
         # What ends a walk by the track alone: an off-board (unless pass-through, 18FR-RCE Genève) or a city on a
         # red hex; None for the other cities, which end a walk only when blocked by tokens (``corp_view``).
@@ -146,34 +204,6 @@ class TrackGraph:
         graph.location = self._locations(location)
         graph.memo = {}
         return graph
-
-    def _node(self, key: tuple, other: tuple[str, int] | None = None) -> int:
-        """The node of ``key`` (kind, hex, index), added if new; ``other``: a side's second hex and edge."""
-        nid = self._node_ids.get(key)
-        if nid is None:
-            nid = len(self.nodes)
-            self._node_ids[key] = nid
-            node = self._interned.get(key)
-            if node is None:
-                node = self._interned[key] = GraphNode(*key, other)
-            self.nodes.append(node)
-            self.adj.append([])
-        return nid
-
-    def _endpoint(self, hex_id: str, end: tuple[str, int], layouts: dict[str, Layout],
-                  sides: dict[tuple[str, int], tuple[str, int]]) -> int | None:
-        kind, idx = end
-        if kind == "edge":
-            # track meets across the side (``Board.connects_across``, from the layouts at hand)
-            here = (hex_id, idx)
-            across = sides.get(here)
-            if across is None or across[1] not in layouts[across[0]].exits:
-                return self._node(("dead", hex_id, idx))
-            first, second = (here, across) if here < across else (across, here)
-            return self._node(("side", *first), second)
-        if kind == "junction":
-            return self._node(("junction", hex_id, idx))
-        return self._node_ids.get((kind, hex_id, idx))  # None for an unvisitable off-board
 
     # -- lookups -----------------------------------------------------------------------------------------------
     def stop_node(self, hex_id: str, kind: str, index: int) -> int | None:

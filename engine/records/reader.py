@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 from .. import journal
@@ -654,15 +655,19 @@ class _Reader:
                                            id=a.get("id"), cost=a["cost"], paid=paid))
         # the ledger is brought in line only when a certificate moved: after a sync both sides agree, and the sync
         # reads nothing but them
-        seen = (tuple((c.corp, c.index, c.owner) for c in game.certs), tuple(self.shares.owner.items()))
+        seen = self._holdings()
         notes: list[Text] = []
         if seen != self._synced:
             notes = sync_shares(self.shares, game, self.tmap)
-            self._synced = (tuple((c.corp, c.index, c.owner) for c in game.certs), tuple(self.shares.owner.items()))
+            self._synced = self._holdings()
         # certificates that come with a private (18FL FECCTC) or leave in a bankruptcy are not named in the record
         if notes and kind in ("buy_shares", "sell_shares", "par"):
             self.out.warnings += [M("action {id}: {reason}", id=a.get("id"), reason=n) for n in notes]
         sync_tiles(self.tiles, game)
+
+    def _holdings(self) -> tuple[Any, ...]:
+        """Our certificates and the site's ledger, as a value to compare from one action to the next."""
+        return tuple(map(_CERT_KEY, self.game.certs)), tuple(self.shares.owner.items())
 
     # -- routes
     def _route_check(self, a: dict[str, Any], act: RunRoutes) -> tuple[RunRoutes, RouteCheck | None]:
@@ -689,6 +694,9 @@ class _Reader:
         check = RouteCheck(a.get("id"), self.tmap.site_corp(corp), [None if r is None else int(r) for r in recorded],
                            [r.revenue for r in rs.routes], best)
         return ordered, check
+
+
+_CERT_KEY = attrgetter("corp", "index", "owner")
 
 
 def cert_size(cert: str) -> int:
@@ -718,13 +726,22 @@ def sync_shares(ledger: ShareLedger, game: Game, tmap: TitleMap) -> list[Text]:
     certs: dict[str, list[Any]] = {sym: [] for sym in game.corps}
     for c in game.certs:
         certs.setdefault(c.corp, []).append(c)
-    split: dict[str, tuple[str, int]] = {}
+    # the ledger's single certificates per site corporation, in the ledger's order (a sync adds or moves only the
+    # certificates of the corporation at hand, so one pass serves every corporation)
+    singles: dict[str, list[str]] = {}
+    for cid in ledger.owner:
+        corp, idx = ids.split_share(cid)
+        if idx != 0:
+            singles.setdefault(corp, []).append(cid)
     for sym in game.corps:
         site = tmap.site_corp(sym)
+        mine = singles.setdefault(site, [])
         for c in certs[sym]:
             cid = ids.share_id(site, c.index)
             if c.owner != RESERVED and not ledger.exists(cid):
                 ledger.add(cid, IPO)
+                if c.index != 0:
+                    mine.append(cid)
         pres = certs[sym][0]
         pid = ids.share_id(site, 0)
         if ledger.owner.get(pid) != pres.owner and pres.owner not in (IPO, RESERVED):
@@ -739,13 +756,9 @@ def sync_shares(ledger: ShareLedger, game: Game, tmap: TitleMap) -> list[Text]:
             if c.owner != RESERVED and c.index != 0:
                 ours[c.owner] = ours.get(c.owner, 0) + 1
         theirs: dict[str, int] = {}
-        for cid, holder in ledger.owner.items():
-            parts = split.get(cid)
-            if parts is None:
-                parts = split[cid] = ids.split_share(cid)
-            corp, idx = parts
-            if corp == site and idx != 0:
-                theirs[holder] = theirs.get(holder, 0) + 1
+        for cid in mine:
+            holder = ledger.owner[cid]
+            theirs[holder] = theirs.get(holder, 0) + 1
         surplus = [h for h in theirs if theirs[h] > ours.get(h, 0)]
         for h in surplus:
             while theirs[h] > ours.get(h, 0):
