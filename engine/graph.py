@@ -122,6 +122,8 @@ class TrackGraph:
         seg_hex: list[str] = []
         seg_edges: list[tuple[int, ...]] = []  # the hex's sides the segment ends at
         adj: list[list[int]] = []  # node -> incident segments, in construction order
+        # node -> (segment, node at its far end, its hex) for each incident segment: the state search's steps
+        moves: list[list[tuple[int, int, str]]] = []
         self.nodes, self._node_ids, self.segs, self.seg_ends, self.seg_hex, self.seg_edges, self.adj = (
             nodes, node_ids, segs, seg_ends, seg_hex, seg_edges, adj)
         layouts = {h: board.layout(h) for h in board.hexes}
@@ -136,6 +138,7 @@ class TrackGraph:
                 node = interned[key] = GraphNode(*key, other)
             nodes.append(node)
             adj.append([])
+            moves.append([])
             return nid
 
         # Every hex's stops get a node, even without track, so that node ids of the whole board resolve.
@@ -167,8 +170,10 @@ class TrackGraph:
                 seg_hex.append(hex_id)
                 seg_edges.append(edges)
                 adj[e0].append(sid)
+                moves[e0].append((sid, e1, hex_id))
                 if e1 != e0:
                     adj[e1].append(sid)
+                    moves[e1].append((sid, e0, hex_id))
         self.seg_index: dict[tuple[str, int], int] = {s: i for i, s in enumerate(self.segs)}
         # What ends a walk by the track alone: an off-board (unless pass-through, 18FR-RCE Genève) or a city on a
         # red hex; None for the other cities, which end a walk only when blocked by tokens (``corp_view``).
@@ -182,6 +187,10 @@ class TrackGraph:
             else:
                 self.fixed_terminal.append(False)
         self.token_cities = [i for i, t in enumerate(self.fixed_terminal) if t is None]
+        self.city_nodes = [(i, n.hex, n.index) for i, n in enumerate(nodes) if n.kind == "city"]
+        self.moves = moves
+        self.side = [n.kind == "side" for n in nodes]
+        self.dead = [n.kind == "dead" for n in nodes]
         # Resource bits: one per segment, then one per side, so that "no shared track" is one AND.
         self.side_bit: dict[int, int] = {}
         for nid, node in enumerate(self.nodes):
@@ -292,16 +301,31 @@ def track_graph(board: Board, location: Callable[[str], str | None] | None = Non
 def corp_view(graph: TrackGraph, corp: str, from_stations: Iterable[tuple[str, int]] | None = None) -> CorpView:
     """``from_stations`` limits where walks start to those of the corporation's stations (18EZ: the home)."""
     board = graph.board
+    hexes = board.hexes
     stations: set[int] = set()
-    for hex_id, ci in board.stations(corp) if from_stations is None else from_stations:
-        nid = graph.stop_node(hex_id, "city", ci)
-        if nid is not None:
-            stations.add(nid)
+    if from_stations is None:
+        # the graph's cities and the tokens beside tiles, rather than every hex of the board (``Board.stations``)
+        for nid, hex_id, ci in graph.city_nodes:
+            tokens = hexes[hex_id].tokens
+            if ci < len(tokens) and corp in tokens[ci]:
+                stations.add(nid)
+        for hex_id, st in hexes.items():
+            for c, ci in st.extra_tokens:
+                if c == corp:
+                    nid = graph.stop_node(hex_id, "city", ci)
+                    if nid is not None:
+                        stations.add(nid)
+    else:
+        for hex_id, ci in from_stations:
+            nid = graph.stop_node(hex_id, "city", ci)
+            if nid is not None:
+                stations.add(nid)
     terminal = list(graph.fixed_terminal)
+    nodes = graph.nodes
     for nid in graph.token_cities:
-        node = graph.nodes[nid]
+        node = nodes[nid]
         terminal[nid] = city_blocked(board, corp, node.hex, node.index)
-    return CorpView(corp, frozenset(stations), tuple(bool(t) for t in terminal))
+    return CorpView(corp, frozenset(stations), tuple(map(bool, terminal)))
 
 
 def city_blocked(board: Board, corp: str, hex_id: str, city: int) -> bool:
@@ -348,50 +372,54 @@ def _search_once(
     seg_cost: dict[int, int],
 ) -> None:
     board = graph.board
-    best: dict[tuple[int, int], int] = {}  # (segment, node it runs toward) -> crossings
+    moves, side, dead = graph.moves, graph.side, graph.dead
+    seg_hex = graph.seg_hex
+    stations, terminal = view.stations, view.terminal
+    width = len(graph.nodes)
+    big = 1 << 30
+    best: dict[int, int] = {}  # segment * width + node it runs toward -> crossings
     queue: deque[tuple[int, int, int]] = deque()
-
-    def push(seg: int, toward: int, cost: int, front: bool) -> None:
-        if toward in excluded:
-            return
-        key = (seg, toward)
-        if best.get(key, 1 << 30) <= cost:
-            return
-        best[key] = cost
-        (queue.appendleft if front else queue.append)((seg, toward, cost))
-
-    for st in sorted(view.stations):
+    for st in sorted(stations):
         if st in excluded:
             continue
         node_cost[st] = 0
-        for seg in graph.adj[st]:
-            push(seg, graph.other_end(seg, st), 0, True)
+        for nxt, far, _ in moves[st]:
+            key = nxt * width + far
+            if far not in excluded and best.get(key, big) > 0:
+                best[key] = 0
+                queue.appendleft((nxt, far, 0))
     while queue:
         seg, node, cost = queue.popleft()
-        if best[(seg, node)] < cost:
+        if best[seg * width + node] < cost:
             continue
-        if cost < node_cost.get(node, 1 << 30):
+        if cost < node_cost.get(node, big):
             node_cost[node] = cost
-        if cost < seg_cost.get(seg, 1 << 30):
+        if cost < seg_cost.get(seg, big):
             seg_cost[seg] = cost
-        info = graph.nodes[node]
-        if info.kind == "dead" or node in view.stations:
+        if dead[node] or node in stations:
             # a station is a starting point already; arriving there again adds nothing new
             continue
-        if view.terminal[node]:
+        if terminal[node]:
+            info = graph.nodes[node]
             if not (through_blocked and info.kind == "city" and city_blocked(board, view.corp, info.hex, info.index)):
                 continue
             if board.layout(info.hex).color == "red":
                 continue
-        if info.kind == "side":
-            here = graph.seg_hex[seg]
-            for nxt in graph.adj[node]:
-                if graph.seg_hex[nxt] != here:
-                    push(nxt, graph.other_end(nxt, node), cost + 1, False)
+        if side[node]:
+            # a side is crossed into the other hex, never back into the one the walk came from
+            here = seg_hex[seg]
+            step = cost + 1
+            for nxt, far, there in moves[node]:
+                key = nxt * width + far
+                if there != here and far not in excluded and best.get(key, big) > step:
+                    best[key] = step
+                    queue.append((nxt, far, step))
         else:
-            for nxt in graph.adj[node]:
-                if nxt != seg:
-                    push(nxt, graph.other_end(nxt, node), cost, True)
+            for nxt, far, _ in moves[node]:
+                key = nxt * width + far
+                if nxt != seg and far not in excluded and best.get(key, big) > cost:
+                    best[key] = cost
+                    queue.appendleft((nxt, far, cost))
 
 
 # -- public API -------------------------------------------------------------------------------------------------

@@ -666,8 +666,9 @@ class _Reader:
         sync_tiles(self.tiles, game)
 
     def _holdings(self) -> tuple[Any, ...]:
-        """Our certificates and the site's ledger, as a value to compare from one action to the next."""
-        return tuple(map(_CERT_KEY, self.game.certs)), tuple(self.shares.owner.items())
+        """Our certificates and the site's ledger, as a value to compare from one action to the next. A game's
+        certificates are made at its start, each for good with its corporation and index: their owners tell."""
+        return tuple(map(_OWNER, self.game.certs)), tuple(self.shares.owner.items())
 
     # -- routes
     def _route_check(self, a: dict[str, Any], act: RunRoutes) -> tuple[RunRoutes, RouteCheck | None]:
@@ -696,7 +697,7 @@ class _Reader:
         return ordered, check
 
 
-_CERT_KEY = attrgetter("corp", "index", "owner")
+_OWNER = attrgetter("owner")
 
 
 def cert_size(cert: str) -> int:
