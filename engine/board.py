@@ -53,7 +53,11 @@ class Board(Tracked):
     def layout(self, hex_id: str) -> Layout:
         st = self.hexes[hex_id]
         if st.tile is None:
-            return hex_layout(self.title.hex(hex_id))
+            # the printed layouts, kept with the title data: asked for every hex of every track graph build
+            printed = self.title.__dict__.get("_printed_layouts")
+            if printed is None:
+                printed = self.title.__dict__["_printed_layouts"] = {h.id: hex_layout(h) for h in self.title.hexes}
+            return printed[hex_id]
         return tile_layout(self.title.tiles[st.tile], st.rotation)
 
     def token_key(self) -> tuple:

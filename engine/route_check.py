@@ -1,16 +1,17 @@
 """Checking a submitted route set, building only the links its stops use.
 
-``routes.check_routes`` gave the same verdicts, messages and routes, but reduced the whole track to stops and links
-first (``routes._Network``: every link from every stop, then the track classes), which a route search needs and a
-check does not: a check only follows links out of the stops it was given (``_walks_through``, ``_order_problem``).
-Here the links of a stop are found the first time a check asks for them and kept with the track graph, like the
-search's network, until a tile changes. The links of one stop are the same list, in the same order, as the full
-network's (``_Network._links_from`` alone decides them), so every realisation is found in the same order and the
-same track is chosen.
+``routes.check_routes`` gives the same verdicts, messages and routes, but reduces the whole track to stops and
+links first (``routes._Network``: every link from every stop, then the track classes), which a route search needs
+and a check does not: a check only follows links out of the stops it was given (``_walks_through``,
+``_order_problem``). Here the links of a stop are found the first time a check asks for them and kept with the
+track graph, like the search's network, until a tile changes; and the check itself runs on the submitted stops
+alone (``_Subnet``), so that the stop names its messages may need are asked for those stops only. The links of one
+stop are the same list, in the same order, as the full network's (``_Network._links_from`` alone decides them, and
+which other stops exist does not change the links between two), so every realisation is found in the same order
+and the same track is chosen.
 
 An import checks every recorded run once (``records.reader``); a record's routes touch a handful of stops, while
-the full network of a late 1830 map links about sixty.
-"""
+the full network of a late 1830 map links about sixty."""
 
 from __future__ import annotations
 
@@ -61,11 +62,38 @@ class _CheckNetwork(_Network):
             self.local = {n: i for i, n in enumerate(self.nodes)}
             self.stops = [self._stop(n) for n in self.nodes]
             self.major = [0 if s.kind == "town" else 1 for s in self.stops]
-            base = graph.memo["route_check"] = (self.nodes, self.local, self.stops, self.major, {})
-        self.nodes, self.local, self.stops, self.major, cache = base
+            by_id = {s.node_id(): i for i, s in enumerate(self.stops)}
+            base = graph.memo["route_check"] = (self.nodes, self.local, self.stops, self.major, by_id, {})
+        self.nodes, self.local, self.stops, self.major, self.by_id, cache = base
         self.links = _StopLinks(self, cache)  # type: ignore[assignment]
         self.station = [n in self.view.stations for n in self.nodes]
         self.terminal = [self.view.terminal[n] for n in self.nodes]
+
+    def parse(self, train_id: str, node: str) -> int:
+        """``_parse_node``: the stop a node id names, or its RouteError."""
+        i = self.by_id.get(node)
+        return _parse_node(self, train_id, node) if i is None else i
+
+
+class _Subnet(_Network):
+    """The stops ``picks`` of a network and the links among them, renumbered.
+
+    A check reads nothing but the submitted stops and the links between them, in the order the full network lists
+    them: names (which messages need, and ``_names`` takes for every stop) are asked for these stops alone.
+    """
+
+    def __init__(self, full: _CheckNetwork, picks: list[int]) -> None:
+        self.board, self.corp, self.rules = full.board, full.corp, full.rules
+        self.graph, self.view = full.graph, full.view
+        self.nodes = [full.nodes[i] for i in picks]
+        self.local = {n: k for k, n in enumerate(self.nodes)}
+        self.stops = [full.stops[i] for i in picks]
+        self.major = [full.major[i] for i in picks]
+        self.station = [full.station[i] for i in picks]
+        self.terminal = [full.terminal[i] for i in picks]
+        local, nodes = self.local, full.nodes
+        self.links = [[_Link(local[nodes[lk.end]], lk.res, lk.segs) for lk in full.links[i] if nodes[lk.end] in local]
+                      for i in picks]
 
 
 def check_routes(
@@ -86,7 +114,7 @@ def check_routes(
     by_id = {t.id: t for t in trains}
     net = _CheckNetwork(board, corp, rules)
     seen: set[str] = set()
-    plans: list[tuple[TrainSpec, list[int]]] = []
+    plans: list[tuple[TrainSpec, list[int]]] = []  # stops as the full network numbers them
     for train_id, nodes in submitted:
         train = by_id.get(train_id)
         if train is None:
@@ -94,13 +122,17 @@ def check_routes(
         if train_id in seen:
             raise RouteError(M("train {train} is given two routes", train=train_id))
         seen.add(train_id)
-        seq = [_parse_node(net, train_id, node) for node in nodes]
-        _check_stop_set(net, train, seq)
+        seq = [net.parse(train_id, node) for node in nodes]
+        picks = list(dict.fromkeys(seq))
+        _check_stop_set(_Subnet(net, picks), train, [picks.index(i) for i in seq])
         plans.append((train, seq))
-    chosen = _realise(net, plans)
+    picks = list(dict.fromkeys(i for _, seq in plans for i in seq))
+    sub = _Subnet(net, picks)
+    local_plans = [(train, [picks.index(i) for i in seq]) for train, seq in plans]
+    chosen = _realise(sub, local_plans)
     routes: list[Route] = []
-    for (train, _), (seq, links) in zip(plans, chosen, strict=True):
+    for (train, _), (seq, links) in zip(local_plans, chosen, strict=True):
         # ``price`` reads the values of the route's own stops only
-        values = {i: rules.stop_value(net.stops[i], corp, train, board) for i in seq}
-        routes.append(net.route(train, seq, links, net.price(tuple(seq), train, values)))  # type: ignore[arg-type]
+        values = {i: rules.stop_value(sub.stops[i], corp, train, board) for i in seq}
+        routes.append(sub.route(train, seq, links, sub.price(tuple(seq), train, values)))  # type: ignore[arg-type]
     return RouteSet(tuple(routes), sum(r.revenue for r in routes))
