@@ -136,3 +136,18 @@ def check_routes(
         values = {i: rules.stop_value(sub.stops[i], corp, train, board) for i in seq}
         routes.append(sub.route(train, seq, links, sub.price(tuple(seq), train, values)))  # type: ignore[arg-type]
     return RouteSet(tuple(routes), sum(r.revenue for r in routes))
+
+
+def two_train_runs(board: Board, corp: str, rules: RouteHooks) -> bool:
+    """Whether a 2-train could run for the corporation: ``_Network.walks([2-train])`` is not empty.
+
+    A 2-train's walk (towns not counted) holds a station; its station and the stop next to it along the walk are a
+    walk of their own (links read the same either way), and two stops joined by a link are a walk unless they share
+    a location. So this asks only the stations' links, which the route checks of the same track keep.
+    """
+    net = _CheckNetwork(board, corp, rules)
+    location, nodes = net.graph.location, net.nodes
+    for i, here in enumerate(net.station):
+        if here and any(location[nodes[lk.end]] != location[nodes[i]] for lk in net.links[i]):
+            return True
+    return False

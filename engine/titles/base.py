@@ -386,14 +386,13 @@ class TitleRules:
         ``train_needed_only_with_route``) only when a 2-train could run from one of its stations."""
         if not self.train_needed_only_with_route:
             return True
-        from ..routes import TrainSpec, _Network
+        from ..route_check import two_train_runs
 
         key = (len(game.actions), rnd.corp)
         cached = getattr(rnd, "_must_own", None)
         if cached is not None and cached[0] == key:
             return bool(cached[1])
-        net = _Network(game.board, rnd.corp or "", self.route_rules(game))
-        must = bool(net.walks([TrainSpec("", "2", 2)]))
+        must = two_train_runs(game.board, rnd.corp or "", self.route_rules(game))
         rnd._must_own = (key, must)  # type: ignore[attr-defined]
         return must
 
