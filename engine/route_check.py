@@ -15,7 +15,7 @@ the full network of a late 1830 map links about sixty."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from .board import Board
 from .graph import corp_view, track_graph
@@ -138,16 +138,34 @@ def check_routes(
     return RouteSet(tuple(routes), sum(r.revenue for r in routes))
 
 
+def _station_pairs(board: Board, corp: str, rules: RouteHooks) -> Iterator[tuple[_CheckNetwork, int, int]]:
+    """Each station with each stop a link joins it to in another location: two-stop walks (links read the same
+    either way), each once per station, stations in the network's order."""
+    net = _CheckNetwork(board, corp, rules)
+    location, nodes = net.graph.location, net.nodes
+    for i, here in enumerate(net.station):
+        if here:
+            for j in dict.fromkeys(lk.end for lk in net.links[i]):
+                if location[nodes[j]] != location[nodes[i]]:
+                    yield net, i, j
+
+
 def two_train_runs(board: Board, corp: str, rules: RouteHooks) -> bool:
     """Whether a 2-train could run for the corporation: ``_Network.walks([2-train])`` is not empty.
 
     A 2-train's walk (towns not counted) holds a station; its station and the stop next to it along the walk are a
-    walk of their own (links read the same either way), and two stops joined by a link are a walk unless they share
-    a location. So this asks only the stations' links, which the route checks of the same track keep.
+    walk of their own, and two stops joined by a link are a walk unless they share a location. So this asks only
+    the stations' links, which the route checks of the same track keep.
     """
-    net = _CheckNetwork(board, corp, rules)
-    location, nodes = net.graph.location, net.nodes
-    for i, here in enumerate(net.station):
-        if here and any(location[nodes[lk.end]] != location[nodes[i]] for lk in net.links[i]):
+    return any(True for _ in _station_pairs(board, corp, rules))
+
+
+def two_stops_earn(board: Board, corp: str, train: TrainSpec, rules: RouteHooks) -> bool:
+    """Whether the train (one that runs any two stops: a 2-train with towns not counted) earns something on a
+    station and a stop next to it: then its best route (``routes.best_routes``) earns something too. False says
+    nothing: a longer walk may still earn."""
+    for net, i, j in _station_pairs(board, corp, rules):
+        values = {k: rules.stop_value(net.stops[k], corp, train, board) for k in (i, j)}
+        if net.price((i, j), train, values) > 0:  # type: ignore[arg-type]
             return True
     return False

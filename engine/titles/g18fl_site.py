@@ -167,10 +167,13 @@ class Rules18FLSite(Rules18FL):
 
 def has_route(game: Game, corp: str) -> bool:
     """The corporation could run some train: a station and another stop joined by its track."""
+    from ..route_check import two_stops_earn
     from ..routes import TrainSpec, best_routes
 
-    rs = best_routes(game.board, corp, [TrainSpec("route-probe", "2", 2)], game.rules.route_rules(game))
-    return bool(rs.routes)
+    probe, rules = TrainSpec("route-probe", "2", 2), game.rules.route_rules(game)
+    # a station and its neighbour earning something settle it without a search (the import asks at every
+    # buy-train step)
+    return two_stops_earn(game.board, corp, probe, rules) or bool(best_routes(game.board, corp, [probe], rules).routes)
 
 
 __all__ = ["Rules18FLSite", "DEVIATIONS", "has_route"]
