@@ -105,6 +105,66 @@ def _path_ends(board: Board) -> Callable[[str, Layout], list[tuple[int, _End, _E
     return ends
 
 
+@dataclass(frozen=True)
+class _Stops:
+    """The stop nodes of a board, first in every track graph: each hex's cities, towns and visitable off-board."""
+
+    nodes: tuple[GraphNode, ...]
+    node_ids: dict[tuple, int]
+    fixed_terminal: list[bool | None]  # see TrackGraph.fixed_terminal
+    token_cities: list[int]
+    city_nodes: list[tuple[int, str, int]]  # (node, hex, city index)
+
+
+def _stops(board: Board, layouts: dict[str, Layout]) -> _Stops:
+    """The stop nodes for these layouts, kept with the title data per arrangement of stops (a tile lay seldom
+    changes the stops of its hex: the next build takes them as they are)."""
+    title = board.title.__dict__
+    # layout (by id: layouts are kept, with the title data and here) -> the number of its arrangement of stops
+    kinds: dict[int, int] = title.setdefault("_graph_stop_kinds", {})
+    shapes: dict[tuple, int] = title.setdefault("_graph_stop_shapes", {})
+    kept: list[Layout] = title.setdefault("_graph_stop_layouts", [])
+    ids = tuple(map(id, layouts.values()))
+    try:
+        sig = tuple(map(kinds.__getitem__, ids))
+    except KeyError:
+        for lay in layouts.values():
+            if id(lay) not in kinds:
+                off = lay.offboard
+                key = (len(lay.cities), len(lay.towns), lay.color == "red",
+                       None if off is None or not off.visitable else off.pass_through)
+                kinds[id(lay)] = shapes.setdefault(key, len(shapes))
+                kept.append(lay)
+        sig = tuple(map(kinds.__getitem__, ids))
+    cache: dict[tuple, _Stops] = title.setdefault("_graph_stops", {})
+    hit = cache.get(sig)
+    if hit is not None:
+        return hit
+    interned: dict[tuple, GraphNode] = title.setdefault("_graph_nodes", {})
+    nodes: list[GraphNode] = []
+    fixed: list[bool | None] = []
+    for hex_id, lay in layouts.items():
+        red = lay.color == "red"
+        keys = [("city", hex_id, i) for i in range(len(lay.cities))]
+        fixed += [True if red else None] * len(lay.cities)
+        keys += [("town", hex_id, i) for i in range(len(lay.towns))]
+        fixed += [False] * len(lay.towns)
+        if lay.offboard is not None and lay.offboard.visitable:
+            keys.append(("offboard", hex_id, 0))
+            fixed.append(not lay.offboard.pass_through)
+        for key in keys:
+            node = interned.get(key)
+            if node is None:
+                node = interned[key] = GraphNode(*key)
+            nodes.append(node)
+    if len(cache) > 64:
+        cache.clear()  # a game goes through a few dozen arrangements of stops at most
+    out = cache[sig] = _Stops(tuple(nodes), {(n.kind, n.hex, n.index): i for i, n in enumerate(nodes)}, fixed,
+                              [i for i, t in enumerate(fixed) if t is None],
+                              [(i, n.hex, n.index) for i, n in enumerate(nodes) if n.kind == "city"])
+    return out
+
+
 class TrackGraph:
     """Segments and nodes of the whole board; the same for every corporation.
 
@@ -115,23 +175,29 @@ class TrackGraph:
 
     def __init__(self, board: Board, location: Callable[[str], str | None] | None = None) -> None:
         self.board = board
-        nodes: list[GraphNode] = []
-        node_ids: dict[tuple, int] = {}
+        layouts = {h: board.layout(h) for h in board.hexes}
+        # Every hex's stops get a node, even without track, so that node ids of the whole board resolve; they come
+        # first, and are the same for every arrangement of tiles with the same stops (``_stops``).
+        stops = _stops(board, layouts)
+        self._stop_count = count = len(stops.nodes)
+        nodes: list[GraphNode] = list(stops.nodes)
+        node_ids: dict[tuple, int] = dict(stops.node_ids)
         segs: list[tuple[str, int]] = []  # (hex, path index in board.layout(hex).paths)
         seg_ends: list[tuple[int, int]] = []
         seg_hex: list[str] = []
         seg_edges: list[tuple[int, ...]] = []  # the hex's sides the segment ends at
-        adj: list[list[int]] = []  # node -> incident segments, in construction order
+        adj: list[list[int]] = [[] for _ in range(count)]  # node -> incident segments, in construction order
         # node -> (segment, node at its far end, its hex) for each incident segment: the state search's steps
-        moves: list[list[tuple[int, int, str]]] = []
+        moves: list[list[tuple[int, int, str]]] = [[] for _ in range(count)]
+        sides: list[int] = []
         self.nodes, self._node_ids, self.segs, self.seg_ends, self.seg_hex, self.seg_edges, self.adj = (
             nodes, node_ids, segs, seg_ends, seg_hex, seg_edges, adj)
-        layouts = {h: board.layout(h) for h in board.hexes}
         # GraphNodes are values: one of each is kept with the title data and shared by every build (a build
         # after each tile lay was mostly making the same nodes again)
         interned: dict[tuple, GraphNode] = board.title.__dict__.setdefault("_graph_nodes", {})
 
-        def add(key: tuple, other: tuple[str, int] | None = None) -> int:
+        def add(key: tuple, other: tuple[str, int] | None) -> int:
+            """A side, dead end or junction seen for the first time."""
             nid = node_ids[key] = len(nodes)
             node = interned.get(key)
             if node is None:
@@ -139,29 +205,24 @@ class TrackGraph:
             nodes.append(node)
             adj.append([])
             moves.append([])
+            if key[0] == "side":
+                sides.append(nid)
             return nid
 
-        # Every hex's stops get a node, even without track, so that node ids of the whole board resolve.
-        for hex_id, lay in layouts.items():
-            for i in range(len(lay.cities)):
-                add(("city", hex_id, i))
-            for i in range(len(lay.towns)):
-                add(("town", hex_id, i))
-            if lay.offboard is not None and lay.offboard.visitable:
-                add(("offboard", hex_id, 0))
         ends = _path_ends(board)
         for hex_id, lay in layouts.items():
-            for pi, end0, end1, edges in ends(hex_id, lay):
+            for pi, (key0, other0, across0, dead0), (key1, other1, across1, dead1), edges in ends(hex_id, lay):
                 # both ends are resolved, in this order, before a path is skipped: node ids follow first sight
-                pair: list[int | None] = []
-                for key, other, across, dead in (end0, end1):
-                    if across is not None and across[1] not in layouts[across[0]].exits:
-                        key, other = dead, None  # no track meets it across the side
-                    nid = node_ids.get(key)
-                    if nid is None and key[0] not in STOP_KINDS:
-                        nid = add(key, other)
-                    pair.append(nid)
-                e0, e1 = pair
+                if across0 is not None and across0[1] not in layouts[across0[0]].exits:
+                    key0, other0 = dead0, None  # no track meets it across the side
+                e0 = node_ids.get(key0)
+                if e0 is None and key0[0] not in STOP_KINDS:
+                    e0 = add(key0, other0)
+                if across1 is not None and across1[1] not in layouts[across1[0]].exits:
+                    key1, other1 = dead1, None
+                e1 = node_ids.get(key1)
+                if e1 is None and key1[0] not in STOP_KINDS:
+                    e1 = add(key1, other1)
                 if e0 is None or e1 is None:
                     continue  # runs into a stub no train may enter
                 sid = len(segs)
@@ -174,37 +235,31 @@ class TrackGraph:
                 if e1 != e0:
                     adj[e1].append(sid)
                     moves[e1].append((sid, e0, hex_id))
-        self.seg_index: dict[tuple[str, int], int] = {s: i for i, s in enumerate(self.segs)}
+        self.seg_index: dict[tuple[str, int], int] = {s: i for i, s in enumerate(segs)}
         # What ends a walk by the track alone: an off-board (unless pass-through, 18FR-RCE Genève) or a city on a
         # red hex; None for the other cities, which end a walk only when blocked by tokens (``corp_view``).
-        self.fixed_terminal: list[bool | None] = []
-        for node in self.nodes:
-            lay = layouts[node.hex]
-            if node.kind == "offboard":
-                self.fixed_terminal.append(lay.offboard is None or not lay.offboard.pass_through)
-            elif node.kind == "city":
-                self.fixed_terminal.append(True if lay.color == "red" else None)
-            else:
-                self.fixed_terminal.append(False)
-        self.token_cities = [i for i, t in enumerate(self.fixed_terminal) if t is None]
-        self.city_nodes = [(i, n.hex, n.index) for i, n in enumerate(nodes) if n.kind == "city"]
+        self.fixed_terminal: list[bool | None] = stops.fixed_terminal + [False] * (len(nodes) - count)
+        self.token_cities = stops.token_cities
+        self.city_nodes = stops.city_nodes
         self.moves = moves
-        self.side = [n.kind == "side" for n in nodes]
+        self.side = [False] * len(nodes)
+        for nid in sides:
+            self.side[nid] = True
         self.dead = [n.kind == "dead" for n in nodes]
         # Resource bits: one per segment, then one per side, so that "no shared track" is one AND.
-        self.side_bit: dict[int, int] = {}
-        for nid, node in enumerate(self.nodes):
-            if node.kind == "side":
-                self.side_bit[nid] = 1 << (len(self.segs) + len(self.side_bit))
+        self.side_bit: dict[int, int] = {nid: 1 << (len(segs) + k) for k, nid in enumerate(sides)}
         self.location = self._locations(location)
         # What other modules derive from the track and location rule (route links, reach), kept with the graph
         # that ``track_graph`` hands out again while the track is unchanged; its copies share this dict.
         self.memo: dict[object, object] = {}
 
     def _locations(self, location: Callable[[str], str | None] | None) -> list[str | None]:
-        loc = location or (lambda h: h)
+        rest: list[str | None] = [None] * (len(self.nodes) - self._stop_count)  # junctions, sides, dead ends
+        stops = self.nodes[:self._stop_count]
+        if location is None:
+            return [n.hex for n in stops] + rest  # the general rule: each hex its own location
         # a location of None makes each stop of the hex a location of its own (1830: both cities of an OO tile)
-        return [(loc(n.hex) or f"{n.hex}/{n.kind}{n.index}") if n.is_stop else None for n in self.nodes]
+        return [location(n.hex) or f"{n.hex}/{n.kind}{n.index}" for n in stops] + rest
 
     def relocated(self, location: Callable[[str], str | None] | None) -> TrackGraph:
         """The same track under another location rule: the rule touches nothing but ``location``, so the
