@@ -358,28 +358,25 @@ def corp_view(graph: TrackGraph, corp: str, from_stations: Iterable[tuple[str, i
     board = graph.board
     hexes = board.hexes
     stations: set[int] = set()
-    if from_stations is None:
-        # the graph's cities and the tokens beside tiles, rather than every hex of the board (``Board.stations``)
-        for nid, hex_id, ci in graph.city_nodes:
-            tokens = hexes[hex_id].tokens
-            if ci < len(tokens) and corp in tokens[ci]:
-                stations.add(nid)
-        for hex_id, st in hexes.items():
-            for c, ci in st.extra_tokens:
-                if c == corp:
-                    nid = graph.stop_node(hex_id, "city", ci)
-                    if nid is not None:
-                        stations.add(nid)
-    else:
+    terminal = list(graph.fixed_terminal)
+    fixed = graph.fixed_terminal
+    # one pass over the graph's cities (rather than every hex, as ``Board.stations``): the corporation's stations
+    # (slot or beside-tile token) and, of the cities that tokens may close, those closed to it (``city_blocked``)
+    for nid, hex_id, ci in graph.city_nodes:
+        st = hexes[hex_id]
+        tokens = st.tokens
+        slots = tokens[ci] if ci < len(tokens) else ()
+        mine = corp in slots or (bool(st.extra_tokens) and (corp, ci) in st.extra_tokens)
+        if mine:
+            stations.add(nid)
+        if fixed[nid] is None:
+            terminal[nid] = bool(slots) and None not in slots and not mine
+    if from_stations is not None:
+        stations = set()
         for hex_id, ci in from_stations:
             nid = graph.stop_node(hex_id, "city", ci)
             if nid is not None:
                 stations.add(nid)
-    terminal = list(graph.fixed_terminal)
-    nodes = graph.nodes
-    for nid in graph.token_cities:
-        node = nodes[nid]
-        terminal[nid] = city_blocked(board, corp, node.hex, node.index)
     return CorpView(corp, frozenset(stations), tuple(map(bool, terminal)))
 
 

@@ -698,6 +698,7 @@ class _Reader:
 
 
 _OWNER = attrgetter("owner")
+_TILE = attrgetter("tile")
 
 
 def cert_size(cert: str) -> int:
@@ -776,6 +777,9 @@ def sync_shares(ledger: ShareLedger, game: Game, tmap: TitleMap) -> list[Text]:
 
 def sync_tiles(ledger: TileLedger, game: Game) -> None:
     """Tiles our engine removed by itself (the 18FL hurricane) go back to the site's supply too."""
+    hexes = game.board.hexes
+    if None not in map(_TILE, map(hexes.__getitem__, ledger.on_hex)):
+        return  # asked after every action: the common answer in one pass
     for hex_id in list(ledger.on_hex):
         if game.board.hexes[hex_id].tile is None:
             ledger.remove(hex_id)
