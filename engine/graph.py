@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+from bisect import bisect_left
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -114,6 +115,21 @@ class _Stops:
     fixed_terminal: list[bool | None]  # see TrackGraph.fixed_terminal
     token_cities: list[int]
     city_nodes: list[tuple[int, str, int]]  # (node, hex, city index)
+    hexes: list[str]  # each stop's hex: its location under the general rule
+
+
+def _stop_shape(title: dict, lay: Layout) -> int:
+    """The number of the layout's arrangement of stops, kept with the title data (``title``: its ``__dict__``)."""
+    kinds: dict[int, int] = title.setdefault("_graph_stop_kinds", {})
+    shape = kinds.get(id(lay))
+    if shape is None:
+        shapes: dict[tuple, int] = title.setdefault("_graph_stop_shapes", {})
+        off = lay.offboard
+        key = (len(lay.cities), len(lay.towns), lay.color == "red",
+               None if off is None or not off.visitable else off.pass_through)
+        shape = kinds[id(lay)] = shapes.setdefault(key, len(shapes))
+        title.setdefault("_graph_stop_layouts", []).append(lay)  # keeps the id taken
+    return shape
 
 
 def _stops(board: Board, layouts: dict[str, Layout]) -> _Stops:
@@ -122,20 +138,11 @@ def _stops(board: Board, layouts: dict[str, Layout]) -> _Stops:
     title = board.title.__dict__
     # layout (by id: layouts are kept, with the title data and here) -> the number of its arrangement of stops
     kinds: dict[int, int] = title.setdefault("_graph_stop_kinds", {})
-    shapes: dict[tuple, int] = title.setdefault("_graph_stop_shapes", {})
-    kept: list[Layout] = title.setdefault("_graph_stop_layouts", [])
     ids = tuple(map(id, layouts.values()))
     try:
         sig = tuple(map(kinds.__getitem__, ids))
     except KeyError:
-        for lay in layouts.values():
-            if id(lay) not in kinds:
-                off = lay.offboard
-                key = (len(lay.cities), len(lay.towns), lay.color == "red",
-                       None if off is None or not off.visitable else off.pass_through)
-                kinds[id(lay)] = shapes.setdefault(key, len(shapes))
-                kept.append(lay)
-        sig = tuple(map(kinds.__getitem__, ids))
+        sig = tuple(_stop_shape(title, lay) for lay in layouts.values())
     cache: dict[tuple, _Stops] = title.setdefault("_graph_stops", {})
     hit = cache.get(sig)
     if hit is not None:
@@ -161,7 +168,8 @@ def _stops(board: Board, layouts: dict[str, Layout]) -> _Stops:
         cache.clear()  # a game goes through a few dozen arrangements of stops at most
     out = cache[sig] = _Stops(tuple(nodes), {(n.kind, n.hex, n.index): i for i, n in enumerate(nodes)}, fixed,
                               [i for i, t in enumerate(fixed) if t is None],
-                              [(i, n.hex, n.index) for i, n in enumerate(nodes) if n.kind == "city"])
+                              [(i, n.hex, n.index) for i, n in enumerate(nodes) if n.kind == "city"],
+                              [n.hex for n in nodes])
     return out
 
 
@@ -173,28 +181,100 @@ class TrackGraph:
     red hexes of one off-board area, or (None) make each stop of a hex its own location.
     """
 
-    def __init__(self, board: Board, location: Callable[[str], str | None] | None = None) -> None:
+    def __init__(self, board: Board, location: Callable[[str], str | None] | None = None, *,
+                 previous: tuple[tuple, TrackGraph] | None = None, tiles: tuple | None = None) -> None:
+        """``previous``: the (tiles, graph) of the board's last arrangement, ``tiles`` its arrangement now (as
+        ``track_graph`` keys them). When a few hexes changed and their stops did not, the build resumes from the
+        previous graph at the first hex whose paths may read differently (``_resume``); the graph is the same as a
+        build from scratch, ids and order included."""
         self.board = board
-        layouts = {h: board.layout(h) for h in board.hexes}
+        if previous is None or tiles is None or location is not None or not self._resume(previous, tiles):
+            self._start()
+        self._lay_paths()
+        self._finish(location)
+
+    def _start(self) -> None:
+        board = self.board
+        self._order = list(board.hexes)
+        self._layouts = layouts = {h: board.layout(h) for h in self._order}
         # Every hex's stops get a node, even without track, so that node ids of the whole board resolve; they come
         # first, and are the same for every arrangement of tiles with the same stops (``_stops``).
-        stops = _stops(board, layouts)
+        self._stops = stops = _stops(board, layouts)
         self._stop_count = count = len(stops.nodes)
-        nodes: list[GraphNode] = list(stops.nodes)
-        node_ids: dict[tuple, int] = dict(stops.node_ids)
-        segs: list[tuple[str, int]] = []  # (hex, path index in board.layout(hex).paths)
-        seg_ends: list[tuple[int, int]] = []
-        seg_hex: list[str] = []
-        seg_edges: list[tuple[int, ...]] = []  # the hex's sides the segment ends at
-        adj: list[list[int]] = [[] for _ in range(count)]  # node -> incident segments, in construction order
+        self.nodes: list[GraphNode] = list(stops.nodes)
+        self._node_ids: dict[tuple, int] = dict(stops.node_ids)
+        self.segs: list[tuple[str, int]] = []  # (hex, path index in board.layout(hex).paths)
+        self.seg_ends: list[tuple[int, int]] = []
+        self.seg_hex: list[str] = []
+        self.seg_edges: list[tuple[int, ...]] = []  # the hex's sides the segment ends at
+        self.adj: list[list[int]] = [[] for _ in range(count)]  # node -> incident segments, in construction order
         # node -> (segment, node at its far end, its hex) for each incident segment: the state search's steps
-        moves: list[list[tuple[int, int, str]]] = [[] for _ in range(count)]
-        sides: list[int] = []
-        self.nodes, self._node_ids, self.segs, self.seg_ends, self.seg_hex, self.seg_edges, self.adj = (
-            nodes, node_ids, segs, seg_ends, seg_hex, seg_edges, adj)
+        self.moves: list[list[tuple[int, int, str]]] = [[] for _ in range(count)]
+        self._sides: list[int] = []  # side nodes, in id order
+        self.dead: list[bool] = [False] * count
+        self._marks: list[tuple[int, int, int]] = []  # (nodes, segments, sides) as each hex's paths begin
+        self._from = 0  # the first hex whose paths are still to be laid
+
+    def _resume(self, previous: tuple[tuple, TrackGraph], tiles: tuple) -> bool:
+        """Take from the previous graph everything built before the first hex that changed or borders a change.
+
+        A build lays the hexes' paths in board order, and a hex's paths read only its own layout and, at each side,
+        whether the hex across has an exit there: before that first hex, the previous build did exactly what this
+        one would. Its state there is cut out of the previous graph (``_marks`` says where it stood)."""
+        before, prev = previous
+        if prev.board.title is not self.board.title or len(before) != len(tiles) or "_marks" not in prev.__dict__:
+            return False
+        changed = [i for i, (a, b) in enumerate(zip(before, tiles, strict=True)) if a != b]
+        if not changed or len(changed) > 4:
+            return False
+        board, title = self.board, self.board.title.__dict__
+        order, layouts = prev._order, dict(prev._layouts)
+        sides = board.open_sides()
+        first = min(changed)
+        place = title.get("_graph_hex_place")
+        if place is None:
+            place = title["_graph_hex_place"] = {h: i for i, h in enumerate(order)}
+        for i in changed:
+            hex_id = order[i]
+            lay = board.layout(hex_id)
+            if _stop_shape(title, lay) != _stop_shape(title, layouts[hex_id]):
+                return False  # its stops changed: node ids shift
+            layouts[hex_id] = lay
+            for edge in range(6):
+                across = sides.get((hex_id, edge))
+                if across is not None:
+                    first = min(first, place[across[0]])
+        k0, s0, d0 = prev._marks[first]
+        self._order, self._layouts, self._stops, self._stop_count = order, layouts, prev._stops, prev._stop_count
+        self.nodes = prev.nodes[:k0]
+        self._node_ids = node_ids = dict(prev._node_ids)
+        for n in prev.nodes[k0:]:
+            del node_ids[(n.kind, n.hex, n.index)]
+        self.segs, self.seg_ends = prev.segs[:s0], prev.seg_ends[:s0]
+        self.seg_hex, self.seg_edges = prev.seg_hex[:s0], prev.seg_edges[:s0]
+        # Lists of nodes met only before ``first`` are shared: laying the rest never adds to them (a segment of a
+        # later hex meets such a node only across a side of a hex that did not change, and did so before too).
+        adj, moves = prev.adj[:k0], prev.moves[:k0]
+        for n in range(k0):
+            segs = adj[n]
+            if not segs:
+                adj[n], moves[n] = [], []
+            elif segs[-1] >= s0:
+                cut = bisect_left(segs, s0)
+                adj[n], moves[n] = segs[:cut], moves[n][:cut]
+        self.adj, self.moves = adj, moves
+        self._sides, self.dead = prev._sides[:d0], prev.dead[:k0]
+        self._marks, self._from = prev._marks[:first], first
+        return True
+
+    def _lay_paths(self) -> None:
+        nodes, node_ids, adj, moves, sides, dead = (self.nodes, self._node_ids, self.adj, self.moves, self._sides,
+                                                    self.dead)
+        segs, seg_ends, seg_hex, seg_edges, marks = self.segs, self.seg_ends, self.seg_hex, self.seg_edges, self._marks
+        layouts = self._layouts
         # GraphNodes are values: one of each is kept with the title data and shared by every build (a build
         # after each tile lay was mostly making the same nodes again)
-        interned: dict[tuple, GraphNode] = board.title.__dict__.setdefault("_graph_nodes", {})
+        interned: dict[tuple, GraphNode] = self.board.title.__dict__.setdefault("_graph_nodes", {})
 
         def add(key: tuple, other: tuple[str, int] | None) -> int:
             """A side, dead end or junction seen for the first time."""
@@ -205,13 +285,16 @@ class TrackGraph:
             nodes.append(node)
             adj.append([])
             moves.append([])
+            dead.append(key[0] == "dead")
             if key[0] == "side":
                 sides.append(nid)
             return nid
 
-        ends = _path_ends(board)
-        for hex_id, lay in layouts.items():
-            for pi, (key0, other0, across0, dead0), (key1, other1, across1, dead1), edges in ends(hex_id, lay):
+        ends = _path_ends(self.board)
+        for hex_id in self._order[self._from:]:
+            marks.append((len(nodes), len(segs), len(sides)))
+            for pi, (key0, other0, across0, dead0), (key1, other1, across1, dead1), edges in ends(hex_id,
+                                                                                                 layouts[hex_id]):
                 # both ends are resolved, in this order, before a path is skipped: node ids follow first sight
                 if across0 is not None and across0[1] not in layouts[across0[0]].exits:
                     key0, other0 = dead0, None  # no track meets it across the side
@@ -235,19 +318,20 @@ class TrackGraph:
                 if e1 != e0:
                     adj[e1].append(sid)
                     moves[e1].append((sid, e0, hex_id))
+
+    def _finish(self, location: Callable[[str], str | None] | None) -> None:
+        nodes, segs, stops = self.nodes, self.segs, self._stops
         self.seg_index: dict[tuple[str, int], int] = {s: i for i, s in enumerate(segs)}
         # What ends a walk by the track alone: an off-board (unless pass-through, 18FR-RCE Genève) or a city on a
         # red hex; None for the other cities, which end a walk only when blocked by tokens (``corp_view``).
-        self.fixed_terminal: list[bool | None] = stops.fixed_terminal + [False] * (len(nodes) - count)
+        self.fixed_terminal: list[bool | None] = stops.fixed_terminal + [False] * (len(nodes) - self._stop_count)
         self.token_cities = stops.token_cities
         self.city_nodes = stops.city_nodes
-        self.moves = moves
         self.side = [False] * len(nodes)
-        for nid in sides:
+        for nid in self._sides:
             self.side[nid] = True
-        self.dead = [n.kind == "dead" for n in nodes]
         # Resource bits: one per segment, then one per side, so that "no shared track" is one AND.
-        self.side_bit: dict[int, int] = {nid: 1 << (len(segs) + k) for k, nid in enumerate(sides)}
+        self.side_bit: dict[int, int] = {nid: 1 << (len(segs) + k) for k, nid in enumerate(self._sides)}
         self.location = self._locations(location)
         # What other modules derive from the track and location rule (route links, reach), kept with the graph
         # that ``track_graph`` hands out again while the track is unchanged; its copies share this dict.
@@ -257,7 +341,7 @@ class TrackGraph:
         rest: list[str | None] = [None] * (len(self.nodes) - self._stop_count)  # junctions, sides, dead ends
         stops = self.nodes[:self._stop_count]
         if location is None:
-            return [n.hex for n in stops] + rest  # the general rule: each hex its own location
+            return self._stops.hexes + rest  # the general rule: each hex its own location
         # a location of None makes each stop of the hex a location of its own (1830: both cities of an OO tile)
         return [location(n.hex) or f"{n.hex}/{n.kind}{n.index}" for n in stops] + rest
 
@@ -312,17 +396,19 @@ def _shared_graph(board: Board, location: Callable[[str], str] | None, tiles: tu
         graph = hit[1]
     else:
         if places is None:
-            graph = TrackGraph(board, location)
+            # the board's last graph, usually one tile lay ago: the build resumes from it where it can
+            graph = TrackGraph(board, location, previous=board.graph_cache.get(None), tiles=tiles)
         else:
             graph = _shared_graph(board, None, tiles, None).relocated(location)
         _GRAPHS[key] = (board.title, graph)
         if len(_GRAPHS) > _GRAPHS_KEPT:
             _GRAPHS.popitem(last=False)
-    if graph.board is board:
-        return graph
-    bound = copy.copy(graph)
-    bound.board = board
-    return bound
+    if graph.board is not board:
+        graph = copy.copy(graph)
+        graph.board = board
+    if places is None:
+        board.graph_cache[None] = (tiles, graph)
+    return graph
 
 
 @dataclass(frozen=True)

@@ -214,3 +214,37 @@ def test_graph_is_reused_while_the_track_is_unchanged_and_reads_each_boards_toke
     # what a fresh build gives
     fresh = TrackGraph(board)
     assert (g3.segs, g3.seg_ends, g3.nodes) == (fresh.segs, fresh.seg_ends, fresh.nodes)
+
+
+_GRAPH_PARTS = ("nodes", "_node_ids", "segs", "seg_ends", "seg_hex", "seg_edges", "adj", "moves", "seg_index",
+                "fixed_terminal", "token_cities", "city_nodes", "side", "dead", "side_bit", "location")
+
+
+@pytest.mark.parametrize("record", ["1830-3p-bank", "18AL-4p-bank", "18FL-4p-bankrupt"])
+def test_a_graph_resumed_after_a_lay_equals_a_build_from_scratch(record: str,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """After each tile lay of a real game the board's graph is resumed from the one before it (``_resume``); node
+    and segment ids decide which of equal route sets a search finds, so the graph must be the very same."""
+    import json
+    from pathlib import Path
+
+    from engine.records import read_record
+    from engine.rounds import operating_round
+
+    path = Path(__file__).resolve().parents[2] / "shared" / "reference" / "records" / f"{record}.json"
+    if not path.exists():
+        pytest.skip(f"{path} is not in shared/")
+    resumed: list[bool] = []
+    lay_tile = operating_round.lay_tile
+
+    def checked(game, *args, **kwargs):  # type: ignore[no-untyped-def]
+        lay_tile(game, *args, **kwargs)
+        graph = track_graph(game.board)
+        scratch = TrackGraph(game.board)
+        for part in _GRAPH_PARTS:
+            assert getattr(graph, part) == getattr(scratch, part), part
+        resumed.append(graph._from > 0)
+
+    monkeypatch.setattr(operating_round, "lay_tile", checked)
+    read_record(json.loads(path.read_text()), routes=False)
+    assert sum(resumed) > len(resumed) // 2  # most lays resume rather than build anew
