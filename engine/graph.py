@@ -37,6 +37,7 @@ from bisect import bisect_left
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from operator import attrgetter
 
 from .board import Board
 from .tiles import Layout
@@ -422,21 +423,54 @@ class CorpView:
 
 def track_graph(board: Board, location: Callable[[str], str | None] | None = None) -> TrackGraph:
     """The board's graph, built once per arrangement of tiles (legality checks and route runs ask for it at
-    almost every action; tokens are read from the board when a corporation's view is taken)."""
-    places = None
-    if location is not None:
-        places = tuple(location(h) for h in board.hexes)
-        if all(p == h for p, h in zip(places, board.hexes, strict=True)):
-            places = location = None  # the general rule: each hex its own location
-    tiles = tuple((st.tile, st.rotation) for st in board.hexes.values())
+    almost every action; tokens are read from the board when a corporation's view is taken).
+
+    ``location`` is a function of the hex alone (``RouteHooks.location``): the board keeps one graph per rule,
+    a bound method of equal rules objects (route rules are made afresh for every check) being one rule."""
+    tiles = tuple(map(_TILE_ROTATION, board.hexes.values()))
+    rule = _rule_key(location)
+    places: tuple | None = None
+    if rule is _UNKEYED:
+        rule = places = _places(board, location)
     cache = board.graph_cache
-    hit = cache.get(places)
+    hit = cache.get(rule)
     if hit is not None and hit[0] == tiles:
         graph: TrackGraph = hit[1]
         return graph
-    graph = _shared_graph(board, location, tiles, places)
-    cache[places] = (tiles, graph)
+    if rule is not places:
+        places = _places(board, location)
+    graph = _shared_graph(board, None if places is None else location, tiles, places)
+    cache[rule] = (tiles, graph)
     return graph
+
+
+def _places(board: Board, location: Callable[[str], str | None] | None) -> tuple | None:
+    """Each hex's location under the rule; None for the general rule (each hex its own location)."""
+    if location is None:
+        return None
+    places = tuple(location(h) for h in board.hexes)
+    return None if all(p == h for p, h in zip(places, board.hexes, strict=True)) else places
+
+
+_TILE_ROTATION = attrgetter("tile", "rotation")
+_UNKEYED = object()
+
+
+def _rule_key(location: Callable[[str], str | None] | None) -> object:
+    """What the board keys its graph for this location rule by: None for the general rule, (function, rules object)
+    for a bound method of a value, the function itself otherwise; ``_UNKEYED`` (keyed by what it makes of the
+    board's hexes) for a method of a rules object that is not a value."""
+    if location is None:
+        return None
+    func = getattr(location, "__func__", None)
+    if func is None:
+        return location
+    key = (func, location.__self__)  # type: ignore[attr-defined]
+    try:
+        hash(key)
+    except TypeError:
+        return _UNKEYED
+    return key
 
 
 def corp_view(graph: TrackGraph, corp: str, from_stations: Iterable[tuple[str, int]] | None = None) -> CorpView:
