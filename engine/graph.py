@@ -36,7 +36,7 @@ import itertools
 from bisect import bisect_left
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from operator import attrgetter
 
 from .board import Board
@@ -117,6 +117,8 @@ class _Stops:
     token_cities: list[int]
     city_nodes: list[tuple[int, str, int]]  # (node, hex, city index)
     hexes: list[str]  # each stop's hex: its location under the general rule
+    # what other modules derive from the stops alone (route_check: each stop node's Stop), kept with them
+    memo: dict[object, object] = field(default_factory=dict, compare=False)
 
 
 def _stop_shape(title: dict, lay: Layout) -> int:
@@ -353,6 +355,12 @@ class TrackGraph:
         graph.location = self._locations(location)
         graph.memo = {}
         return graph
+
+    @property
+    def stop_memo(self) -> dict[object, object]:
+        """A memo for what derives from the board's stops alone: it lasts while tile lays leave the stops as they
+        are (graphs of one arrangement of stops share it)."""
+        return self._stops.memo
 
     # -- lookups -----------------------------------------------------------------------------------------------
     def stop_node(self, hex_id: str, kind: str, index: int) -> int | None:

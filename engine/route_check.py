@@ -25,6 +25,7 @@ from .routes import (
     RouteError,
     RouteHooks,
     RouteSet,
+    Stop,
     TrainSpec,
     _check_stop_set,
     _check_train_ids,
@@ -60,7 +61,8 @@ class _CheckNetwork(_Network):
             # the stop part of ``_Network._track_part``, without its links
             self.nodes = [n for n in graph.stop_nodes() if graph.adj[n]]
             self.local = {n: i for i, n in enumerate(self.nodes)}
-            self.stops = [self._stop(n) for n in self.nodes]
+            made: dict[int, Stop] = graph.stop_memo.setdefault("route_stops", {})  # type: ignore[assignment]
+            self.stops = [made.get(n) or made.setdefault(n, self._stop(n)) for n in self.nodes]
             self.major = [0 if s.kind == "town" else 1 for s in self.stops]
             by_id = {s.node_id(): i for i, s in enumerate(self.stops)}
             base = graph.memo["route_check"] = (self.nodes, self.local, self.stops, self.major, by_id, {})
@@ -91,9 +93,23 @@ class _Subnet(_Network):
         self.major = [full.major[i] for i in picks]
         self.station = [full.station[i] for i in picks]
         self.terminal = [full.terminal[i] for i in picks]
-        local, nodes = self.local, full.nodes
-        self.links = [[_Link(local[nodes[lk.end]], lk.res, lk.segs) for lk in full.links[i] if nodes[lk.end] in local]
-                      for i in picks]
+        self.links = _SubLinks(full, picks, self.local)  # type: ignore[assignment]
+
+
+class _SubLinks:
+    """A sub-network's links, renumbered, found on first use (a stop-set check asks for none)."""
+
+    def __init__(self, full: _CheckNetwork, picks: list[int], local: dict[int, int]) -> None:
+        self._full, self._picks, self._local = full, picks, local
+        self._found: dict[int, list[_Link]] = {}
+
+    def __getitem__(self, k: int) -> list[_Link]:
+        links = self._found.get(k)
+        if links is None:
+            local, nodes = self._local, self._full.nodes
+            links = self._found[k] = [_Link(local[nodes[lk.end]], lk.res, lk.segs)
+                                      for lk in self._full.links[self._picks[k]] if nodes[lk.end] in local]
+        return links
 
 
 def check_routes(

@@ -307,12 +307,16 @@ class TitleData(_Model):
         raise KeyError(sym)
 
     def train(self, name: str) -> TrainDef:
-        for t in self.trains:
-            if t.name == name:
-                return t
-            if any(v.name == name for v in t.variants):
-                return t
-        raise KeyError(name)
+        """The card named so or carrying a variant so named (the first such card)."""
+        idx = self.__dict__.get("_trainidx")
+        if idx is None:
+            idx = {}
+            for t in self.trains:
+                idx.setdefault(t.name, t)
+                for v in t.variants:
+                    idx.setdefault(v.name, t)
+            self.__dict__["_trainidx"] = idx
+        return idx[name]
 
     def fmt(self, amount: int) -> str:
         return self.currency % amount
