@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from .. import stock
-from ..actions import Action, BuyShares, Par, Pass, SellShares, parse_action
+from ..actions import Action, BuyShares, Par, Pass, SellShares
 from ..errors import GameError
 from ..journal import Tracked
 from ..messages import Join, M, Msg, Text
@@ -264,12 +264,16 @@ class StockRound(Tracked):
         the first."""
         player = self.player(game)
         if game.rules.stock_turn_end_problem(game, self, player) is None:
-            yield parse_action({"type": "pass", "entity": player})
+            yield Pass(entity=player)
         if (not self.bought_this_turn or self.may_sell_after_purchase(game)) and game.rules.sales_allowed(game, self):
+            held: dict[str, int] = {}  # game.shares_held of every corporation, in one pass over the certificates
+            for c in game.certs:
+                if c.owner == player:
+                    held[c.corp] = held.get(c.corp, 0) + c.shares
             for sym in game.corps:
                 if sym in self.sold_this_turn and not game.rules.repeated_sales:
                     continue
-                for n in range(1, game.shares_held(player, sym) + 1):
+                for n in range(1, held.get(sym, 0) + 1):
                     if self.sell_problem(game, player, sym, n) is None:
                         yield SellShares(entity=player, corporation=sym, count=n)
         if self.bought_this_turn:

@@ -255,7 +255,8 @@ class Rules1830(HomeStations, TitleRules):
     def _zone(self, game: Game, corp: str, letters: str) -> bool:
         if corp not in game.market.positions:
             return False
-        return any(game.market.in_zone(corp, z) for z in letters)
+        kinds = game.market.cell_of(corp).kinds  # (Market.in_zone, read once: every certificate count asks)
+        return any(z in kinds for z in letters)
 
     def counts_for_cert_limit(self, game: Game, cert: Certificate) -> bool:
         return not self._zone(game, cert.corp, ZONE_NO_CERT_LIMIT)
