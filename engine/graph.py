@@ -23,16 +23,16 @@ Reachability
 the corporation's stations, breadth first with side crossings as the step cost. Searching states instead of
 whole walks is exact: a shortest walk to any state never repeats a node, because cutting out the loop leaves a
 legal walk (it has no extra stops and no new pass-through). The one rule a state search cannot see, one stop
-per location, is handled by running the search once for each choice of the stop allowed in every location that
-has several (18FL: twice while Jacksonville has two cities). The argument needs each side of a hex to carry at
-most one path, which holds in 18FL and 18AL; on a side with two paths of one hex (1830 Altoona) the search may
-accept a walk that crosses that side twice.
+per location, holds for the walks of each choice of the stop allowed in every location that has several (18FL:
+Jacksonville's two cities; 1830: double-town and OO hexes); the union over the choices is found in one search
+whose states also carry the stops of such locations entered (``_search_choices``). The argument needs each side
+of a hex to carry at most one path, which holds in 18FL and 18AL; on a side with two paths of one hex (1830
+Altoona) the search may accept a walk that crosses that side twice.
 """
 
 from __future__ import annotations
 
 import copy
-import itertools
 from bisect import bisect_left
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
@@ -530,17 +530,88 @@ def _search(
     seg_cost: dict[int, int] = {}
     groups = graph.exclusive_groups(n for n in range(len(graph.nodes)) if graph.adj[n] or n in view.stations)
     if groups:
-        # Excluding a stop only removes states, so a search without exclusions bounds every choice. A stop it does
-        # not reach changes no choice's search, and a choice of such a stop excludes more than any choice of a
-        # reached one: only reached stops need choosing, which turns the product (1830: 2^k for k double-town
-        # hexes with track) into a few searches.
-        bound: dict[int, int] = {}
-        _search_once(graph, view, set(), through_blocked, bound, {})
-        groups = [g for g in ([n for n in g if n in bound] for g in groups) if len(g) > 1]
-    for choice in itertools.product(*groups) if groups else [()]:
-        excluded = {n for g in groups for n in g} - set(choice)
-        _search_once(graph, view, excluded, through_blocked, node_cost, seg_cost)
+        _search_choices(graph, view, groups, through_blocked, node_cost, seg_cost)
+    else:
+        _search_once(graph, view, set(), through_blocked, node_cost, seg_cost)
     return node_cost, seg_cost
+
+
+def _search_choices(graph: TrackGraph, view: CorpView, groups: list[list[int]], through_blocked: bool,
+                    node_cost: dict[int, int], seg_cost: dict[int, int]) -> None:
+    """``_search_once`` for every choice of one stop per location of several stops, in one search.
+
+    A state carries the stops of such locations its walk has entered (a bit each); entering a stop whose location
+    already has another entered one is the move an excluded stop forbids. So a state with stops A is reached
+    exactly when it is under some choice that includes A, and the costs are those of the best choice. A state
+    reached with stops A at cost c makes the same state with more stops at no less cost pointless: from it the
+    walk can go wherever from the other. One search instead of one per choice (1830: 2^k for k double-town or OO
+    hexes the corporation reaches).
+    """
+    board = graph.board
+    moves, side, dead = graph.moves, graph.side, graph.dead
+    seg_hex = graph.seg_hex
+    stations, terminal = view.stations, view.terminal
+    bit: dict[int, int] = {}
+    rivals: dict[int, int] = {}
+    for g in groups:
+        for n in g:
+            bit[n] = 1 << len(bit)
+        mask = sum(bit[n] for n in g)
+        for n in g:
+            rivals[n] = mask & ~bit[n]
+    width = len(graph.nodes)
+    big = 1 << 30
+    labels: dict[int, list[tuple[int, int]]] = {}  # segment * width + node it runs toward -> (stops, crossings)
+    queue: deque[tuple[int, int, int, int]] = deque()
+
+    def push(seg: int, far: int, stops: int, cost: int, front: bool) -> None:
+        b = bit.get(far)
+        if b is not None:
+            if stops & rivals[far]:
+                return
+            stops |= b
+        key = seg * width + far
+        have = labels.get(key)
+        if have is None:
+            labels[key] = [(stops, cost)]
+        else:
+            for s0, c0 in have:
+                if not s0 & ~stops and c0 <= cost:
+                    return
+            have[:] = [(s0, c0) for s0, c0 in have if s0 & ~stops or c0 < cost]
+            have.append((stops, cost))
+        (queue.appendleft if front else queue.append)((seg, far, stops, cost))
+
+    for st in sorted(stations):
+        node_cost[st] = 0
+        start = bit.get(st, 0)
+        for nxt, far, _ in moves[st]:
+            push(nxt, far, start, 0, True)
+    while queue:
+        seg, node, stops, cost = queue.popleft()
+        if (stops, cost) not in labels[seg * width + node]:
+            continue  # a better label came since
+        if cost < node_cost.get(node, big):
+            node_cost[node] = cost
+        if cost < seg_cost.get(seg, big):
+            seg_cost[seg] = cost
+        if dead[node] or node in stations:
+            continue
+        if terminal[node]:
+            info = graph.nodes[node]
+            if not (through_blocked and info.kind == "city" and city_blocked(board, view.corp, info.hex, info.index)):
+                continue
+            if board.layout(info.hex).color == "red":
+                continue
+        if side[node]:
+            here = seg_hex[seg]
+            for nxt, far, there in moves[node]:
+                if there != here:
+                    push(nxt, far, stops, cost + 1, False)
+        else:
+            for nxt, far, _ in moves[node]:
+                if nxt != seg:
+                    push(nxt, far, stops, cost, True)
 
 
 def _search_once(
