@@ -15,12 +15,14 @@ the full network of a late 1830 map links about sixty."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Sequence
 
 from .board import Board
 from .graph import corp_view, track_graph
 from .messages import M
 from .routes import (
+    _MAX_ORDERS,
     Route,
     RouteError,
     RouteHooks,
@@ -30,9 +32,10 @@ from .routes import (
     _check_stop_set,
     _check_train_ids,
     _Link,
+    _names,
     _Network,
+    _order_problem,
     _parse_node,
-    _realise,
 )
 
 
@@ -110,6 +113,135 @@ class _SubLinks:
             links = self._found[k] = [_Link(local[nodes[lk.end]], lk.res, lk.segs)
                                       for lk in self._full.links[self._picks[k]] if nodes[lk.end] in local]
         return links
+
+
+class _Options:
+    """A route's realisations (``_realisations``), made as they are asked for: a check usually needs the first."""
+
+    def __init__(self, made: Iterator[tuple[tuple[int, ...], tuple[_Link, ...], int]]) -> None:
+        self._made, self._items = made, []  # type: ignore[var-annotated]
+        self._done = False
+
+    def _more(self) -> bool:
+        if not self._done:
+            item = next(self._made, None)
+            if item is not None:
+                self._items.append(item)
+                return True
+            self._done = True
+        return False
+
+    def __bool__(self) -> bool:
+        return bool(self._items) or self._more()
+
+    def __getitem__(self, i: int) -> tuple[tuple[int, ...], tuple[_Link, ...], int]:
+        while len(self._items) <= i and self._more():
+            pass
+        return self._items[i]  # type: ignore[no-any-return]
+
+    def __iter__(self) -> Iterator[tuple[tuple[int, ...], tuple[_Link, ...], int]]:
+        i = 0
+        while i < len(self._items) or self._more():
+            yield self._items[i]
+            i += 1
+
+
+def _realisations(net: _Network, seq: list[int]) -> Iterator[tuple[tuple[int, ...], tuple[_Link, ...], int]]:
+    """``routes._walks_through`` one by one: the ways to run exactly these stops, (stops in order, links, track),
+    the given order first, at most ``_MAX_ORDERS``, in the same order."""
+    seen: set[tuple[int, ...]] = set()
+    count = 0
+
+    def fresh(links: tuple[_Link, ...]) -> bool:
+        key = tuple(map(id, links))
+        if key in seen:
+            return False
+        seen.add(key)
+        return True
+
+    if all(not net.terminal[i] for i in seq[1:-1]):
+        options = [[lk for lk in net.links[a] if lk.end == b] for a, b in itertools.pairwise(seq)]
+        for combo in itertools.product(*options):
+            used = 0
+            for lk in combo:
+                if used & lk.res:
+                    break
+                used |= lk.res
+            else:
+                if fresh(combo):
+                    yield tuple(seq), combo, used
+                    count += 1
+                    if count >= _MAX_ORDERS:
+                        return
+    wanted = set(seq)
+    order: list[int] = []
+    links: list[_Link] = []
+
+    def extend(cur: int, used: int) -> Iterator[tuple[tuple[int, ...], tuple[_Link, ...], int]]:
+        nonlocal count
+        if len(order) == len(seq):
+            if fresh(tuple(links)):
+                count += 1
+                yield tuple(order), tuple(links), used
+            return
+        if len(order) > 1 and net.terminal[cur]:
+            return
+        for lk in net.links[cur]:
+            if lk.end in wanted and lk.end not in order and not lk.res & used and count < _MAX_ORDERS:
+                order.append(lk.end)
+                links.append(lk)
+                yield from extend(lk.end, used | lk.res)
+                order.pop()
+                links.pop()
+
+    for start in seq:
+        order.append(start)
+        yield from extend(start, 0)
+        order.pop()
+        if count >= _MAX_ORDERS:
+            return
+
+
+def _realise(net: _Network, plans: list[tuple[TrainSpec, list[int]]]) -> list[tuple[list[int], list[_Link]]]:
+    """``routes._realise`` with realisations made as the search asks for them (and stop names only for a message):
+    a running order and track for every route, no track used twice overall; RouteError if impossible."""
+    options = [_Options(_realisations(net, seq)) for _, seq in plans]
+    for (train, seq), opts in zip(plans, options, strict=True):
+        if not opts:
+            raise RouteError(_order_problem(net, train, seq))
+
+    def solve(routes: list[int]) -> list[int] | None:
+        picks: list[int] = []
+
+        def go(k: int, used: int) -> bool:
+            if k == len(routes):
+                return True
+            for oi, (_, _, res) in enumerate(options[routes[k]]):
+                if not res & used:
+                    picks.append(oi)
+                    if go(k + 1, used | res):
+                        return True
+                    picks.pop()
+            return False
+
+        return picks if go(0, 0) else None
+
+    picks = solve(list(range(len(plans))))
+    if picks is not None:
+        return [(list(options[r][oi][0]), list(options[r][oi][1])) for r, oi in enumerate(picks)]
+    name = _names(net)
+    for r1, r2 in itertools.combinations(range(len(plans)), 2):
+        if solve([r1, r2]) is None:
+            used1 = options[r1][0][2]
+            seq2, links2, _ = options[r2][0]
+            for k, lk in enumerate(links2):
+                if lk.res & used1:
+                    raise RouteError(M("trains {first} and {second} would share track between {a} and {b}",
+                                       first=plans[r1][0].id, second=plans[r2][0].id, a=name[seq2[k]],
+                                       b=name[seq2[k + 1]]))
+            raise RouteError(M("trains {first} and {second} cannot both run without sharing track",
+                               first=plans[r1][0].id, second=plans[r2][0].id))
+    raise RouteError(M("these trains cannot all run without sharing track"))
 
 
 def check_routes(

@@ -70,7 +70,7 @@ def test_checker_matches_the_full_network_checker(name: str, monkeypatch: pytest
             ours = _verdict(route_check.check_routes, board, corp, trains, rules, variant)
             theirs = _verdict(full.check_routes, board, corp, trains, rules, variant)
             assert ours == theirs, (corp, variant)
-            outcomes.add(ours[0])
+            outcomes.add(ours[0] if ours[0] == "ok" else ours[1].text)
             compared.append(corp)
         runs.extend(n for _, n in given)
         return route_check.check_routes(board, corp, trains, rules, submitted)
@@ -78,4 +78,5 @@ def test_checker_matches_the_full_network_checker(name: str, monkeypatch: pytest
     monkeypatch.setattr(record_reader, "check_routes", both)
     read_record(json.loads(path.read_text()), routes=False)
     assert len(compared) >= 10
-    assert outcomes == {"ok", "refused"}
+    # the run itself and refusals of many kinds, each with the same message from both checkers
+    assert "ok" in outcomes and len(outcomes) >= 6, outcomes
