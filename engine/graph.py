@@ -33,6 +33,7 @@ Altoona) the search may accept a walk that crosses that side twice.
 from __future__ import annotations
 
 import copy
+import functools
 from bisect import bisect_left
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
@@ -678,10 +679,28 @@ def _search_once(
 class Reach:
     """The part of the board a corporation's legal walks can use."""
 
-    hex_edges: dict[str, frozenset[int]]  # sides of each hex the network touches (also from the neighbour's side)
     cities: frozenset[tuple[str, int]]  # (hex, city index) a legal route can visit
     towns: frozenset[tuple[str, int]]
     paths: frozenset[tuple[str, int]]  # (hex, path index in board.layout(hex).paths) on the network
+    _graph: TrackGraph = field(repr=False, compare=False)
+    _segs: frozenset[int] = field(repr=False, compare=False)  # the segments of ``paths``
+
+    @functools.cached_property
+    def hex_edges(self) -> dict[str, frozenset[int]]:
+        """Sides of each hex the network touches (also from the neighbour's side). Worked out when first asked
+        (a track lay's check asks; the station step, which asks for a reach after each lay, does not)."""
+        graph = self._graph
+        board = graph.board
+        edges: dict[str, set[int]] = {}
+        sides = board.open_sides()
+        for s in sorted(self._segs):
+            hex_id = graph.seg_hex[s]
+            for e in graph.seg_edges[s]:
+                edges.setdefault(hex_id, set()).add(e)
+                across = sides.get((hex_id, e))
+                if across is not None:
+                    edges.setdefault(across[0], set()).add(across[1])
+        return {h: frozenset(edges[h]) for h in board.hexes if h in edges}
 
 
 def reach(board: Board, corp: str, *, location: Callable[[str], str | None] | None = None,
@@ -699,23 +718,12 @@ def reach(board: Board, corp: str, *, location: Callable[[str], str | None] | No
 
 
 def _reach(graph: TrackGraph, corp: str, from_stations: Iterable[tuple[str, int]] | None) -> Reach:
-    board = graph.board
     view = corp_view(graph, corp, from_stations)
     node_cost, seg_cost = _search(graph, view)
     cities = frozenset((graph.nodes[n].hex, graph.nodes[n].index) for n in node_cost if graph.nodes[n].kind == "city")
     towns = frozenset((graph.nodes[n].hex, graph.nodes[n].index) for n in node_cost if graph.nodes[n].kind == "town")
     paths = frozenset(graph.segs[s] for s in seg_cost)
-    edges: dict[str, set[int]] = {}
-    sides = board.open_sides()
-    for s in sorted(seg_cost):
-        hex_id = graph.seg_hex[s]
-        for e in graph.seg_edges[s]:
-            edges.setdefault(hex_id, set()).add(e)
-            across = sides.get((hex_id, e))
-            if across is not None:
-                edges.setdefault(across[0], set()).add(across[1])
-    hex_edges = {h: frozenset(edges[h]) for h in board.hexes if h in edges}
-    return Reach(hex_edges, cities, towns, paths)
+    return Reach(cities, towns, paths, graph, frozenset(seg_cost))
 
 
 def token_distance(

@@ -295,16 +295,20 @@ class TitleData(_Model):
         return hex_id in self._hex_index()
 
     def corporation(self, sym: str) -> CorporationDef:
-        for c in self.corporations:
-            if c.sym == sym:
-                return c
-        raise KeyError(sym)
+        idx = self.__dict__.get("_corpidx")
+        if idx is None:
+            idx = self.__dict__["_corpidx"] = {}
+            for c in self.corporations:
+                idx.setdefault(c.sym, c)
+        return idx[sym]  # type: ignore[no-any-return]
 
     def company(self, sym: str) -> CompanyDef:
-        for c in self.companies:
-            if c.sym == sym:
-                return c
-        raise KeyError(sym)
+        idx = self.__dict__.get("_companyidx")
+        if idx is None:
+            idx = self.__dict__["_companyidx"] = {}
+            for c in self.companies:
+                idx.setdefault(c.sym, c)
+        return idx[sym]  # type: ignore[no-any-return]
 
     def train(self, name: str) -> TrainDef:
         """The card named so or carrying a variant so named (the first such card)."""
