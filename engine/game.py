@@ -351,6 +351,11 @@ class Game(Tracked):
         certs = sum(1 for c in self.certs if c.owner == player and self.rules.counts_for_cert_limit(self, c))
         return certs + self.rules.company_cert_count(self, player)
 
+    def cert_count_bound(self, player: str) -> int:
+        """At least ``cert_count``: every certificate the player holds, whether the title counts it or not. Far
+        cheaper (1830 asks the market of each certificate), it settles most checks against the limit."""
+        return [c.owner for c in self.certs].count(player) + self.rules.company_cert_count(self, player)
+
     def cert_limit(self) -> int:
         return self.data.cert_limit[str(len(self.players))]
 

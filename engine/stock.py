@@ -142,7 +142,8 @@ def buy_problem(game: Game, player: str, cert: Certificate, sold_this_round: set
             return M("That certificate costs {cost}; you have {cash} to spend ({held} is set aside for your bids on "
                      "privates).", cost=game.fmt(cost), cash=game.fmt(cash), held=game.fmt(held))
         return M("That certificate costs {cost}; you have {cash}.", cost=game.fmt(cost), cash=game.fmt(cash))
-    if game.rules.counts_for_cert_limit(game, cert) and game.cert_count(player) + 1 > game.cert_limit():
+    if game.rules.counts_for_cert_limit(game, cert) and game.cert_count_bound(player) + 1 > game.cert_limit() \
+            and game.cert_count(player) + 1 > game.cert_limit():
         return cert_limit_text(game, player)
     pct = game.percent_of(corp_sym, game.shares_held(player, corp_sym) + cert.shares)
     limit = game.holding_limit_percent()

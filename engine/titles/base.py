@@ -140,7 +140,10 @@ class TitleRules:
         """Why the player may not end his stock turn yet (e.g. still above the certificate limit)."""
         if not self.sell_down_to_cert_limit:
             return None
-        count, limit = game.cert_count(player), game.cert_limit()
+        limit = game.cert_limit()
+        if game.cert_count_bound(player) <= limit:
+            return None
+        count = game.cert_count(player)
         if count <= limit or not self.sales_allowed(game, rnd):
             return None
         if getattr(rnd, "bought_this_turn", False) and not rnd.may_sell_after_purchase(game):
