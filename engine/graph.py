@@ -529,7 +529,14 @@ def _search(
     """
     node_cost: dict[int, int] = {}
     seg_cost: dict[int, int] = {}
-    groups = graph.exclusive_groups(n for n in range(len(graph.nodes)) if graph.adj[n] or n in view.stations)
+    if all(graph.adj[n] for n in view.stations):
+        # the groups of the stops with track, the same for every corporation: kept with the graph
+        groups = graph.memo.get("track_groups")  # type: ignore[assignment]
+        if groups is None:
+            groups = graph.memo["track_groups"] = graph.exclusive_groups(n for n in range(len(graph.nodes))
+                                                                          if graph.adj[n])
+    else:
+        groups = graph.exclusive_groups(n for n in range(len(graph.nodes)) if graph.adj[n] or n in view.stations)
     if groups:
         _search_choices(graph, view, groups, through_blocked, node_cost, seg_cost)
     else:
