@@ -689,25 +689,28 @@ class Reach:
     cities: frozenset[tuple[str, int]]  # (hex, city index) a legal route can visit
     towns: frozenset[tuple[str, int]]
     paths: frozenset[tuple[str, int]]  # (hex, path index in board.layout(hex).paths) on the network
-    _graph: TrackGraph = field(repr=False, compare=False)
-    _segs: frozenset[int] = field(repr=False, compare=False)  # the segments of ``paths``
+    # what ``hex_edges`` reads: the reached segments, their hexes and sides, the title's sides and hexes (not the
+    # graph, which keeps this reach in its memo: no cycle, so a graph goes as soon as it is dropped)
+    _segs: frozenset[int] = field(repr=False, compare=False)
+    _seg_hex: list[str] = field(repr=False, compare=False)
+    _seg_edges: list[tuple[int, ...]] = field(repr=False, compare=False)
+    _sides: dict[tuple[str, int], tuple[str, int]] = field(repr=False, compare=False)
+    _hexes: Iterable[str] = field(repr=False, compare=False)
 
     @functools.cached_property
     def hex_edges(self) -> dict[str, frozenset[int]]:
         """Sides of each hex the network touches (also from the neighbour's side). Worked out when first asked
         (a track lay's check asks; the station step, which asks for a reach after each lay, does not)."""
-        graph = self._graph
-        board = graph.board
         edges: dict[str, set[int]] = {}
-        sides = board.open_sides()
+        seg_hex, seg_edges, sides = self._seg_hex, self._seg_edges, self._sides
         for s in sorted(self._segs):
-            hex_id = graph.seg_hex[s]
-            for e in graph.seg_edges[s]:
+            hex_id = seg_hex[s]
+            for e in seg_edges[s]:
                 edges.setdefault(hex_id, set()).add(e)
                 across = sides.get((hex_id, e))
                 if across is not None:
                     edges.setdefault(across[0], set()).add(across[1])
-        return {h: frozenset(edges[h]) for h in board.hexes if h in edges}
+        return {h: frozenset(edges[h]) for h in self._hexes if h in edges}
 
 
 def reach(board: Board, corp: str, *, location: Callable[[str], str | None] | None = None,
@@ -730,7 +733,9 @@ def _reach(graph: TrackGraph, corp: str, from_stations: Iterable[tuple[str, int]
     cities = frozenset((graph.nodes[n].hex, graph.nodes[n].index) for n in node_cost if graph.nodes[n].kind == "city")
     towns = frozenset((graph.nodes[n].hex, graph.nodes[n].index) for n in node_cost if graph.nodes[n].kind == "town")
     paths = frozenset(graph.segs[s] for s in seg_cost)
-    return Reach(cities, towns, paths, graph, frozenset(seg_cost))
+    board = graph.board
+    return Reach(cities, towns, paths, frozenset(seg_cost), graph.seg_hex, graph.seg_edges, board.open_sides(),
+                 board.title.hex_ids())
 
 
 def token_distance(

@@ -19,7 +19,7 @@ import itertools
 from collections.abc import Iterator, Sequence
 
 from .board import Board
-from .graph import corp_view, track_graph
+from .graph import TrackGraph, corp_view, track_graph
 from .messages import M
 from .routes import (
     _MAX_ORDERS,
@@ -39,16 +39,26 @@ from .routes import (
 )
 
 
+class _LinkFinder:
+    """What ``_Network._links_from`` reads of a network, and that method: the links a check keeps refer to this
+    rather than to the network, which refers to them (no reference cycle, so nothing waits for the collector)."""
+
+    _links_from = _Network._links_from
+
+    def __init__(self, graph: TrackGraph, nodes: list[int], local: dict[int, int]) -> None:
+        self.graph, self.nodes, self.local = graph, nodes, local
+
+
 class _StopLinks:
     """``links[i]``: the links out of local stop ``i``, found on first use and kept in ``cache``."""
 
-    def __init__(self, net: _Network, cache: dict[int, list[_Link]]) -> None:
-        self._net, self._cache = net, cache
+    def __init__(self, finder: _LinkFinder, cache: dict[int, list[_Link]]) -> None:
+        self._finder, self._cache = finder, cache
 
     def __getitem__(self, i: int) -> list[_Link]:
         links = self._cache.get(i)
         if links is None:
-            links = self._cache[i] = self._net._links_from(i)
+            links = self._cache[i] = self._finder._links_from(i)
         return links
 
 
@@ -70,7 +80,7 @@ class _CheckNetwork(_Network):
             by_id = {s.node_id(): i for i, s in enumerate(self.stops)}
             base = graph.memo["route_check"] = (self.nodes, self.local, self.stops, self.major, by_id, {})
         self.nodes, self.local, self.stops, self.major, self.by_id, cache = base
-        self.links = _StopLinks(self, cache)  # type: ignore[assignment]
+        self.links = _StopLinks(_LinkFinder(graph, self.nodes, self.local), cache)  # type: ignore[assignment]
         self.station = [n in self.view.stations for n in self.nodes]
         self.terminal = [self.view.terminal[n] for n in self.nodes]
 
@@ -146,92 +156,94 @@ class _Options:
             i += 1
 
 
-def _realisations(net: _Network, seq: list[int]) -> Iterator[tuple[tuple[int, ...], tuple[_Link, ...], int]]:
+class _Realisations:
     """``routes._walks_through`` one by one: the ways to run exactly these stops, (stops in order, links, track),
-    the given order first, at most ``_MAX_ORDERS``, in the same order."""
-    seen: set[tuple[int, ...]] = set()
-    count = 0
+    the given order first, at most ``_MAX_ORDERS``, in the same order (``__iter__``)."""
 
-    def fresh(links: tuple[_Link, ...]) -> bool:
+    def __init__(self, net: _Network, seq: list[int]) -> None:
+        self.net, self.seq = net, seq
+        self.seen: set[tuple[int, ...]] = set()
+        self.count = 0
+        self.order: list[int] = []
+        self.links: list[_Link] = []
+
+    def _fresh(self, links: tuple[_Link, ...]) -> bool:
         key = tuple(map(id, links))
-        if key in seen:
+        if key in self.seen:
             return False
-        seen.add(key)
+        self.seen.add(key)
+        self.count += 1
         return True
 
-    if all(not net.terminal[i] for i in seq[1:-1]):
-        options = [[lk for lk in net.links[a] if lk.end == b] for a, b in itertools.pairwise(seq)]
-        for combo in itertools.product(*options):
-            used = 0
-            for lk in combo:
-                if used & lk.res:
-                    break
-                used |= lk.res
-            else:
-                if fresh(combo):
-                    yield tuple(seq), combo, used
-                    count += 1
-                    if count >= _MAX_ORDERS:
-                        return
-    wanted = set(seq)
-    order: list[int] = []
-    links: list[_Link] = []
+    def __iter__(self) -> Iterator[tuple[tuple[int, ...], tuple[_Link, ...], int]]:
+        net, seq = self.net, self.seq
+        if all(not net.terminal[i] for i in seq[1:-1]):
+            options = [[lk for lk in net.links[a] if lk.end == b] for a, b in itertools.pairwise(seq)]
+            for combo in itertools.product(*options):
+                used = 0
+                for lk in combo:
+                    if used & lk.res:
+                        break
+                    used |= lk.res
+                else:
+                    if self._fresh(combo):
+                        yield tuple(seq), combo, used
+                        if self.count >= _MAX_ORDERS:
+                            return
+        wanted = set(seq)
+        for start in seq:
+            self.order.append(start)
+            yield from self._extend(wanted, start, 0)
+            self.order.pop()
+            if self.count >= _MAX_ORDERS:
+                return
 
-    def extend(cur: int, used: int) -> Iterator[tuple[tuple[int, ...], tuple[_Link, ...], int]]:
-        nonlocal count
-        if len(order) == len(seq):
-            if fresh(tuple(links)):
-                count += 1
+    def _extend(self, wanted: set[int], cur: int,
+                used: int) -> Iterator[tuple[tuple[int, ...], tuple[_Link, ...], int]]:
+        net, order, links = self.net, self.order, self.links
+        if len(order) == len(self.seq):
+            if self._fresh(tuple(links)):
                 yield tuple(order), tuple(links), used
             return
         if len(order) > 1 and net.terminal[cur]:
             return
         for lk in net.links[cur]:
-            if lk.end in wanted and lk.end not in order and not lk.res & used and count < _MAX_ORDERS:
+            if lk.end in wanted and lk.end not in order and not lk.res & used and self.count < _MAX_ORDERS:
                 order.append(lk.end)
                 links.append(lk)
-                yield from extend(lk.end, used | lk.res)
+                yield from self._extend(wanted, lk.end, used | lk.res)
                 order.pop()
                 links.pop()
 
-    for start in seq:
-        order.append(start)
-        yield from extend(start, 0)
-        order.pop()
-        if count >= _MAX_ORDERS:
-            return
+
+def _first_fit(options: list[_Options], routes: list[int], k: int = 0, used: int = 0,
+               picks: list[int] | None = None) -> list[int] | None:
+    """The first choice of one realisation per route (in ``routes``' order) sharing no track, by backtracking."""
+    picks = [] if picks is None else picks
+    if k == len(routes):
+        return picks
+    for oi, (_, _, res) in enumerate(options[routes[k]]):
+        if not res & used:
+            picks.append(oi)
+            if _first_fit(options, routes, k + 1, used | res, picks) is not None:
+                return picks
+            picks.pop()
+    return None
 
 
 def _realise(net: _Network, plans: list[tuple[TrainSpec, list[int]]]) -> list[tuple[list[int], list[_Link]]]:
     """``routes._realise`` with realisations made as the search asks for them (and stop names only for a message):
     a running order and track for every route, no track used twice overall; RouteError if impossible."""
-    options = [_Options(_realisations(net, seq)) for _, seq in plans]
+    options = [_Options(iter(_Realisations(net, seq))) for _, seq in plans]
     for (train, seq), opts in zip(plans, options, strict=True):
         if not opts:
             raise RouteError(_order_problem(net, train, seq))
-
-    def solve(routes: list[int]) -> list[int] | None:
-        picks: list[int] = []
-
-        def go(k: int, used: int) -> bool:
-            if k == len(routes):
-                return True
-            for oi, (_, _, res) in enumerate(options[routes[k]]):
-                if not res & used:
-                    picks.append(oi)
-                    if go(k + 1, used | res):
-                        return True
-                    picks.pop()
-            return False
-
-        return picks if go(0, 0) else None
-
-    picks = solve(list(range(len(plans))))
+    picks = _first_fit(options, list(range(len(plans))))
     if picks is not None:
         return [(list(options[r][oi][0]), list(options[r][oi][1])) for r, oi in enumerate(picks)]
     name = _names(net)
     for r1, r2 in itertools.combinations(range(len(plans)), 2):
-        if solve([r1, r2]) is None:
+        if _first_fit(options, [r1, r2]) is None:
             used1 = options[r1][0][2]
             seq2, links2, _ = options[r2][0]
             for k, lk in enumerate(links2):

@@ -8,6 +8,7 @@ live in the round and step modules and in each title's small hook module.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from functools import cache
 from importlib import resources
 from typing import Any, Literal
@@ -290,6 +291,10 @@ class TitleData(_Model):
             idx = {h.id: h for h in self.hexes}
             self.__dict__["_hexidx"] = idx
         return idx
+
+    def hex_ids(self) -> Iterable[str]:
+        """The hexes' ids in the title's order (a board's order)."""
+        return self._hex_index().keys()
 
     def has_hex(self, hex_id: str) -> bool:
         return hex_id in self._hex_index()
