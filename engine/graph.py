@@ -349,11 +349,20 @@ class TrackGraph:
         # a location of None makes each stop of the hex a location of its own (1830: both cities of an OO tile)
         return [location(n.hex) or f"{n.hex}/{n.kind}{n.index}" for n in stops] + rest
 
-    def relocated(self, location: Callable[[str], str | None] | None) -> TrackGraph:
+    def relocated(self, location: Callable[[str], str | None] | None, places: tuple | None = None) -> TrackGraph:
         """The same track under another location rule: the rule touches nothing but ``location``, so the
-        segments and nodes are shared rather than built again (route runs and track checks use different rules)."""
+        segments and nodes are shared rather than built again (route runs and track checks use different rules).
+        ``places``: the rule's reading of every hex (``_places``), if known; the stops' locations are then kept
+        with the stops."""
         graph = copy.copy(self)
-        graph.location = self._locations(location)
+        if places is None:
+            graph.location = self._locations(location)
+        else:
+            key = ("locations", places)
+            prefix = self._stops.memo.get(key)
+            if prefix is None:
+                prefix = self._stops.memo[key] = self._locations(location)[:self._stop_count]
+            graph.location = prefix + [None] * (len(self.nodes) - self._stop_count)  # type: ignore[operator]
         graph.memo = {}
         return graph
 
@@ -375,7 +384,7 @@ class TrackGraph:
         return 1 << seg
 
     def stop_nodes(self) -> list[int]:
-        return [i for i, n in enumerate(self.nodes) if n.is_stop]
+        return list(range(self._stop_count))  # the stops come first (``_stops``)
 
     def exclusive_groups(self, nodes: Iterable[int]) -> list[list[int]]:
         """Locations holding several of the given stops, each as its list of stops."""
@@ -409,7 +418,7 @@ def _shared_graph(board: Board, location: Callable[[str], str] | None, tiles: tu
             # the board's last graph, usually one tile lay ago: the build resumes from it where it can
             graph = TrackGraph(board, location, previous=board.graph_cache.get(None), tiles=tiles)
         else:
-            graph = _shared_graph(board, None, tiles, None).relocated(location)
+            graph = _shared_graph(board, None, tiles, None).relocated(location, places)
         _GRAPHS[key] = (board.title, graph)
         if len(_GRAPHS) > _GRAPHS_KEPT:
             _GRAPHS.popitem(last=False)
@@ -447,7 +456,9 @@ def track_graph(board: Board, location: Callable[[str], str | None] | None = Non
         graph: TrackGraph = hit[1]
         return graph
     if rule is not places:
-        places = _places(board, location)
+        # a rule reads the hexes alone: its reading is kept with the title data
+        known: dict[object, tuple | None] = board.title.__dict__.setdefault("_graph_places", {})
+        places = known[rule] if rule in known else known.setdefault(rule, _places(board, location))
     graph = _shared_graph(board, None if places is None else location, tiles, places)
     cache[rule] = (tiles, graph)
     return graph
@@ -467,13 +478,12 @@ _UNKEYED = object()
 
 def _rule_key(location: Callable[[str], str | None] | None) -> object:
     """What the board keys its graph for this location rule by: None for the general rule, (function, rules object)
-    for a bound method of a value, the function itself otherwise; ``_UNKEYED`` (keyed by what it makes of the
-    board's hexes) for a method of a rules object that is not a value."""
+    for a bound method of a value (route rules); otherwise ``_UNKEYED``: by what it makes of the board's hexes."""
     if location is None:
         return None
     func = getattr(location, "__func__", None)
     if func is None:
-        return location
+        return _UNKEYED
     key = (func, location.__self__)  # type: ignore[attr-defined]
     try:
         hash(key)
