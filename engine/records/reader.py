@@ -392,7 +392,8 @@ class _Reader:
             raise RecordError(M("the game is over; only chat may follow"), a.get("id"), a)
         self.auto_pass()
         act = self.convert(a)
-        before = self._cash_snapshot()
+        # what a token placement paid is checked against the record's cost (``_after``)
+        before = self._cash_snapshot() if kind in ("place_token", "hex_token") and "cost" in a else {}
         check = None
         if isinstance(act, RunRoutes):
             act, check = self._route_check(a, act)
@@ -659,7 +660,7 @@ class _Reader:
         notes: list[Text] = []
         if seen != self._synced:
             notes = sync_shares(self.shares, game, self.tmap)
-            self._synced = self._holdings()
+            self._synced = self._synced_holdings()
         # certificates that come with a private (18FL FECCTC) or leave in a bankruptcy are not named in the record
         if notes and kind in ("buy_shares", "sell_shares", "par"):
             self.out.warnings += [M("action {id}: {reason}", id=a.get("id"), reason=n) for n in notes]
@@ -667,8 +668,13 @@ class _Reader:
 
     def _holdings(self) -> tuple[Any, ...]:
         """Our certificates and the site's ledger, as a value to compare from one action to the next. A game's
-        certificates are made at its start, each for good with its corporation and index: their owners tell."""
-        return tuple(map(_OWNER, self.game.certs)), tuple(self.shares.owner.items())
+        certificates are made at its start, each for good with its corporation and index: their owners tell; the
+        ledger's order changes only with its content."""
+        return list(map(_OWNER, self.game.certs)), self.shares.owner
+
+    def _synced_holdings(self) -> tuple[Any, ...]:
+        owners, ledger = self._holdings()
+        return owners, dict(ledger)
 
     # -- routes
     def _route_check(self, a: dict[str, Any], act: RunRoutes) -> tuple[RunRoutes, RouteCheck | None]:
