@@ -740,9 +740,17 @@ def reach(board: Board, corp: str, *, location: Callable[[str], str | None] | No
 def _reach(graph: TrackGraph, corp: str, from_stations: Iterable[tuple[str, int]] | None) -> Reach:
     view = corp_view(graph, corp, from_stations)
     node_cost, seg_cost = _search(graph, view)
-    cities = frozenset((graph.nodes[n].hex, graph.nodes[n].index) for n in node_cost if graph.nodes[n].kind == "city")
-    towns = frozenset((graph.nodes[n].hex, graph.nodes[n].index) for n in node_cost if graph.nodes[n].kind == "town")
-    paths = frozenset(graph.segs[s] for s in seg_cost)
+    # (hex, index) of each city and town node, None for the rest: kept with the stops
+    places = graph.stop_memo.get("reach_places")
+    if places is None:
+        places = graph.stop_memo["reach_places"] = tuple(
+            [(n.hex, n.index) if n.kind == kind else None for n in graph.nodes[:graph._stop_count]]
+            for kind in ("city", "town"))
+    city_at, town_at = places  # type: ignore[misc]
+    stops = [n for n in node_cost if n < graph._stop_count]
+    cities = frozenset(filter(None, map(city_at.__getitem__, stops)))
+    towns = frozenset(filter(None, map(town_at.__getitem__, stops)))
+    paths = frozenset(map(graph.segs.__getitem__, seg_cost))
     board = graph.board
     return Reach(cities, towns, paths, frozenset(seg_cost), graph.seg_hex, graph.seg_edges, board.open_sides(),
                  board.title.hex_ids())
