@@ -220,11 +220,13 @@ class TrackGraph:
         self._from = 0  # the first hex whose paths are still to be laid
 
     def _resume(self, previous: tuple[tuple, TrackGraph], tiles: tuple) -> bool:
-        """Take from the previous graph everything built before the first hex that changed or borders a change.
+        """Take from the previous graph everything built before the first hex that changed or has track running
+        to a changed hex.
 
-        A build lays the hexes' paths in board order, and a hex's paths read only its own layout and, at each side,
-        whether the hex across has an exit there: before that first hex, the previous build did exactly what this
-        one would. Its state there is cut out of the previous graph (``_marks`` says where it stood)."""
+        A build lays the hexes' paths in board order, and a hex's paths read only its own layout and, at each side
+        its track runs to, whether the hex across has an exit there: before that first hex, the previous build did
+        exactly what this one would. Its state there is cut out of the previous graph (``_marks`` says where it
+        stood)."""
         before, prev = previous
         if prev.board.title is not self.board.title or len(before) != len(tiles) or "_marks" not in prev.__dict__:
             return False
@@ -246,7 +248,8 @@ class TrackGraph:
             layouts[hex_id] = lay
             for edge in range(6):
                 across = sides.get((hex_id, edge))
-                if across is not None:
+                # a neighbour's paths read this hex only where it has track running to the side between them
+                if across is not None and across[1] in layouts[across[0]].exits:
                     first = min(first, place[across[0]])
         k0, s0, d0 = prev._marks[first]
         self._order, self._layouts, self._stops, self._stop_count = order, layouts, prev._stops, prev._stop_count
