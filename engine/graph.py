@@ -532,6 +532,15 @@ def city_blocked(board: Board, corp: str, hex_id: str, city: int) -> bool:
 
 
 # -- the state search -------------------------------------------------------------------------------------------
+def _stops_here(graph: TrackGraph, view: CorpView, node: int, through_blocked: bool) -> bool:
+    """A walk may not pass this terminal node: an off-board, a red city, a city closed to the corporation (unless
+    ``through_blocked``)."""
+    info = graph.nodes[node]
+    if not (through_blocked and info.kind == "city" and city_blocked(graph.board, view.corp, info.hex, info.index)):
+        return True
+    return graph.board.layout(info.hex).color == "red"
+
+
 def _search(
     graph: TrackGraph, view: CorpView, through_blocked: bool = False
 ) -> tuple[dict[int, int], dict[int, int]]:
@@ -553,7 +562,7 @@ def _search(
     if groups:
         _search_choices(graph, view, groups, through_blocked, node_cost, seg_cost)
     else:
-        _search_once(graph, view, set(), through_blocked, node_cost, seg_cost)
+        _search_once(graph, view, through_blocked, node_cost, seg_cost)
     return node_cost, seg_cost
 
 
@@ -568,7 +577,6 @@ def _search_choices(graph: TrackGraph, view: CorpView, groups: list[list[int]], 
     walk can go wherever from the other. One search instead of one per choice (1830: 2^k for k double-town or OO
     hexes the corporation reaches).
     """
-    board = graph.board
     moves, side, dead = graph.moves, graph.side, graph.dead
     seg_hex = graph.seg_hex
     stations, terminal = view.stations, view.terminal
@@ -618,12 +626,8 @@ def _search_choices(graph: TrackGraph, view: CorpView, groups: list[list[int]], 
             seg_cost[seg] = cost
         if dead[node] or node in stations:
             continue
-        if terminal[node]:
-            info = graph.nodes[node]
-            if not (through_blocked and info.kind == "city" and city_blocked(board, view.corp, info.hex, info.index)):
-                continue
-            if board.layout(info.hex).color == "red":
-                continue
+        if terminal[node] and _stops_here(graph, view, node, through_blocked):
+            continue
         if side[node]:
             here = seg_hex[seg]
             for nxt, far, there in moves[node]:
@@ -635,15 +639,9 @@ def _search_choices(graph: TrackGraph, view: CorpView, groups: list[list[int]], 
                     push(nxt, far, stops, cost, True)
 
 
-def _search_once(
-    graph: TrackGraph,
-    view: CorpView,
-    excluded: set[int],
-    through_blocked: bool,
-    node_cost: dict[int, int],
-    seg_cost: dict[int, int],
-) -> None:
-    board = graph.board
+def _search_once(graph: TrackGraph, view: CorpView, through_blocked: bool, node_cost: dict[int, int],
+                 seg_cost: dict[int, int]) -> None:
+    """The state search where every stop may be on a walk (no location holds several of the stops)."""
     moves, side, dead = graph.moves, graph.side, graph.dead
     seg_hex = graph.seg_hex
     stations, terminal = view.stations, view.terminal
@@ -652,12 +650,10 @@ def _search_once(
     best: dict[int, int] = {}  # segment * width + node it runs toward -> crossings
     queue: deque[tuple[int, int, int]] = deque()
     for st in sorted(stations):
-        if st in excluded:
-            continue
         node_cost[st] = 0
         for nxt, far, _ in moves[st]:
             key = nxt * width + far
-            if far not in excluded and best.get(key, big) > 0:
+            if best.get(key, big) > 0:
                 best[key] = 0
                 queue.appendleft((nxt, far, 0))
     while queue:
@@ -671,25 +667,21 @@ def _search_once(
         if dead[node] or node in stations:
             # a station is a starting point already; arriving there again adds nothing new
             continue
-        if terminal[node]:
-            info = graph.nodes[node]
-            if not (through_blocked and info.kind == "city" and city_blocked(board, view.corp, info.hex, info.index)):
-                continue
-            if board.layout(info.hex).color == "red":
-                continue
+        if terminal[node] and _stops_here(graph, view, node, through_blocked):
+            continue
         if side[node]:
             # a side is crossed into the other hex, never back into the one the walk came from
             here = seg_hex[seg]
             step = cost + 1
             for nxt, far, there in moves[node]:
                 key = nxt * width + far
-                if there != here and far not in excluded and best.get(key, big) > step:
+                if there != here and best.get(key, big) > step:
                     best[key] = step
                     queue.append((nxt, far, step))
         else:
             for nxt, far, _ in moves[node]:
                 key = nxt * width + far
-                if nxt != seg and far not in excluded and best.get(key, big) > cost:
+                if nxt != seg and best.get(key, big) > cost:
                     best[key] = cost
                     queue.appendleft((nxt, far, cost))
 

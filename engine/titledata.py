@@ -300,20 +300,19 @@ class TitleData(_Model):
         return hex_id in self._hex_index()
 
     def corporation(self, sym: str) -> CorporationDef:
-        idx = self.__dict__.get("_corpidx")
-        if idx is None:
-            idx = self.__dict__["_corpidx"] = {}
-            for c in self.corporations:
-                idx.setdefault(c.sym, c)
-        return idx[sym]  # type: ignore[no-any-return]
+        return self._by_sym("_corpidx", self.corporations)[sym]  # type: ignore[no-any-return]
 
     def company(self, sym: str) -> CompanyDef:
-        idx = self.__dict__.get("_companyidx")
+        return self._by_sym("_companyidx", self.companies)[sym]  # type: ignore[no-any-return]
+
+    def _by_sym(self, name: str, items: list[Any]) -> dict[str, Any]:
+        """The first of ``items`` with each sym, kept (like the hex index) under ``name``."""
+        idx = self.__dict__.get(name)
         if idx is None:
-            idx = self.__dict__["_companyidx"] = {}
-            for c in self.companies:
+            idx = self.__dict__[name] = {}
+            for c in items:
                 idx.setdefault(c.sym, c)
-        return idx[sym]  # type: ignore[no-any-return]
+        return idx  # type: ignore[no-any-return]
 
     def train(self, name: str) -> TrainDef:
         """The card named so or carrying a variant so named (the first such card)."""
