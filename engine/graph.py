@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import itertools
 from bisect import bisect_left
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
@@ -128,10 +129,11 @@ def _stop_shape(title: dict, lay: Layout) -> int:
     shape = kinds.get(id(lay))
     if shape is None:
         shapes: dict[tuple, int] = title.setdefault("_graph_stop_shapes", {})
+        numbers = title.setdefault("_graph_stop_numbers", itertools.count())  # next() is atomic: threads share this
         off = lay.offboard
         key = (len(lay.cities), len(lay.towns), lay.color == "red",
                None if off is None or not off.visitable else off.pass_through)
-        shape = kinds[id(lay)] = shapes.setdefault(key, len(shapes))
+        shape = kinds[id(lay)] = shapes.setdefault(key, next(numbers))
         title.setdefault("_graph_stop_layouts", []).append(lay)  # keeps the id taken
     return shape
 
