@@ -35,11 +35,12 @@ from __future__ import annotations
 import copy
 import functools
 import itertools
+import operator
 from bisect import bisect_left
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 
 from .board import Board
 from .tiles import Layout
@@ -125,16 +126,19 @@ class _Stops:
 
 def _stop_shape(title: dict, lay: Layout) -> int:
     """The number of the layout's arrangement of stops, kept with the title data (``title``: its ``__dict__``)."""
-    kinds: dict[int, int] = title.setdefault("_graph_stop_kinds", {})
-    shape = kinds.get(id(lay))
-    if shape is None:
-        shapes: dict[tuple, int] = title.setdefault("_graph_stop_shapes", {})
-        numbers = title.setdefault("_graph_stop_numbers", itertools.count())  # next() is atomic: threads share this
-        off = lay.offboard
-        key = (len(lay.cities), len(lay.towns), lay.color == "red",
-               None if off is None or not off.visitable else off.pass_through)
-        shape = kinds[id(lay)] = shapes.setdefault(key, next(numbers))
-        title.setdefault("_graph_stop_layouts", []).append(lay)  # keeps the id taken
+    # by the layout's id, with the layout (kept alive by it, and checked: a copy of the title data, such as a
+    # snapshot's, holds the ids of another process)
+    kinds: dict[int, tuple[Layout, int]] = title.setdefault("_graph_stop_kinds", {})
+    hit = kinds.get(id(lay))
+    if hit is not None and hit[0] is lay:
+        return hit[1]
+    shapes: dict[tuple, int] = title.setdefault("_graph_stop_shapes", {})
+    numbers = title.setdefault("_graph_stop_numbers", itertools.count())  # next() is atomic: threads share this
+    off = lay.offboard
+    key = (len(lay.cities), len(lay.towns), lay.color == "red",
+           None if off is None or not off.visitable else off.pass_through)
+    shape = shapes.setdefault(key, next(numbers))
+    kinds[id(lay)] = (lay, shape)
     return shape
 
 
@@ -142,13 +146,13 @@ def _stops(board: Board, layouts: dict[str, Layout]) -> _Stops:
     """The stop nodes for these layouts, kept with the title data per arrangement of stops (a tile lay seldom
     changes the stops of its hex: the next build takes them as they are)."""
     title = board.title.__dict__
-    # layout (by id: layouts are kept, with the title data and here) -> the number of its arrangement of stops
-    kinds: dict[int, int] = title.setdefault("_graph_stop_kinds", {})
-    ids = tuple(map(id, layouts.values()))
-    try:
-        sig = tuple(map(kinds.__getitem__, ids))
+    kinds: dict[int, tuple[Layout, int]] = title.setdefault("_graph_stop_kinds", {})
+    try:  # C-level passes for the usual case: every layout known
+        hits = tuple(map(kinds.__getitem__, map(id, layouts.values())))
+        known = all(map(operator.is_, map(itemgetter(0), hits), layouts.values()))
     except KeyError:
-        sig = tuple(_stop_shape(title, lay) for lay in layouts.values())
+        known = False
+    sig = tuple(map(itemgetter(1), hits)) if known else tuple(_stop_shape(title, lay) for lay in layouts.values())
     cache: dict[tuple, _Stops] = title.setdefault("_graph_stops", {})
     hit = cache.get(sig)
     if hit is not None:
