@@ -659,7 +659,7 @@ class _Reader:
         seen = self._holdings()
         notes: list[Text] = []
         if seen != self._synced:
-            notes = sync_shares(self.shares, game, self.tmap)
+            notes = sync_shares(self.shares, game, self.tmap, self._moved_since_sync(seen))
             self._synced = self._synced_holdings()
         # certificates that come with a private (18FL FECCTC) or leave in a bankruptcy are not named in the record
         if notes and kind in ("buy_shares", "sell_shares", "par"):
@@ -671,6 +671,19 @@ class _Reader:
         certificates are made at its start, each for good with its corporation and index: their owners tell; the
         ledger's order changes only with its content."""
         return list(map(_OWNER, self.game.certs)), self.shares.owner
+
+    def _moved_since_sync(self, seen: tuple[Any, ...]) -> set[str] | None:
+        """The corporations with a certificate that moved, in our game or in the site's ledger, since the last sync
+        (None: all, before the first)."""
+        if not self._synced:
+            return None
+        (owners, ledger), (owners_then, ledger_then) = seen, self._synced
+        if len(owners) != len(owners_then):
+            return None
+        certs = self.game.certs
+        moved = {certs[i].corp for i, (now, then) in enumerate(zip(owners, owners_then, strict=True)) if now != then}
+        sites = {ids.split_share(cid)[0] for cid, holder in ledger.items() if ledger_then.get(cid) != holder}
+        return moved | {sym for sym in self.game.corps if self.tmap.site_corp(sym) in sites}
 
     def _synced_holdings(self) -> tuple[Any, ...]:
         owners, ledger = self._holdings()
@@ -720,12 +733,14 @@ def new_share_ledger(game: Game, tmap: TitleMap) -> ShareLedger:
     return ledger
 
 
-def sync_shares(ledger: ShareLedger, game: Game, tmap: TitleMap) -> list[Text]:
+def sync_shares(ledger: ShareLedger, game: Game, tmap: TitleMap, only: set[str] | None = None) -> list[Text]:
     """Bring the site model of certificates in line with our game after an action.
 
     Conversions create the new certificates in the IPO; presidency changes swap the President's certificate
     for the first singles of the new president. Any other difference (the private that comes with a share,
     bankruptcy sales) is settled by moving certificates from the front of the holder's list; the notes say so.
+    Each corporation is settled on its own certificates alone, and settling it again changes nothing: ``only``
+    names the corporations whose certificates moved on either side since the last sync (None: all).
     """
     notes: list[Text] = []
     from ..state import RESERVED
@@ -742,6 +757,8 @@ def sync_shares(ledger: ShareLedger, game: Game, tmap: TitleMap) -> list[Text]:
         if idx != 0:
             singles.setdefault(corp, []).append(cid)
     for sym in game.corps:
+        if only is not None and sym not in only:
+            continue
         site = tmap.site_corp(sym)
         mine = singles.setdefault(site, [])
         for c in certs[sym]:
