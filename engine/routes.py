@@ -17,11 +17,13 @@ Algorithm
    to reach a station prunes walks that could not get one in time). It branches on the next stop, not on the track
    to it: a sequence carries its *realisations*, the ways of laying it on track of which none uses a superset of
    another's track (junction meshes join two stops by up to half a dozen tracks; revenue depends on the stops
-   alone). A branch is cut when its value plus an optimistic bound cannot reach the mark (the best counted stops and
-   every free town reachable without passing a visited stop, of the stops a walk can only end at, such as
-   off-boards, one at most), and when a sequence with the same stops and end on no more track was extended already
-   (its value and count are the same, and it has no more choices). It finds a train's best walk, or every walk
-   earning at least a floor.
+   alone). A walk is found from one end only: once the searches from a stop are done, later ones may pass it but
+   not end there (an off-board then drops out of them altogether). A branch is cut when its value plus an
+   optimistic bound cannot reach the mark (the best counted stops and every free town reachable without passing a
+   visited stop, on track the walk so far leaves free; of the stops the rest can only end at, such as off-boards
+   and stops with one way left in, one at most), and when a sequence with the same stops and end on no more track
+   was extended already (its value and count are the same, and it has no more choices). It finds a train's best
+   walk, or every walk earning at least a floor.
 5. *The maximum* (``_solve``): each train kind's best walk alone bounds what that train adds to any set (``ub``);
    trains picking their best walk on the track left, in every order of the kinds, give a set that is a lower bound
    (``lb``). A better set gives train i a walk earning at least ``lb + 1 - others(i)``, where ``others(i)`` bounds
@@ -706,70 +708,88 @@ def _kind_walks(net: _Network, train: TrainSpec, used0: int, floor: int, collect
             if not lk.cls & used0:
                 by_end.setdefault(lk.end, []).append(lk)
         groups_of.append(sorted(by_end.items(), key=lambda kv: -gain[kv[0]]))
-    # Counted stops a walk may pass through, best first; those it can only end at (off-boards, blocked cities) apart.
-    counted_order = sorted((i for i in range(n) if counts[i] and not terminal[i]), key=lambda i: -gain[i])
-    counted_ends = sorted((i for i in range(n) if counts[i] and terminal[i]), key=lambda i: -gain[i])
+    # Counted stops, best first.
+    counted_order = sorted((i for i in range(n) if counts[i]), key=lambda i: -gain[i])
     free_mask = sum(1 << i for i in range(n) if not counts[i] and gain[i] > 0)
-    free_ends = [i for i in range(n) if not counts[i] and gain[i] > 0 and terminal[i]]
     counted_mask = sum(1 << i for i in counted_order)
-    ends_mask = sum(1 << i for i in counted_ends) | sum(1 << i for i in free_ends)
     found: list[_Found] = []
     mark = [floor - 1 if collect else floor]  # a walk must earn more than this to be kept
     seq: list[int] = []
     # Once the budget is spent a train still gets a short search of its own, so that the answer keeps a route for it.
     left = [steps.left if collect else max(steps.left, _LAST_RESORT)]
     start_left = left[0]
+    done = [0]  # stops every walk ending at has been found from (walks run both ways: each is found once)
     explored: dict[int, list[int]] = {}  # smask * n + end stop -> track of the realisations already extended
 
-    adj = [0] * n
-    for i in range(n):
-        for j, _ in groups_of[i]:
-            adj[i] |= 1 << j
-    through = [0 if terminal[i] else adj[i] for i in range(n)]
+    ends_of = [[(1 << j, tuple(lk.cls for lk in lks)) for j, lks in groups_of[i]] for i in range(n)]
+    terminal_mask = sum(1 << i for i in range(n) if terminal[i])
 
-    def bound(cur: int, smask: int, allowance: int) -> int:
-        """The most the walk could still add: unvisited stops reachable without passing a visited one (track used
-        by this walk is not excluded: cheaper, and still an upper bound), counted ones up to ``allowance``. The rest
-        of a walk is a path from ``cur``: of the stops it can only end at, it takes one at most."""
+    def bound(cur: int, smask: int, allowance: int, used: int) -> int:
+        """The most the walk could still add, ignoring what its own rest would use: unvisited stops reachable
+        from ``cur`` without passing a visited one, on track clear of ``used`` (track every realisation of the walk
+        so far uses); counted ones up to ``allowance``. The rest of a walk is a path from ``cur``, so a stop it can
+        only end at (an off-board, a blocked city, or a stop with one way in at most) is taken once at most."""
         if terminal[cur] and smask != 1 << cur:
             return bonus_cap
-        reach_mask = adj[cur] & ~smask
-        frontier = reach_mask
+        cur_bit = 1 << cur
+        closed = smask & ~cur_bit | done[0] & terminal_mask
+        reach = 0
+        end_only = 0
+        frontier = cur_bit
         while frontier:
             low = frontier & -frontier
             frontier ^= low
-            more = through[low.bit_length() - 1] & ~smask & ~reach_mask
-            reach_mask |= more
-            frontier |= more
+            i = low.bit_length() - 1
+            ways = 0
+            for jbit, classes in ends_of[i]:
+                if jbit & closed:
+                    continue
+                for c in classes:
+                    if not c & used:
+                        ways |= jbit
+                        break
+            if i != cur and (ways & (ways - 1)) == 0:
+                end_only |= low  # one way in, none out
+            new = ways & ~reach & ~cur_bit
+            reach |= new
+            frontier |= new & ~terminal_mask
+        end_only |= reach & terminal_mask
         total = 0
-        free = reach_mask & free_mask
+        free_end = 0
+        free = reach & free_mask
         while free:
             low = free & -free
             free ^= low
-            total += gain[low.bit_length() - 1]
-        best_end = 0
-        if reach_mask & ends_mask:
-            # an end that is a free stop is already in the sum; a counted end uses one of the allowance
-            for i in counted_ends:
-                if reach_mask >> i & 1:
-                    best_end = gain[i]
-                    break
-        if reach_mask & counted_mask or best_end:
-            picked = []
+            g = gain[low.bit_length() - 1]
+            if low & end_only:
+                if not low & done[0]:
+                    free_end = max(free_end, g)
+            else:
+                total += g
+        picked = []
+        counted_end = 0
+        if reach & counted_mask:
             for i in counted_order:
-                if len(picked) >= allowance:
-                    break
-                if reach_mask >> i & 1:
-                    picked.append(gain[i])
-            through_only = sum(picked)
-            with_end = best_end + sum(picked[:allowance - 1]) if best_end and allowance > 0 else 0
-            total += max(through_only, with_end)
-        return total + bonus_cap
+                if reach >> i & 1:
+                    if end_only >> i & 1:
+                        if not done[0] >> i & 1:
+                            counted_end = max(counted_end, gain[i])
+                    elif len(picked) < allowance:
+                        picked.append(gain[i])
+        best = sum(picked) + free_end
+        if counted_end and allowance > 0:
+            best = max(best, counted_end + sum(picked[:allowance - 1]))
+        return total + best + bonus_cap
 
     def extend(cur: int, real: list[tuple[int, tuple[_Link, ...]]], smask: int, gmask: int, cnt: int, nm: int,
                nt: int, has: bool, value: int) -> None:
         left[0] -= 1
-        if left[0] <= 0 or value + bound(cur, smask, limit - cnt) <= mark[0]:
+        common = -1
+        for u, _ in real:
+            common &= u
+        if left[0] <= 0:
+            return
+        if value + bound(cur, smask, limit - cnt, common) <= mark[0]:
             return
         # The rest of a walk depends only on where it is, the stops visited (which fix its value and count) and the
         # track used: after another realisation with the same stops and end on no more track, nothing new follows.
@@ -802,7 +822,7 @@ def _kind_walks(net: _Network, train: TrainSpec, used0: int, floor: int, collect
             m2, t2 = nm + major[j], nt + town[j]
             seq.append(j)
             v2 = value + gain[j]
-            if has2 and v2 + bonus_cap > mark[0] and train.scoring_stops(m2, t2) >= 2:
+            if has2 and not done[0] & jbit and v2 + bonus_cap > mark[0] and train.scoring_stops(m2, t2) >= 2:
                 revenue = net.price(tuple(seq), train, values)
                 if revenue > mark[0]:
                     if collect:
@@ -824,6 +844,7 @@ def _kind_walks(net: _Network, train: TrainSpec, used0: int, floor: int, collect
         seq.append(s)
         extend(s, [(used0, ())], 1 << s, group_bit[s], counts[s], major[s], town[s], station[s], gain[s])
         seq.pop()
+        done[0] |= 1 << s  # every walk with an end here is found: later starts only end elsewhere
     steps.left -= start_left - left[0]
     return found
 
