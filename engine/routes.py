@@ -598,11 +598,16 @@ def _solve(net: _Network, trains: list[TrainSpec], steps: _Budget,
     for i, k in enumerate(kinds):
         floors[k] = min(floors.get(k, 1 << 30), lb + 1 - others[i])
     by_links: dict[tuple[int, ...], tuple] = {}
-    for k, floor in floors.items():
-        if floor > alone[k][0]:
-            continue  # not even its best walk would do
-        for _, seq, links in _kind_walks(net, k, 0, max(floor, 1), True, steps):
-            by_links.setdefault(tuple(sorted(id(lk) for lk in links)), (seq, links))
+    if n == 2:
+        listed, lb, pair = _pair_walks(net, kinds, ub, lb, steps)
+        if pair is not None:
+            greedy = pair
+            floors = {k: lb + 1 - others[i] for i, k in enumerate(kinds)}
+    else:
+        listed = [found for k, floor in floors.items() if floor <= alone[k][0]  # else not even its best would do
+                  for found in _kind_walks(net, k, 0, max(floor, 1), True, steps)]
+    for _, seq, links in listed:
+        by_links.setdefault(tuple(sorted(id(lk) for lk in links)), (seq, links))
     walks = _dominant([_make_walk(net, seq, links) for seq, links in by_links.values()])
     by_kind = _all_options(net, walks, list(floors), floors)
     opts = [by_kind[k] for k in kinds]
@@ -617,6 +622,95 @@ def _solve(net: _Network, trains: list[TrainSpec], steps: _Budget,
             w = walks[opt.pricing.walk[pick]]
             out.append((opt.pricing.revenue[pick], w.seq, w.links))
     return out
+
+
+def _pair_walks(net: _Network, kinds: list[TrainSpec], ub: list[int], lb: int,
+                steps: _Budget) -> tuple[list[_Found], int, list[_Found] | None]:
+    """The walks two trains may run in a set beating ``lb`` (a superset of both walks of every such set), and the
+    best set found on the way if it beats ``lb``: (walks, its total or lb, the set or None).
+
+    In such a set one train earns near its best: if both earned ``h_a + 1`` and ``h_b + 1`` below their best, with
+    ``h_a + h_b`` the gap between ``lb`` and the sum of the bests, less one, the set would not beat ``lb``. So each
+    kind's walks that near its best are listed first (*high*), each half the gap (two trains of one kind: those
+    earning at least half of ``lb + 1``); the best pair of high walks may raise ``lb``. Then each train's partners:
+    walks that, beside the best high walk of the other train clear of their track, beat ``lb``; the search cuts a
+    branch as soon as no high walk clear of its track could lift it over ``lb``.
+    """
+    a, b = kinds
+    gap = ub[0] + ub[1] - (lb + 1)
+    if a == b:
+        high = _kind_walks(net, a, 0, max((lb + 2) // 2, 1), True, steps)
+        partner = _Partner(lb, high)
+        pair = partner.best_pair(high, lb)
+        if pair is not None:
+            lb = partner.beat = pair[0]
+        more = _kind_walks(net, a, 0, max(lb + 1 - ub[0], 1), True, steps, partner)
+        return high + more, lb, None if pair is None else [pair[1], pair[2]]
+    h_a = max(0, gap // 2)
+    h_b = gap - 1 - h_a
+    high_a = _kind_walks(net, a, 0, max(ub[0] - h_a, 1), True, steps)
+    high_b = _kind_walks(net, b, 0, max(ub[1] - h_b, 1), True, steps) if h_b >= 0 else []
+    partner_a, partner_b = _Partner(lb, high_a), _Partner(lb, high_b)
+    pair = partner_b.best_pair(high_a, lb)
+    if pair is not None:
+        lb = partner_a.beat = partner_b.beat = pair[0]
+    out = high_a + high_b
+    if high_b:
+        out += _kind_walks(net, a, 0, max(lb + 1 - ub[1], 1), True, steps, partner_b)
+    if high_a:
+        out += _kind_walks(net, b, 0, max(lb + 1 - ub[0], 1), True, steps, partner_a)
+    return out, lb, None if pair is None else [pair[1], pair[2]]
+
+
+class _Partner:
+    """The other train of a pair, as the walks listed for it: beside a walk on some track it earns at most its best
+    listed walk clear of that track, nothing if none is; a walk is worth listing only if the two beat ``beat``."""
+
+    __slots__ = ("beat", "walks", "revenue", "index", "full")
+
+    def __init__(self, beat: int, listed: list[_Found]) -> None:
+        self.beat = beat
+        self.walks = sorted(listed, key=lambda f: -f[0])  # stable: the order found breaks ties
+        pricing = _Pricing([f[0] for f in self.walks], [], [_classes(f[2]) for f in self.walks])
+        self.revenue, self.index = pricing.revenue, pricing.index  # index: class -> bitset of the walks using it
+        self.full = (1 << len(self.walks)) - 1
+
+    def best_pair(self, walks: list[_Found], floor: int) -> tuple[int, _Found, _Found] | None:
+        """The best pair of one of ``walks`` and a listed walk on separate track, if it earns more than ``floor``."""
+        best = None
+        top = self.revenue[0] if self.revenue else 0
+        for w in sorted(walks, key=lambda f: -f[0]):
+            if w[0] + top <= floor:
+                break
+            free = self.full & ~self.clash(_classes(w[2]))
+            if free:
+                p = _lowest(free)
+                if w[0] + self.revenue[p] > floor:
+                    floor = w[0] + self.revenue[p]
+                    best = (floor, w, self.walks[p])
+        return best
+
+    def clash(self, used: int, known: int = 0) -> int:
+        """The listed walks sharing track with ``used``; ``known``: those sharing track with a part of it already
+        (only the rest's classes are looked up)."""
+        index = self.index
+        while used:
+            c = used & -used
+            used ^= c
+            known |= index.get(c, 0)
+        return known
+
+    def beside(self, clash: int) -> int:
+        """The most the other train earns beside walks clashing with ``clash`` (minus a lot if nothing fits)."""
+        free = self.full & ~clash
+        return self.revenue[_lowest(free)] if free else -(1 << 30)
+
+
+def _classes(links: Sequence[_Link]) -> int:
+    used = 0
+    for lk in links:
+        used |= lk.cls
+    return used
 
 
 def _greedy(net: _Network, trains: list[TrainSpec], kinds: list[TrainSpec], alone: dict[TrainSpec, _Found],
@@ -674,7 +768,7 @@ def _dominant(walks: list[_Walk]) -> list[_Walk]:
 
 
 def _kind_walks(net: _Network, train: TrainSpec, used0: int, floor: int, collect: bool,
-                steps: _Budget) -> list[_Found]:
+                steps: _Budget, partner: _Partner | None = None) -> list[_Found]:
     """Walks of one train on track clear of the classes ``used0``, by a depth-first search over stop sequences.
 
     ``collect``: every walk earning at least ``floor`` (of the walks visiting the same stops in the same order, those
@@ -782,15 +876,21 @@ def _kind_walks(net: _Network, train: TrainSpec, used0: int, floor: int, collect
         return total + best + bonus_cap
 
     def extend(cur: int, real: list[tuple[int, tuple[_Link, ...]]], smask: int, gmask: int, cnt: int, nm: int,
-               nt: int, has: bool, value: int) -> None:
+               nt: int, has: bool, value: int, was: int, clash: int) -> None:
         left[0] -= 1
         common = -1
         for u, _ in real:
             common &= u
         if left[0] <= 0:
             return
-        if value + bound(cur, smask, limit - cnt, common) <= mark[0]:
+        most = value + bound(cur, smask, limit - cnt, common)
+        if most <= mark[0]:
             return
+        if partner is not None:
+            # track only grows along a walk: the clash with the partner's walks too
+            clash = partner.clash(common & ~was, clash)
+            if most + partner.beside(clash) <= partner.beat:
+                return
         # The rest of a walk depends only on where it is, the stops visited (which fix its value and count) and the
         # track used: after another realisation with the same stops and end on no more track, nothing new follows.
         key = smask * n + cur
@@ -827,7 +927,9 @@ def _kind_walks(net: _Network, train: TrainSpec, used0: int, floor: int, collect
                 if revenue > mark[0]:
                     if collect:
                         walk = tuple(seq)
-                        found.extend((revenue, walk, links) for _, links in nxt)
+                        found.extend((revenue, walk, links) for used, links in nxt
+                                     if partner is None or revenue + partner.beside(
+                                         partner.clash(used & ~common, clash)) > partner.beat)
                         left[0] -= _WALK_COST * len(nxt)
                     else:
                         found[:] = [(revenue, tuple(seq), nxt[0][1])]
@@ -835,14 +937,15 @@ def _kind_walks(net: _Network, train: TrainSpec, used0: int, floor: int, collect
             if not terminal[j]:
                 # many realisations go on in groups: the cost of keeping them apart grows with the square of a group
                 for k in range(0, len(nxt), _GROUP):
-                    extend(j, nxt[k:k + _GROUP], smask | jbit, gmask | group_bit[j], c2, m2, t2, has2, v2)
+                    extend(j, nxt[k:k + _GROUP], smask | jbit, gmask | group_bit[j], c2, m2, t2, has2, v2, common,
+                           clash)
             seq.pop()
 
     for s in sorted(range(n), key=lambda i: -gain[i]):
         if counts[s] > limit or not groups_of[s]:
             continue
         seq.append(s)
-        extend(s, [(used0, ())], 1 << s, group_bit[s], counts[s], major[s], town[s], station[s], gain[s])
+        extend(s, [(used0, ())], 1 << s, group_bit[s], counts[s], major[s], town[s], station[s], gain[s], 0, 0)
         seq.pop()
         done[0] |= 1 << s  # every walk with an end here is found: later starts only end elsewhere
     steps.left -= start_left - left[0]
