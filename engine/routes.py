@@ -29,7 +29,10 @@ Algorithm
    (``lb``). A better set gives train i a walk earning at least ``lb + 1 - others(i)``, where ``others(i)`` bounds
    the other trains together (the sum of their ``ub``, or with three or more trains the exact maximum of the others,
    solved the same way). Only those walks are listed; of the walks visiting the same stops, one on more track than
-   another is dropped.
+   another is dropped. Two trains (``_pair_walks``) list less: in a better set one of them earns within half the
+   gap between ``lb`` and the sum of their bests, so those walks are listed first (the best pair among them may raise
+   ``lb``), and each train's other walks only where a listed walk of the other train clear of their track could
+   lift the pair over ``lb``.
 6. *Combination*: each train prices the listed walks through the title's hooks (``RouteHooks``): stop values and a
    route bonus; cities and off-boards are multiplied by the train's multiplier, towns are added (for an express,
    ignored). Trains pricing every walk alike (a 5 and a 6) share one list sorted by revenue, and each keeps the set
@@ -510,7 +513,7 @@ def _may_run(train: TrainSpec, walk: _Walk) -> bool:
     return train.fits(walk.majors, walk.towns) and train.scoring_stops(walk.majors, walk.towns) >= 2
 
 
-DEFAULT_BUDGET = 12_000
+DEFAULT_BUDGET = 20_000
 """Search steps (walk extensions and branch-and-bound nodes) one ``best_routes`` may take before it answers with the
 best set found so far, marked not proven. About 250 ms on the development machine; counted in steps, not time, so
 that the same position always gives the same answer."""
