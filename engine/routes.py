@@ -820,6 +820,12 @@ def _kind_walks(net: _Network, train: TrainSpec, used0: int, floor: int, collect
 
     ends_of = [[(1 << j, tuple(lk.cls for lk in lks)) for j, lks in groups_of[i]] for i in range(n)]
     terminal_mask = sum(1 << i for i in range(n) if terminal[i])
+    adj = [sum(jbit for jbit, _ in ends_of[i]) for i in range(n)]
+    around = [0] * n  # track classes of the links from each stop
+    for i in range(n):
+        for _, classes in ends_of[i]:
+            for c in classes:
+                around[i] |= c
 
     def bound(cur: int, smask: int, allowance: int, used: int) -> int:
         """The most the walk could still add, ignoring what its own rest would use: unvisited stops reachable
@@ -837,14 +843,17 @@ def _kind_walks(net: _Network, train: TrainSpec, used0: int, floor: int, collect
             low = frontier & -frontier
             frontier ^= low
             i = low.bit_length() - 1
-            ways = 0
-            for jbit, classes in ends_of[i]:
-                if jbit & closed:
-                    continue
-                for c in classes:
-                    if not c & used:
-                        ways |= jbit
-                        break
+            if not around[i] & used:
+                ways = adj[i] & ~closed  # no link from i touches the track used
+            else:
+                ways = 0
+                for jbit, classes in ends_of[i]:
+                    if jbit & closed:
+                        continue
+                    for c in classes:
+                        if not c & used:
+                            ways |= jbit
+                            break
             if i != cur and (ways & (ways - 1)) == 0:
                 end_only |= low  # one way in, none out
             new = ways & ~reach & ~cur_bit
