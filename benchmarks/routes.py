@@ -46,6 +46,7 @@ def measure(positions: list[Position]) -> list[tuple[float, float, Position, int
         # Each captured board would keep its track graph and route links: thousands of them make the collector's
         # full passes (inside some later timed search) take hundreds of ms, which a game's one board never does.
         p.board.graph_cache.clear()
+        gc.collect()  # outside the timing: the garbage of earlier searches is not this search's cost
     return out
 
 

@@ -17,17 +17,22 @@ Algorithm
    to reach a station prunes walks that could not get one in time). It branches on the next stop, not on the track
    to it: a sequence carries its *realisations*, the ways of laying it on track of which none uses a superset of
    another's track (junction meshes join two stops by up to half a dozen tracks; revenue depends on the stops
-   alone). A branch is cut when its value plus an optimistic bound cannot reach the mark (the best counted stops and
-   every free town reachable without passing a visited stop, of the stops a walk can only end at, such as
-   off-boards, one at most), and when a sequence with the same stops and end on no more track was extended already
-   (its value and count are the same, and it has no more choices). It finds a train's best walk, or every walk
-   earning at least a floor.
+   alone). A walk is found from one end only: once the searches from a stop are done, later ones may pass it but
+   not end there (an off-board then drops out of them altogether). A branch is cut when its value plus an
+   optimistic bound cannot reach the mark (the best counted stops and every free town reachable without passing a
+   visited stop, on track the walk so far leaves free; of the stops the rest can only end at, such as off-boards
+   and stops with one way left in, one at most), and when a sequence with the same stops and end on no more track
+   was extended already (its value and count are the same, and it has no more choices). It finds a train's best
+   walk, or every walk earning at least a floor.
 5. *The maximum* (``_solve``): each train kind's best walk alone bounds what that train adds to any set (``ub``);
    trains picking their best walk on the track left, in every order of the kinds, give a set that is a lower bound
    (``lb``). A better set gives train i a walk earning at least ``lb + 1 - others(i)``, where ``others(i)`` bounds
    the other trains together (the sum of their ``ub``, or with three or more trains the exact maximum of the others,
    solved the same way). Only those walks are listed; of the walks visiting the same stops, one on more track than
-   another is dropped.
+   another is dropped. Two trains (``_pair_walks``) list less: in a better set one of them earns within half the
+   gap between ``lb`` and the sum of their bests, so those walks are listed first (the best pair among them may raise
+   ``lb``), and each train's other walks only where a listed walk of the other train clear of their track could
+   lift the pair over ``lb``.
 6. *Combination*: each train prices the listed walks through the title's hooks (``RouteHooks``): stop values and a
    route bonus; cities and off-boards are multiplied by the train's multiplier, towns are added (for an express,
    ignored). Trains pricing every walk alike (a 5 and a 6) share one list sorted by revenue, and each keeps the set
@@ -508,7 +513,7 @@ def _may_run(train: TrainSpec, walk: _Walk) -> bool:
     return train.fits(walk.majors, walk.towns) and train.scoring_stops(walk.majors, walk.towns) >= 2
 
 
-DEFAULT_BUDGET = 12_000
+DEFAULT_BUDGET = 20_000
 """Search steps (walk extensions and branch-and-bound nodes) one ``best_routes`` may take before it answers with the
 best set found so far, marked not proven. About 250 ms on the development machine; counted in steps, not time, so
 that the same position always gives the same answer."""
@@ -596,11 +601,16 @@ def _solve(net: _Network, trains: list[TrainSpec], steps: _Budget,
     for i, k in enumerate(kinds):
         floors[k] = min(floors.get(k, 1 << 30), lb + 1 - others[i])
     by_links: dict[tuple[int, ...], tuple] = {}
-    for k, floor in floors.items():
-        if floor > alone[k][0]:
-            continue  # not even its best walk would do
-        for _, seq, links in _kind_walks(net, k, 0, max(floor, 1), True, steps):
-            by_links.setdefault(tuple(sorted(id(lk) for lk in links)), (seq, links))
+    if n == 2:
+        listed, lb, pair = _pair_walks(net, kinds, ub, lb, steps)
+        if pair is not None:
+            greedy = pair
+            floors = {k: lb + 1 - others[i] for i, k in enumerate(kinds)}
+    else:
+        listed = [found for k, floor in floors.items() if floor <= alone[k][0]  # else not even its best would do
+                  for found in _kind_walks(net, k, 0, max(floor, 1), True, steps)]
+    for _, seq, links in listed:
+        by_links.setdefault(tuple(sorted(id(lk) for lk in links)), (seq, links))
     walks = _dominant([_make_walk(net, seq, links) for seq, links in by_links.values()])
     by_kind = _all_options(net, walks, list(floors), floors)
     opts = [by_kind[k] for k in kinds]
@@ -615,6 +625,95 @@ def _solve(net: _Network, trains: list[TrainSpec], steps: _Budget,
             w = walks[opt.pricing.walk[pick]]
             out.append((opt.pricing.revenue[pick], w.seq, w.links))
     return out
+
+
+def _pair_walks(net: _Network, kinds: list[TrainSpec], ub: list[int], lb: int,
+                steps: _Budget) -> tuple[list[_Found], int, list[_Found] | None]:
+    """The walks two trains may run in a set beating ``lb`` (a superset of both walks of every such set), and the
+    best set found on the way if it beats ``lb``: (walks, its total or lb, the set or None).
+
+    In such a set one train earns near its best: if both earned ``h_a + 1`` and ``h_b + 1`` below their best, with
+    ``h_a + h_b`` the gap between ``lb`` and the sum of the bests, less one, the set would not beat ``lb``. So each
+    kind's walks that near its best are listed first (*high*), each half the gap (two trains of one kind: those
+    earning at least half of ``lb + 1``); the best pair of high walks may raise ``lb``. Then each train's partners:
+    walks that, beside the best high walk of the other train clear of their track, beat ``lb``; the search cuts a
+    branch as soon as no high walk clear of its track could lift it over ``lb``.
+    """
+    a, b = kinds
+    gap = ub[0] + ub[1] - (lb + 1)
+    if a == b:
+        high = _kind_walks(net, a, 0, max((lb + 2) // 2, 1), True, steps)
+        partner = _Partner(lb, high)
+        pair = partner.best_pair(high, lb)
+        if pair is not None:
+            lb = partner.beat = pair[0]
+        more = _kind_walks(net, a, 0, max(lb + 1 - ub[0], 1), True, steps, partner)
+        return high + more, lb, None if pair is None else [pair[1], pair[2]]
+    h_a = max(0, gap // 2)
+    h_b = gap - 1 - h_a
+    high_a = _kind_walks(net, a, 0, max(ub[0] - h_a, 1), True, steps)
+    high_b = _kind_walks(net, b, 0, max(ub[1] - h_b, 1), True, steps) if h_b >= 0 else []
+    partner_a, partner_b = _Partner(lb, high_a), _Partner(lb, high_b)
+    pair = partner_b.best_pair(high_a, lb)
+    if pair is not None:
+        lb = partner_a.beat = partner_b.beat = pair[0]
+    out = high_a + high_b
+    if high_b:
+        out += _kind_walks(net, a, 0, max(lb + 1 - ub[1], 1), True, steps, partner_b)
+    if high_a:
+        out += _kind_walks(net, b, 0, max(lb + 1 - ub[0], 1), True, steps, partner_a)
+    return out, lb, None if pair is None else [pair[1], pair[2]]
+
+
+class _Partner:
+    """The other train of a pair, as the walks listed for it: beside a walk on some track it earns at most its best
+    listed walk clear of that track, nothing if none is; a walk is worth listing only if the two beat ``beat``."""
+
+    __slots__ = ("beat", "walks", "revenue", "index", "full")
+
+    def __init__(self, beat: int, listed: list[_Found]) -> None:
+        self.beat = beat
+        self.walks = sorted(listed, key=lambda f: -f[0])  # stable: the order found breaks ties
+        pricing = _Pricing([f[0] for f in self.walks], [], [_classes(f[2]) for f in self.walks])
+        self.revenue, self.index = pricing.revenue, pricing.index  # index: class -> bitset of the walks using it
+        self.full = (1 << len(self.walks)) - 1
+
+    def best_pair(self, walks: list[_Found], floor: int) -> tuple[int, _Found, _Found] | None:
+        """The best pair of one of ``walks`` and a listed walk on separate track, if it earns more than ``floor``."""
+        best = None
+        top = self.revenue[0] if self.revenue else 0
+        for w in sorted(walks, key=lambda f: -f[0]):
+            if w[0] + top <= floor:
+                break
+            free = self.full & ~self.clash(_classes(w[2]))
+            if free:
+                p = _lowest(free)
+                if w[0] + self.revenue[p] > floor:
+                    floor = w[0] + self.revenue[p]
+                    best = (floor, w, self.walks[p])
+        return best
+
+    def clash(self, used: int, known: int = 0) -> int:
+        """The listed walks sharing track with ``used``; ``known``: those sharing track with a part of it already
+        (only the rest's classes are looked up)."""
+        index = self.index
+        while used:
+            c = used & -used
+            used ^= c
+            known |= index.get(c, 0)
+        return known
+
+    def beside(self, clash: int) -> int:
+        """The most the other train earns beside walks clashing with ``clash`` (minus a lot if nothing fits)."""
+        free = self.full & ~clash
+        return self.revenue[_lowest(free)] if free else -(1 << 30)
+
+
+def _classes(links: Sequence[_Link]) -> int:
+    used = 0
+    for lk in links:
+        used |= lk.cls
+    return used
 
 
 def _greedy(net: _Network, trains: list[TrainSpec], kinds: list[TrainSpec], alone: dict[TrainSpec, _Found],
@@ -672,7 +771,7 @@ def _dominant(walks: list[_Walk]) -> list[_Walk]:
 
 
 def _kind_walks(net: _Network, train: TrainSpec, used0: int, floor: int, collect: bool,
-                steps: _Budget) -> list[_Found]:
+                steps: _Budget, partner: _Partner | None = None) -> list[_Found]:
     """Walks of one train on track clear of the classes ``used0``, by a depth-first search over stop sequences.
 
     ``collect``: every walk earning at least ``floor`` (of the walks visiting the same stops in the same order, those
@@ -706,71 +805,104 @@ def _kind_walks(net: _Network, train: TrainSpec, used0: int, floor: int, collect
             if not lk.cls & used0:
                 by_end.setdefault(lk.end, []).append(lk)
         groups_of.append(sorted(by_end.items(), key=lambda kv: -gain[kv[0]]))
-    # Counted stops a walk may pass through, best first; those it can only end at (off-boards, blocked cities) apart.
-    counted_order = sorted((i for i in range(n) if counts[i] and not terminal[i]), key=lambda i: -gain[i])
-    counted_ends = sorted((i for i in range(n) if counts[i] and terminal[i]), key=lambda i: -gain[i])
+    # Counted stops, best first.
+    counted_order = sorted((i for i in range(n) if counts[i]), key=lambda i: -gain[i])
     free_mask = sum(1 << i for i in range(n) if not counts[i] and gain[i] > 0)
-    free_ends = [i for i in range(n) if not counts[i] and gain[i] > 0 and terminal[i]]
     counted_mask = sum(1 << i for i in counted_order)
-    ends_mask = sum(1 << i for i in counted_ends) | sum(1 << i for i in free_ends)
     found: list[_Found] = []
     mark = [floor - 1 if collect else floor]  # a walk must earn more than this to be kept
     seq: list[int] = []
     # Once the budget is spent a train still gets a short search of its own, so that the answer keeps a route for it.
     left = [steps.left if collect else max(steps.left, _LAST_RESORT)]
     start_left = left[0]
+    done = [0]  # stops every walk ending at has been found from (walks run both ways: each is found once)
     explored: dict[int, list[int]] = {}  # smask * n + end stop -> track of the realisations already extended
 
-    adj = [0] * n
+    ends_of = [[(1 << j, tuple(lk.cls for lk in lks)) for j, lks in groups_of[i]] for i in range(n)]
+    terminal_mask = sum(1 << i for i in range(n) if terminal[i])
+    adj = [sum(jbit for jbit, _ in ends_of[i]) for i in range(n)]
+    around = [0] * n  # track classes of the links from each stop
     for i in range(n):
-        for j, _ in groups_of[i]:
-            adj[i] |= 1 << j
-    through = [0 if terminal[i] else adj[i] for i in range(n)]
+        for _, classes in ends_of[i]:
+            for c in classes:
+                around[i] |= c
 
-    def bound(cur: int, smask: int, allowance: int) -> int:
-        """The most the walk could still add: unvisited stops reachable without passing a visited one (track used
-        by this walk is not excluded: cheaper, and still an upper bound), counted ones up to ``allowance``. The rest
-        of a walk is a path from ``cur``: of the stops it can only end at, it takes one at most."""
+    def bound(cur: int, smask: int, allowance: int, used: int) -> int:
+        """The most the walk could still add, ignoring what its own rest would use: unvisited stops reachable
+        from ``cur`` without passing a visited one, on track clear of ``used`` (track every realisation of the walk
+        so far uses); counted ones up to ``allowance``. The rest of a walk is a path from ``cur``, so a stop it can
+        only end at (an off-board, a blocked city, or a stop with one way in at most) is taken once at most."""
         if terminal[cur] and smask != 1 << cur:
             return bonus_cap
-        reach_mask = adj[cur] & ~smask
-        frontier = reach_mask
+        cur_bit = 1 << cur
+        closed = smask & ~cur_bit | done[0] & terminal_mask
+        reach = 0
+        end_only = 0
+        frontier = cur_bit
         while frontier:
             low = frontier & -frontier
             frontier ^= low
-            more = through[low.bit_length() - 1] & ~smask & ~reach_mask
-            reach_mask |= more
-            frontier |= more
+            i = low.bit_length() - 1
+            if not around[i] & used:
+                ways = adj[i] & ~closed  # no link from i touches the track used
+            else:
+                ways = 0
+                for jbit, classes in ends_of[i]:
+                    if jbit & closed:
+                        continue
+                    for c in classes:
+                        if not c & used:
+                            ways |= jbit
+                            break
+            if i != cur and (ways & (ways - 1)) == 0:
+                end_only |= low  # one way in, none out
+            new = ways & ~reach & ~cur_bit
+            reach |= new
+            frontier |= new & ~terminal_mask
+        end_only |= reach & terminal_mask
         total = 0
-        free = reach_mask & free_mask
+        free_end = 0
+        free = reach & free_mask
         while free:
             low = free & -free
             free ^= low
-            total += gain[low.bit_length() - 1]
-        best_end = 0
-        if reach_mask & ends_mask:
-            # an end that is a free stop is already in the sum; a counted end uses one of the allowance
-            for i in counted_ends:
-                if reach_mask >> i & 1:
-                    best_end = gain[i]
-                    break
-        if reach_mask & counted_mask or best_end:
-            picked = []
+            g = gain[low.bit_length() - 1]
+            if low & end_only:
+                if not low & done[0]:
+                    free_end = max(free_end, g)
+            else:
+                total += g
+        picked = []
+        counted_end = 0
+        if reach & counted_mask:
             for i in counted_order:
-                if len(picked) >= allowance:
-                    break
-                if reach_mask >> i & 1:
-                    picked.append(gain[i])
-            through_only = sum(picked)
-            with_end = best_end + sum(picked[:allowance - 1]) if best_end and allowance > 0 else 0
-            total += max(through_only, with_end)
-        return total + bonus_cap
+                if reach >> i & 1:
+                    if end_only >> i & 1:
+                        if not done[0] >> i & 1:
+                            counted_end = max(counted_end, gain[i])
+                    elif len(picked) < allowance:
+                        picked.append(gain[i])
+        best = sum(picked) + free_end
+        if counted_end and allowance > 0:
+            best = max(best, counted_end + sum(picked[:allowance - 1]))
+        return total + best + bonus_cap
 
     def extend(cur: int, real: list[tuple[int, tuple[_Link, ...]]], smask: int, gmask: int, cnt: int, nm: int,
-               nt: int, has: bool, value: int) -> None:
+               nt: int, has: bool, value: int, was: int, clash: int) -> None:
         left[0] -= 1
-        if left[0] <= 0 or value + bound(cur, smask, limit - cnt) <= mark[0]:
+        common = -1
+        for u, _ in real:
+            common &= u
+        if left[0] <= 0:
             return
+        most = value + bound(cur, smask, limit - cnt, common)
+        if most <= mark[0]:
+            return
+        if partner is not None:
+            # track only grows along a walk: the clash with the partner's walks too
+            clash = partner.clash(common & ~was, clash)
+            if most + partner.beside(clash) <= partner.beat:
+                return
         # The rest of a walk depends only on where it is, the stops visited (which fix its value and count) and the
         # track used: after another realisation with the same stops and end on no more track, nothing new follows.
         key = smask * n + cur
@@ -802,12 +934,14 @@ def _kind_walks(net: _Network, train: TrainSpec, used0: int, floor: int, collect
             m2, t2 = nm + major[j], nt + town[j]
             seq.append(j)
             v2 = value + gain[j]
-            if has2 and v2 + bonus_cap > mark[0] and train.scoring_stops(m2, t2) >= 2:
+            if has2 and not done[0] & jbit and v2 + bonus_cap > mark[0] and train.scoring_stops(m2, t2) >= 2:
                 revenue = net.price(tuple(seq), train, values)
                 if revenue > mark[0]:
                     if collect:
                         walk = tuple(seq)
-                        found.extend((revenue, walk, links) for _, links in nxt)
+                        found.extend((revenue, walk, links) for used, links in nxt
+                                     if partner is None or revenue + partner.beside(
+                                         partner.clash(used & ~common, clash)) > partner.beat)
                         left[0] -= _WALK_COST * len(nxt)
                     else:
                         found[:] = [(revenue, tuple(seq), nxt[0][1])]
@@ -815,15 +949,17 @@ def _kind_walks(net: _Network, train: TrainSpec, used0: int, floor: int, collect
             if not terminal[j]:
                 # many realisations go on in groups: the cost of keeping them apart grows with the square of a group
                 for k in range(0, len(nxt), _GROUP):
-                    extend(j, nxt[k:k + _GROUP], smask | jbit, gmask | group_bit[j], c2, m2, t2, has2, v2)
+                    extend(j, nxt[k:k + _GROUP], smask | jbit, gmask | group_bit[j], c2, m2, t2, has2, v2, common,
+                           clash)
             seq.pop()
 
     for s in sorted(range(n), key=lambda i: -gain[i]):
         if counts[s] > limit or not groups_of[s]:
             continue
         seq.append(s)
-        extend(s, [(used0, ())], 1 << s, group_bit[s], counts[s], major[s], town[s], station[s], gain[s])
+        extend(s, [(used0, ())], 1 << s, group_bit[s], counts[s], major[s], town[s], station[s], gain[s], 0, 0)
         seq.pop()
+        done[0] |= 1 << s  # every walk with an end here is found: later starts only end elsewhere
     steps.left -= start_left - left[0]
     return found
 
