@@ -768,8 +768,7 @@ def _greedy(net: _Network, trains: list[TrainSpec], kinds: list[TrainSpec], alon
                     walks = _kind_walks(net, k, used, 0, False, steps)
                     found = walks[0] if walks else _NONE
                 picked[i] = found
-                for lk in found[2]:
-                    used |= lk.cls
+                used |= _classes(found[2])
         if best is None or sum(f[0] for f in picked) > sum(f[0] for f in best):
             best = picked
     assert best is not None
@@ -777,13 +776,11 @@ def _greedy(net: _Network, trains: list[TrainSpec], kinds: list[TrainSpec], alon
 
 
 def _make_walk(net: _Network, seq: tuple[int, ...], links: tuple[_Link, ...]) -> _Walk:
-    cls = smask = 0
-    for lk in links:
-        cls |= lk.cls
+    smask = 0
     for i in seq:
         smask |= 1 << i
     majors = sum(net.major[i] for i in seq)
-    return _Walk(seq, links, cls, smask, majors, len(seq) - majors)
+    return _Walk(seq, links, _classes(links), smask, majors, len(seq) - majors)
 
 
 def _dominant(walks: list[_Walk]) -> list[_Walk]:
