@@ -171,6 +171,8 @@ class RouteHooks(Protocol):
 
     def stop_name(self, stop: Stop, board: Board) -> str: ...
 
+    def prices_alike(self, a: TrainSpec, b: TrainSpec) -> bool: ...
+
 
 def phase_value(value: int | Mapping[str, int], late: bool) -> int:
     """A printed value, or the early/late pair of an off-board ("yellow"/"brown")."""
@@ -203,6 +205,11 @@ class GenericRules:
     def stop_name(self, stop: Stop, board: Board) -> str:
         name = board.title.hex(stop.hex).name
         return f"{name} ({stop.node_id()})" if name else stop.node_id()
+
+    def prices_alike(self, a: TrainSpec, b: TrainSpec) -> bool:
+        """Whether trains of kinds ``a`` and ``b`` earn the same on every route both may run (a 4 and a 6 do; a 4
+        and a 3E do not). A title whose values or bonuses depend on anything else of a train overrides this."""
+        return (a.multiplier, a.express, a.towns_count) == (b.multiplier, b.express, b.towns_count)
 
 
 def train_spec(title: TitleData, train_id: str, name: str, *, express: bool = False,
@@ -513,7 +520,7 @@ def _may_run(train: TrainSpec, walk: _Walk) -> bool:
     return train.fits(walk.majors, walk.towns) and train.scoring_stops(walk.majors, walk.towns) >= 2
 
 
-DEFAULT_BUDGET = 20_000
+DEFAULT_BUDGET = 18_000
 """Search steps (walk extensions and branch-and-bound nodes) one ``best_routes`` may take before it answers with the
 best set found so far, marked not proven. About 250 ms on the development machine; counted in steps, not time, so
 that the same position always gives the same answer."""
@@ -641,6 +648,7 @@ def _pair_walks(net: _Network, kinds: list[TrainSpec], ub: list[int], lb: int,
     """
     a, b = kinds
     gap = ub[0] + ub[1] - (lb + 1)
+    nested = _shorter(net, a, b) if a != b else None
     if a == b:
         high = _kind_walks(net, a, 0, max((lb + 2) // 2, 1), True, steps)
         partner = _Partner(lb, high)
@@ -649,10 +657,23 @@ def _pair_walks(net: _Network, kinds: list[TrainSpec], ub: list[int], lb: int,
             lb = partner.beat = pair[0]
         more = _kind_walks(net, a, 0, max(lb + 1 - ub[0], 1), True, steps, partner)
         return high + more, lb, None if pair is None else [pair[1], pair[2]]
-    h_a = max(0, gap // 2)
-    h_b = gap - 1 - h_a
-    high_a = _kind_walks(net, a, 0, max(ub[0] - h_a, 1), True, steps)
-    high_b = _kind_walks(net, b, 0, max(ub[1] - h_b, 1), True, steps) if h_b >= 0 else []
+    if nested is None:
+        h_a = max(0, gap // 2)
+        h_b = gap - 1 - h_a
+        high_a = _kind_walks(net, a, 0, max(ub[0] - h_a, 1), True, steps)
+        high_b = _kind_walks(net, b, 0, max(ub[1] - h_b, 1), True, steps) if h_b >= 0 else []
+    else:
+        # The longer train runs every walk of the shorter at the same price: split the gap so that the shorter's
+        # floor is no lower than the longer's, and take the shorter's high walks from the longer's listing.
+        s, long_ = nested, 1 - nested
+        h_s = max(0, (gap - 1 - (ub[long_] - ub[s])) // 2)
+        h_l = gap - 1 - h_s
+        if h_l >= 0:
+            high_l = _kind_walks(net, kinds[long_], 0, max(ub[long_] - h_l, 1), True, steps)
+            high_s = [f for f in high_l if f[0] >= ub[s] - h_s and _fits(net, kinds[s], f[1])]
+        else:
+            high_l, high_s = [], _kind_walks(net, kinds[s], 0, max(ub[s] - h_s, 1), True, steps)
+        high_a, high_b = (high_s, high_l) if s == 0 else (high_l, high_s)
     partner_a, partner_b = _Partner(lb, high_a), _Partner(lb, high_b)
     pair = partner_b.best_pair(high_a, lb)
     if pair is not None:
@@ -663,6 +684,20 @@ def _pair_walks(net: _Network, kinds: list[TrainSpec], ub: list[int], lb: int,
     if high_a:
         out += _kind_walks(net, b, 0, max(lb + 1 - ub[0], 1), True, steps, partner_a)
     return out, lb, None if pair is None else [pair[1], pair[2]]
+
+
+def _shorter(net: _Network, a: TrainSpec, b: TrainSpec) -> int | None:
+    """0 if every walk ``a`` may run is one ``b`` may run at the same price, 1 the other way round, else None."""
+    if not net.rules.prices_alike(a, b):
+        return None
+    if b.distance is None or (a.distance is not None and a.distance <= b.distance):
+        return 0
+    return 1
+
+
+def _fits(net: _Network, train: TrainSpec, seq: tuple[int, ...]) -> bool:
+    majors = sum(net.major[i] for i in seq)
+    return train.fits(majors, len(seq) - majors)
 
 
 class _Partner:
@@ -733,8 +768,7 @@ def _greedy(net: _Network, trains: list[TrainSpec], kinds: list[TrainSpec], alon
                     walks = _kind_walks(net, k, used, 0, False, steps)
                     found = walks[0] if walks else _NONE
                 picked[i] = found
-                for lk in found[2]:
-                    used |= lk.cls
+                used |= _classes(found[2])
         if best is None or sum(f[0] for f in picked) > sum(f[0] for f in best):
             best = picked
     assert best is not None
@@ -742,13 +776,11 @@ def _greedy(net: _Network, trains: list[TrainSpec], kinds: list[TrainSpec], alon
 
 
 def _make_walk(net: _Network, seq: tuple[int, ...], links: tuple[_Link, ...]) -> _Walk:
-    cls = smask = 0
-    for lk in links:
-        cls |= lk.cls
+    smask = 0
     for i in seq:
         smask |= 1 << i
     majors = sum(net.major[i] for i in seq)
-    return _Walk(seq, links, cls, smask, majors, len(seq) - majors)
+    return _Walk(seq, links, _classes(links), smask, majors, len(seq) - majors)
 
 
 def _dominant(walks: list[_Walk]) -> list[_Walk]:

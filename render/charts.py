@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 from engine.messages import Catalog, M, Text, render
 
 from .fonts import Draw, Font, font, text_size
-from .mapimg import encode_png
+from .png import encode_png
 from .rounds import round_label
 
 SS = 2

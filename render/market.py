@@ -16,7 +16,7 @@ from engine.messages import Catalog, M, Msg, Text, render
 from engine.titledata import TitleData
 
 from .fonts import Draw, Font, font, text_size
-from .mapimg import encode_png
+from .png import encode_png
 
 SS = 2
 WIDTH = 1600

@@ -18,7 +18,8 @@ from engine.state import IPO, POOL
 from engine.tiles import distinct_rotations, keeps_track, tile_layout
 
 from .fonts import Draw, font, text_size
-from .mapimg import HEX_FILL, encode_png
+from .mapstyle import HEX_FILL
+from .png import encode_png
 from .rounds import round_name
 
 if TYPE_CHECKING:

@@ -208,6 +208,12 @@ def test_coal_and_chit_bonuses() -> None:
     stops = (Stop("offboard", "G8", 0), Stop("city", "G4", 0))
     assert r.route_bonus(stops, "ABC", TrainSpec("t", "4+Robert E. Lee", 4), g.board) == 20
     assert r.route_bonus(stops, "ABC", spec, g.board) == 0
+    # the route search lists a longer train's walks once for a shorter one only when they price alike: a chit on
+    # one of them (or two different chits) sets them apart
+    assert r.prices_alike(spec, TrainSpec("u", "5", 5))
+    assert not r.prices_alike(TrainSpec("t", "4+Robert E. Lee", 4), TrainSpec("u", "5", 5))
+    assert not r.prices_alike(TrainSpec("t", "4+Robert E. Lee", 4), TrainSpec("u", "5+Stonewall Jackson", 5))
+    assert not r.prices_alike(spec, TrainSpec("u", "4D", 4, multiplier=2))
 
 
 # -- trains ----------------------------------------------------------------------------------------------------

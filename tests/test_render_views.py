@@ -24,9 +24,6 @@ from render.mapimg import (
     LABEL_SIZE,
     TRACK,
     Rect,
-    _Extras,
-    _Placer,
-    _rgb,
     dead_ends,
     focus_hexes,
     map_geometry,
@@ -36,8 +33,10 @@ from render.mapimg import (
     render_map,
     render_rotations,
 )
+from render.mapstyle import _rgb
 from render.market import render_market
 from render.sheets import holdings, render_sheet, revenue_history, sheet_text, tile_supply, train_roster, upgrades_of
+from render.smallprint import _Extras, _Placer
 
 
 def _img(png: bytes) -> Image.Image:

@@ -95,6 +95,9 @@ class ALRouteRules(GenericRules):
             value += self.coal_bonus
         return value
 
+    def prices_alike(self, a: TrainSpec, b: TrainSpec) -> bool:
+        return super().prices_alike(a, b) and a.name.partition("+")[2] == b.name.partition("+")[2]
+
     def route_bonus(self, stops: tuple[Stop, ...], corp: str, train: TrainSpec, board: Board) -> int:
         # a chit rides in the train's name ("4+Robert E. Lee") so trains with different chits price apart
         if "+" not in train.name:
