@@ -8,7 +8,9 @@ track graph, like the search's network, until a tile changes; and the check itse
 alone (``_Subnet``), so that the stop names its messages may need are asked for those stops only. The links of one
 stop are the same list, in the same order, as the full network's (``_Network._links_from`` alone decides them, and
 which other stops exist does not change the links between two), so every realisation is found in the same order
-and the same track is chosen.
+and the same track is chosen. A route's realisations are made as the backtracking over them asks (``_realise``),
+in ``routes._walks_through``'s order, and stop names only for a message. The same links answer whether a 2-train
+could run at all (``two_train_runs``, ``two_stops_earn``: the auto-pass checks of the buy-train step).
 
 An import checks every recorded run once (``records.reader``); a record's routes touch a handful of stops, while
 the full network of a late 1830 map links about sixty."""
