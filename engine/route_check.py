@@ -1,16 +1,17 @@
-"""Checking a submitted route set, building only the links its stops use.
+"""Checking a submitted route set: the rules of a route, then track realising all the routes, building only the
+links the submitted stops use.
 
-``routes.check_routes`` gives the same verdicts, messages and routes, but reduces the whole track to stops and
-links first (``routes._Network``: every link from every stop, then the track classes), which a route search needs
-and a check does not: a check only follows links out of the stops it was given (``_walks_through``,
-``_order_problem``). Here the links of a stop are found the first time a check asks for them and kept with the
-track graph, like the search's network, until a tile changes; and the check itself runs on the submitted stops
-alone (``_Subnet``), so that the stop names its messages may need are asked for those stops only. The links of one
-stop are the same list, in the same order, as the full network's (``_Network._links_from`` alone decides them, and
-which other stops exist does not change the links between two), so every realisation is found in the same order
-and the same track is chosen. A route's realisations are made as the backtracking over them asks (``_realise``),
-in ``routes._walks_through``'s order, and stop names only for a message. The same links answer whether a 2-train
-could run at all (``two_train_runs``, ``two_stops_earn``: the auto-pass checks of the buy-train step).
+The route search reduces the whole track to stops and links first (``routes._Network``: every link from every
+stop, then the track classes); a check only follows links out of the stops it was given. Here the links of a stop
+are found the first time a check asks for them and kept with the track graph, like the search's network, until a
+tile changes; and the check itself runs on the submitted stops alone (``_Subnet``), so that the stop names its
+messages may need are asked for those stops only. The links of one stop are the same list, in the same order, as
+the full network's (``_Network._links_from`` alone decides them, and which other stops exist does not change the
+links between two), so the check chooses the same track as one on the full network would
+(``tests/route_oracle.py`` is that checker, and ``tests/test_route_check.py`` compares the two). A route's
+realisations are made as the backtracking over them asks (``_realise``), and stop names only for a message. The
+same links answer whether a 2-train could run at all (``two_train_runs``, ``two_stops_earn``: the auto-pass checks
+of the buy-train step).
 
 An import checks every recorded run once (``records.reader``); a record's routes touch a handful of stops, while
 the full network of a late 1830 map links about sixty."""
@@ -21,24 +22,85 @@ import itertools
 from collections.abc import Iterator, Sequence
 
 from .board import Board
-from .graph import TrackGraph, corp_view, track_graph
-from .messages import M
-from .routes import (
-    _MAX_ORDERS,
-    Route,
-    RouteError,
-    RouteHooks,
-    RouteSet,
-    Stop,
-    TrainSpec,
-    _check_stop_set,
-    _check_train_ids,
-    _Link,
-    _names,
-    _Network,
-    _order_problem,
-    _parse_node,
-)
+from .graph import TrackGraph, city_blocked, corp_view, track_graph
+from .messages import M, Msg
+from .routes import Route, RouteError, RouteHooks, RouteSet, Stop, TrainSpec, _check_train_ids, _Link, _Network
+
+# -- the rules of a submitted route ---------------------------------------------------------------------------------
+
+
+def _parse_node(net: _Network, train_id: str, node: str) -> int:
+    hex_id, sep, part_s = node.rpartition("-")
+    if not sep or not part_s.isdigit() or hex_id not in net.board.hexes:
+        raise RouteError(M("train {train}: {node} is not a stop (expected <hex>-<number>, e.g. B23-0)",
+                           train=train_id, node=repr(node)))
+    part = int(part_s)
+    for i, s in enumerate(net.stops):
+        if s.hex == hex_id and s.part == part:
+            return i
+    raise RouteError(M("train {train}: there is no stop {node} with track on the map", train=train_id, node=node))
+
+
+def _names(net: _Network) -> list[str]:
+    return [net.rules.stop_name(s, net.board) for s in net.stops]
+
+
+def _check_stop_set(net: _Network, train: TrainSpec, seq: list[int]) -> None:
+    """The rules that do not depend on the order of the stops."""
+    name = _names(net)
+    tid = train.id
+    if len(seq) < 2:
+        raise RouteError(M("train {train}: a route needs at least two stops", train=tid))
+    for k, i in enumerate(seq):
+        if i in seq[:k]:
+            raise RouteError(M("train {train} visits {stop} twice", train=tid, stop=name[i]))
+    for k, i in enumerate(seq):
+        for j in seq[:k]:
+            if net.graph.location[net.nodes[i]] == net.graph.location[net.nodes[j]]:
+                raise RouteError(M("train {train} may not run between {a} and {b}: a route visits one stop per hex",
+                                   train=tid, a=name[j], b=name[i]))
+    if not any(net.station[i] for i in seq):
+        raise RouteError(M("train {train}: the route has no {corp} station", train=tid, corp=net.corp))
+    majors = sum(net.major[i] for i in seq)
+    towns = len(seq) - majors
+    if not train.fits(majors, towns):
+        what = M("cities, towns and off-boards") if train.counted(0, 1) else M("cities and off-boards")
+        raise RouteError(M("train {train} ({name}) may visit {n} {stops}; this route has {count}", train=tid,
+                           name=train.name, n=train.distance, stops=what, count=train.counted(majors, towns)))
+    if train.scoring_stops(majors, towns) < 2:
+        what = M("cities or off-boards") if train.express else M("stops")
+        raise RouteError(M("train {train} ({name}) needs at least two {stops} to score", train=tid, name=train.name,
+                           stops=what))
+
+
+def _order_problem(net: _Network, train: TrainSpec, seq: list[int]) -> Msg:
+    """Why the stops cannot be run in this order (called once no order of them can be run)."""
+    name = _names(net)
+    tid = train.id
+    for i in seq[1:-1]:
+        s = net.stops[i]
+        if net.terminal[i] and (s.kind == "offboard" or (s.kind == "city" and net.board.layout(s.hex).color == "red")):
+            return M("train {train}: {stop} is an off-board area and may only be at an end of a route", train=tid,
+                     stop=name[i])
+        if s.kind == "city" and city_blocked(net.board, net.corp, s.hex, s.index):
+            return M("train {train}: {stop} is full of other corporations' tokens; a route may end there but not "
+                     "pass through", train=tid, stop=name[i])
+    used_sets = [0]
+    for a, b in itertools.pairwise(seq):
+        links = [lk for lk in net.links[a] if lk.end == b]
+        if not links:
+            return M("train {train}: no track from {a} to {b} without passing another stop (a train may not skip "
+                     "cities or towns)", train=tid, a=name[a], b=name[b])
+        used_sets = [u | lk.res for u in used_sets for lk in links if not u & lk.res][:4096]
+        if not used_sets:
+            return M("train {train} would use track twice between {a} and {b}", train=tid, a=name[a], b=name[b])
+    return M("train {train}: these stops cannot be run in any order", train=tid)
+
+
+_MAX_ORDERS = 2000  # realisations tried per route; a route has a handful
+
+
+# -- links found on demand ------------------------------------------------------------------------------------------
 
 
 class _LinkFinder:
@@ -265,7 +327,7 @@ def check_routes(
     rules: RouteHooks,
     submitted: Sequence[tuple[str, Sequence[str]]],
 ) -> RouteSet:
-    """Validate routes given as (train id, [node ids]) and price them: ``routes.check_routes``'s contract.
+    """Validate routes given as (train id, [node ids]) and price them.
 
     The stops are taken in the given order if that order can be run; otherwise any order of the same stops that
     can be run is accepted (18xx.games records list a route's nodes in the order its segments were built, not

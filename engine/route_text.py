@@ -4,7 +4,7 @@ One route per train, in the order of the corporation's trains, separated by ``;`
 order, separated by ``-`` (or the dash the bot prints, ``–``). A stop is a hex id (any case) or a printed name that
 names one hex or one stop ("Tampa", "Jacksonville N"). Where a hex holds several stops (two cities of an OO tile,
 Jacksonville's two) the hex id stands for any of them: every reading is checked with the engine's own route rules
-(``routes.check_routes``, the same check as a recorded ``run_routes``) and the reading earning most is taken. When
+(``route_check.check_routes``, the same check as a recorded ``run_routes``) and the reading earning most is taken. When
 no reading can be run, the refusal is the rule check's for the first reading: which train, which stop and why.
 
 The result is the priced route set (stops in running order); its routes' node ids make the ``RunRoutes`` action,

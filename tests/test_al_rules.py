@@ -8,7 +8,8 @@ from engine import Game, new_game
 from engine.actions import NameTrain
 from engine.errors import GameError
 from engine.hexgrid import neighbour
-from engine.routes import TrainSpec, best_routes, check_routes
+from engine.route_check import check_routes
+from engine.routes import TrainSpec, best_routes
 from engine.state import BANK, POOL, Train
 from engine.titles.g18al import state
 from tests.al_helpers import Plan, in_turn, play, score, stock_round

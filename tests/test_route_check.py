@@ -1,5 +1,5 @@
-"""The import's route checker (``engine.route_check``, links found on demand) against the full-network checker
-(``engine.routes.check_routes``): the same routes, revenues and track, or the same refusal with the same message,
+"""The route checker (``engine.route_check``, links found on demand) against the full-network checker
+(``tests/route_oracle.py``): the same routes, revenues and track, or the same refusal with the same message,
 at every recorded run of every reference record and for wrong variants of each run (reversed, cut short, a stop
 twice, stops of another run, trains swapped or missing, node ids that name nothing)."""
 
@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 from engine import route_check
-from engine import routes as full
 from engine.board import Board
 from engine.records import read_record
 from engine.records import reader as record_reader
-from engine.routes import RouteError, RouteHooks, TrainSpec
+from engine.routes import RouteError, RouteHooks, RouteSet, TrainSpec
+from tests import route_oracle as full
 
 RECORDS = Path(__file__).resolve().parents[2] / "shared" / "reference" / "records"
 # (18FL-2p-short ends before any train runs)
@@ -63,7 +63,7 @@ def test_checker_matches_the_full_network_checker(name: str, monkeypatch: pytest
     runs: list[list[str]] = []
 
     def both(board: Board, corp: str, trains: Sequence[TrainSpec], rules: RouteHooks,
-             submitted: Sequence[tuple[str, Sequence[str]]]) -> full.RouteSet:
+             submitted: Sequence[tuple[str, Sequence[str]]]) -> RouteSet:
         given = [(t, list(n)) for t, n in submitted]
         other_stops = [s for nodes in runs[-3:] for s in nodes]
         for variant in _variants(given, other_stops):

@@ -12,6 +12,7 @@ import pytest
 
 from engine.board import Board
 from engine.hexgrid import neighbour
+from engine.route_check import check_routes
 from engine.routes import (
     GenericRules,
     Route,
@@ -20,7 +21,6 @@ from engine.routes import (
     Stop,
     TrainSpec,
     best_routes,
-    check_routes,
     train_spec,
 )
 from engine.tiles import keeps_track, tile_layout
