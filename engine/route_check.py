@@ -1,12 +1,12 @@
 """Checking a submitted route set: the rules of a route, then track realising all the routes, building only the
 links the submitted stops use.
 
-The route search reduces the whole track to stops and links first (``routes._Network``: every link from every
+The route search reduces the whole track to stops and links first (``route_network.Network``: every link from every
 stop, then the track classes); a check only follows links out of the stops it was given. Here the links of a stop
 are found the first time a check asks for them and kept with the track graph, like the search's network, until a
 tile changes; and the check itself runs on the submitted stops alone (``_Subnet``), so that the stop names its
 messages may need are asked for those stops only. The links of one stop are the same list, in the same order, as
-the full network's (``_Network._links_from`` alone decides them, and which other stops exist does not change the
+the full network's (``Network._links_from`` alone decides them, and which other stops exist does not change the
 links between two), so the check chooses the same track as one on the full network would
 (``tests/route_oracle.py`` is that checker, and ``tests/test_route_check.py`` compares the two). A route's
 realisations are made as the backtracking over them asks (``_realise``), and stop names only for a message. The
@@ -24,12 +24,13 @@ from collections.abc import Iterator, Sequence
 from .board import Board
 from .graph import TrackGraph, city_blocked, corp_view, track_graph
 from .messages import M, Msg
-from .routes import Route, RouteError, RouteHooks, RouteSet, Stop, TrainSpec, _check_train_ids, _Link, _Network
+from .route_network import Link, Network
+from .route_types import Route, RouteError, RouteHooks, RouteSet, Stop, TrainSpec, _check_train_ids
 
 # -- the rules of a submitted route ---------------------------------------------------------------------------------
 
 
-def _parse_node(net: _Network, train_id: str, node: str) -> int:
+def _parse_node(net: Network, train_id: str, node: str) -> int:
     hex_id, sep, part_s = node.rpartition("-")
     if not sep or not part_s.isdigit() or hex_id not in net.board.hexes:
         raise RouteError(M("train {train}: {node} is not a stop (expected <hex>-<number>, e.g. B23-0)",
@@ -41,11 +42,11 @@ def _parse_node(net: _Network, train_id: str, node: str) -> int:
     raise RouteError(M("train {train}: there is no stop {node} with track on the map", train=train_id, node=node))
 
 
-def _names(net: _Network) -> list[str]:
+def _names(net: Network) -> list[str]:
     return [net.rules.stop_name(s, net.board) for s in net.stops]
 
 
-def _check_stop_set(net: _Network, train: TrainSpec, seq: list[int]) -> None:
+def _check_stop_set(net: Network, train: TrainSpec, seq: list[int]) -> None:
     """The rules that do not depend on the order of the stops."""
     name = _names(net)
     tid = train.id
@@ -73,7 +74,7 @@ def _check_stop_set(net: _Network, train: TrainSpec, seq: list[int]) -> None:
                            stops=what))
 
 
-def _order_problem(net: _Network, train: TrainSpec, seq: list[int]) -> Msg:
+def _order_problem(net: Network, train: TrainSpec, seq: list[int]) -> Msg:
     """Why the stops cannot be run in this order (called once no order of them can be run)."""
     name = _names(net)
     tid = train.id
@@ -104,10 +105,10 @@ _MAX_ORDERS = 2000  # realisations tried per route; a route has a handful
 
 
 class _LinkFinder:
-    """What ``_Network._links_from`` reads of a network, and that method: the links a check keeps refer to this
+    """What ``Network._links_from`` reads of a network, and that method: the links a check keeps refer to this
     rather than to the network, which refers to them (no reference cycle, so nothing waits for the collector)."""
 
-    _links_from = _Network._links_from
+    _links_from = Network._links_from
 
     def __init__(self, graph: TrackGraph, nodes: list[int], local: dict[int, int]) -> None:
         self.graph, self.nodes, self.local = graph, nodes, local
@@ -116,17 +117,17 @@ class _LinkFinder:
 class _StopLinks:
     """``links[i]``: the links out of local stop ``i``, found on first use and kept in ``cache``."""
 
-    def __init__(self, finder: _LinkFinder, cache: dict[int, list[_Link]]) -> None:
+    def __init__(self, finder: _LinkFinder, cache: dict[int, list[Link]]) -> None:
         self._finder, self._cache = finder, cache
 
-    def __getitem__(self, i: int) -> list[_Link]:
+    def __getitem__(self, i: int) -> list[Link]:
         links = self._cache.get(i)
         if links is None:
             links = self._cache[i] = self._finder._links_from(i)
         return links
 
 
-class _CheckNetwork(_Network):
+class _CheckNetwork(Network):
     """The corporation's view of the graph with links found on demand (no track classes: a check needs none)."""
 
     def __init__(self, board: Board, corp: str, rules: RouteHooks) -> None:
@@ -135,7 +136,7 @@ class _CheckNetwork(_Network):
         self.view = corp_view(graph, corp)
         base = graph.memo.get("route_check")
         if base is None:
-            # the stop part of ``_Network._track_part``, without its links
+            # the stop part of ``Network._track_part``, without its links
             self.nodes = [n for n in graph.stop_nodes() if graph.adj[n]]
             self.local = {n: i for i, n in enumerate(self.nodes)}
             made: dict[int, Stop] = graph.stop_memo.setdefault("route_stops", {})  # type: ignore[assignment]
@@ -154,7 +155,7 @@ class _CheckNetwork(_Network):
         return _parse_node(self, train_id, node) if i is None else i
 
 
-class _Subnet(_Network):
+class _Subnet(Network):
     """The stops ``picks`` of a network and the links among them, renumbered.
 
     A check reads nothing but the submitted stops and the links between them, in the order the full network lists
@@ -178,13 +179,13 @@ class _SubLinks:
 
     def __init__(self, full: _CheckNetwork, picks: list[int], local: dict[int, int]) -> None:
         self._full, self._picks, self._local = full, picks, local
-        self._found: dict[int, list[_Link]] = {}
+        self._found: dict[int, list[Link]] = {}
 
-    def __getitem__(self, k: int) -> list[_Link]:
+    def __getitem__(self, k: int) -> list[Link]:
         links = self._found.get(k)
         if links is None:
             local, nodes = self._local, self._full.nodes
-            links = self._found[k] = [_Link(local[nodes[lk.end]], lk.res, lk.segs)
+            links = self._found[k] = [Link(local[nodes[lk.end]], lk.res, lk.segs)
                                       for lk in self._full.links[self._picks[k]] if nodes[lk.end] in local]
         return links
 
@@ -192,7 +193,7 @@ class _SubLinks:
 class _Options:
     """A route's realisations (``_realisations``), made as they are asked for: a check usually needs the first."""
 
-    def __init__(self, made: Iterator[tuple[tuple[int, ...], tuple[_Link, ...], int]]) -> None:
+    def __init__(self, made: Iterator[tuple[tuple[int, ...], tuple[Link, ...], int]]) -> None:
         self._made, self._items = made, []  # type: ignore[var-annotated]
         self._done = False
 
@@ -208,12 +209,12 @@ class _Options:
     def __bool__(self) -> bool:
         return bool(self._items) or self._more()
 
-    def __getitem__(self, i: int) -> tuple[tuple[int, ...], tuple[_Link, ...], int]:
+    def __getitem__(self, i: int) -> tuple[tuple[int, ...], tuple[Link, ...], int]:
         while len(self._items) <= i and self._more():
             pass
         return self._items[i]  # type: ignore[no-any-return]
 
-    def __iter__(self) -> Iterator[tuple[tuple[int, ...], tuple[_Link, ...], int]]:
+    def __iter__(self) -> Iterator[tuple[tuple[int, ...], tuple[Link, ...], int]]:
         i = 0
         while i < len(self._items) or self._more():
             yield self._items[i]
@@ -221,17 +222,17 @@ class _Options:
 
 
 class _Realisations:
-    """``routes._walks_through`` one by one: the ways to run exactly these stops, (stops in order, links, track),
-    the given order first, at most ``_MAX_ORDERS``, in the same order (``__iter__``)."""
+    """The ways to run exactly these stops, (stops in order, links, track), made one by one: the given order first,
+    at most ``_MAX_ORDERS``, in the order of the full-network checker (``tests/route_oracle.py``)."""
 
-    def __init__(self, net: _Network, seq: list[int]) -> None:
+    def __init__(self, net: Network, seq: list[int]) -> None:
         self.net, self.seq = net, seq
         self.seen: set[tuple[int, ...]] = set()
         self.count = 0
         self.order: list[int] = []
-        self.links: list[_Link] = []
+        self.links: list[Link] = []
 
-    def _fresh(self, links: tuple[_Link, ...]) -> bool:
+    def _fresh(self, links: tuple[Link, ...]) -> bool:
         key = tuple(map(id, links))
         if key in self.seen:
             return False
@@ -239,7 +240,7 @@ class _Realisations:
         self.count += 1
         return True
 
-    def __iter__(self) -> Iterator[tuple[tuple[int, ...], tuple[_Link, ...], int]]:
+    def __iter__(self) -> Iterator[tuple[tuple[int, ...], tuple[Link, ...], int]]:
         net, seq = self.net, self.seq
         if all(not net.terminal[i] for i in seq[1:-1]):
             options = [[lk for lk in net.links[a] if lk.end == b] for a, b in itertools.pairwise(seq)]
@@ -263,7 +264,7 @@ class _Realisations:
                 return
 
     def _extend(self, wanted: set[int], cur: int,
-                used: int) -> Iterator[tuple[tuple[int, ...], tuple[_Link, ...], int]]:
+                used: int) -> Iterator[tuple[tuple[int, ...], tuple[Link, ...], int]]:
         net, order, links = self.net, self.order, self.links
         if len(order) == len(self.seq):
             if self._fresh(tuple(links)):
@@ -295,9 +296,9 @@ def _first_fit(options: list[_Options], routes: list[int], k: int = 0, used: int
     return None
 
 
-def _realise(net: _Network, plans: list[tuple[TrainSpec, list[int]]]) -> list[tuple[list[int], list[_Link]]]:
-    """``routes._realise`` with realisations made as the search asks for them (and stop names only for a message):
-    a running order and track for every route, no track used twice overall; RouteError if impossible."""
+def _realise(net: Network, plans: list[tuple[TrainSpec, list[int]]]) -> list[tuple[list[int], list[Link]]]:
+    """A running order and track for every route, no track used twice overall; RouteError if impossible.
+    Realisations are made as the search asks for them, and stop names only for a message."""
     options = [_Options(iter(_Realisations(net, seq))) for _, seq in plans]
     for (train, seq), opts in zip(plans, options, strict=True):
         if not opts:
@@ -375,7 +376,7 @@ def _station_pairs(board: Board, corp: str, rules: RouteHooks) -> Iterator[tuple
 
 
 def two_train_runs(board: Board, corp: str, rules: RouteHooks) -> bool:
-    """Whether a 2-train could run for the corporation: ``_Network.walks([2-train])`` is not empty.
+    """Whether a 2-train could run for the corporation: ``Network.walks([2-train])`` is not empty.
 
     A 2-train's walk (towns not counted) holds a station; its station and the stop next to it along the walk are a
     walk of their own, and two stops joined by a link are a walk unless they share a location. So this asks only

@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from engine.board import Board
 from engine.messages import M
 from engine.route_check import _MAX_ORDERS, _check_stop_set, _names, _order_problem, _parse_node
-from engine.routes import Route, RouteError, RouteHooks, RouteSet, TrainSpec, _check_train_ids, _Link, _Network
+from engine.route_network import Link, Network
+from engine.route_types import Route, RouteError, RouteHooks, RouteSet, TrainSpec, _check_train_ids
 
 
 def check_routes(
@@ -30,7 +31,7 @@ def check_routes(
     """
     _check_train_ids(trains)
     by_id = {t.id: t for t in trains}
-    net = _Network(board, corp, rules)
+    net = Network(board, corp, rules)
     seen: set[str] = set()
     plans: list[tuple[TrainSpec, list[int]]] = []
     for train_id, nodes in submitted:
@@ -51,12 +52,12 @@ def check_routes(
     return RouteSet(tuple(routes), sum(r.revenue for r in routes))
 
 
-def _walks_through(net: _Network, seq: list[int]) -> list[tuple[tuple[int, ...], tuple[_Link, ...], int]]:
+def _walks_through(net: Network, seq: list[int]) -> list[tuple[tuple[int, ...], tuple[Link, ...], int]]:
     """Ways to run exactly these stops: (stops in order, links, track), the given order first."""
-    out: list[tuple[tuple[int, ...], tuple[_Link, ...], int]] = []
+    out: list[tuple[tuple[int, ...], tuple[Link, ...], int]] = []
     seen: set[tuple[int, ...]] = set()
 
-    def add(order: tuple[int, ...], links: tuple[_Link, ...], used: int) -> None:
+    def add(order: tuple[int, ...], links: tuple[Link, ...], used: int) -> None:
         key = tuple(id(lk) for lk in links)
         if key not in seen and len(out) < _MAX_ORDERS:
             seen.add(key)
@@ -77,7 +78,7 @@ def _walks_through(net: _Network, seq: list[int]) -> list[tuple[tuple[int, ...],
                 break
     wanted = set(seq)
     order: list[int] = []
-    links: list[_Link] = []
+    links: list[Link] = []
 
     def extend(cur: int, used: int) -> None:
         if len(order) == len(seq):
@@ -100,7 +101,7 @@ def _walks_through(net: _Network, seq: list[int]) -> list[tuple[tuple[int, ...],
     return out
 
 
-def _realise(net: _Network, plans: list[tuple[TrainSpec, list[int]]]) -> list[tuple[list[int], list[_Link]]]:
+def _realise(net: Network, plans: list[tuple[TrainSpec, list[int]]]) -> list[tuple[list[int], list[Link]]]:
     """A running order and track for every route, no track used twice overall; RouteError if impossible."""
     name = _names(net)
     options = [_walks_through(net, seq) for _, seq in plans]

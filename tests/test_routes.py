@@ -841,9 +841,10 @@ def test_the_budget_is_counted_in_steps_so_answers_repeat() -> None:
 def every_walk_maximum(board: Board, corp: str, trains: list[TrainSpec], rules: GenericRules) -> int:
     """The maximum by listing every walk any of the trains may run and combining them with no floor (the search
     before bounds): independent of the greedy set, the per-train floors and the walk-search bound."""
-    from engine.routes import _all_options, _branch_and_bound, _Budget, _kind, _Network
+    from engine.route_network import Network
+    from engine.route_search import _all_options, _branch_and_bound, _Budget, _kind
 
-    net = _Network(board, corp, rules)
+    net = Network(board, corp, rules)
     walks = net.walks(trains)
     kinds = [_kind(t) for t in trains]
     unique = list(dict.fromkeys(kinds))
@@ -890,9 +891,9 @@ def test_best_routes_on_captured_game_positions_equals_every_walk_maximum() -> N
         for p in positions:
             best = best_routes(p.board, p.corp, p.trains, p.rules, budget=1 << 40)
             assert best.proven
-            from engine.routes import _Network
+            from engine.route_network import Network
 
-            if len(p.trains) > 1 and len(_Network(p.board, p.corp, p.rules).walks(p.trains)) > 40_000:
+            if len(p.trains) > 1 and len(Network(p.board, p.corp, p.rules).walks(p.trains)) > 40_000:
                 continue  # too many walks to list in a test
             assert best.revenue == every_walk_maximum(p.board, p.corp, p.trains, p.rules), p.label()
             checked += 1
@@ -904,13 +905,13 @@ def test_best_routes_on_hard_18fl_self_play_positions_equals_every_walk_maximum(
     """The hard case of issue 11: late self-played 18FL maps (junction meshes, long trains, many free towns) where the
     default budget runs out. Searched without a budget, the answer equals the maximum over every walk."""
     from benchmarks.route_positions import all_positions
-    from engine.routes import _Network
+    from engine.route_network import Network
 
     checked = 0
     for p in all_positions(games=30, only=["18FL"])["18FL"]:
         if len(p.trains) < 2 or best_routes(p.board, p.corp, p.trains, p.rules).proven:
             continue
-        if len(_Network(p.board, p.corp, p.rules).walks(p.trains)) > 20_000:
+        if len(Network(p.board, p.corp, p.rules).walks(p.trains)) > 20_000:
             continue  # too many walks to list in a test
         best = best_routes(p.board, p.corp, p.trains, p.rules, budget=1 << 40)
         assert best.proven and best.revenue == every_walk_maximum(p.board, p.corp, p.trains, p.rules), p.label()

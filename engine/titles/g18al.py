@@ -343,7 +343,7 @@ class Rules18AL(CompanyStep, HomeStations, TitleRules):
         return out
 
     def coal_options(self, game: Game, corp: str) -> list[str]:
-        from ..routes import _Network  # the walk enumeration answers "a train can reach this city" exactly
+        from ..route_network import Network  # the walk enumeration answers "a train can reach this city" exactly
 
         st = state(game)
         if st.coal_corp != corp or st.coal_hex is not None or st.coal_gone:
@@ -352,7 +352,7 @@ class Rules18AL(CompanyStep, HomeStations, TitleRules):
         if not trains:
             return []
         hexes = game.data.company("SNAR").abilities.get("coal_field", {}).get("hexes", ())
-        net = _Network(game.board, corp, self.route_rules(game))
+        net = Network(game.board, corp, self.route_rules(game))
         seen = {net.stops[i].hex for w in net.walks(trains) for i in w.seq if net.stops[i].kind == "city"}
         return [h for h in hexes if h in seen]
 

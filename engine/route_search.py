@@ -1,0 +1,678 @@
+"""The maximum: each train's walks by a depth-first search over stop sequences, and the best set of one walk or
+none per train with no shared track (points 4-7 of the algorithm in ``engine.routes``), within a budget of steps.
+"""
+
+from __future__ import annotations
+
+import itertools
+from bisect import bisect_left
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from .route_network import Link, Network, Walk, dominant
+from .route_types import TrainSpec
+
+# -- the maximum ------------------------------------------------------------------------------------------------
+
+
+def _kind(train: TrainSpec) -> TrainSpec:
+    return replace(train, id="")
+
+
+class _Pricing:
+    """Routes in one revenue order, shared by the train kinds that price every walk alike (a 5 and a 6 do; a 3E
+    does not), with a bit-sliced index built on demand: bit p of ``index[c]`` is set when the p-th route uses
+    track class ``c`` (a single-bit integer), so the routes clashing with some track are an OR of a few integers.
+    """
+
+    def __init__(self, revenue: list[int], walk: list[int], cls: list[int]) -> None:
+        self.revenue, self.walk, self.cls = revenue, walk, cls
+        self._index: dict[int, int] | None = None
+
+    @property
+    def index(self) -> dict[int, int]:
+        if self._index is None:
+            used = 0
+            for m in self.cls:
+                used |= m
+            # Few classes, many routes: one pass per class, written as a binary numeral (last route first)
+            # that int() turns into the bitset in C.
+            backwards = self.cls[::-1]
+            self._index = {}
+            while used:
+                low = used & -used
+                used ^= low
+                c = low.bit_length() - 1
+                self._index[low] = int(bytes([48 + (m >> c & 1) for m in backwards]), 2)
+        return self._index
+
+
+@dataclass
+class _Options:
+    pricing: _Pricing
+    full: int  # positions in the pricing's order that this train kind may run
+
+
+def _all_options(net: Network, walks: list[Walk], kinds: list[TrainSpec],
+                 floors: Mapping[TrainSpec, int]) -> dict[TrainSpec, _Options]:
+    """Each train kind's routes earning at least its floor; kinds with the same revenue for every walk share one
+    order and index."""
+    shared: dict[tuple[tuple[int, int], ...], _Pricing] = {}
+    out: dict[TrainSpec, _Options] = {}
+    smasks: dict[int, int] = {}  # stop set -> a walk with it, for pricing
+    for wi, w in enumerate(walks):
+        smasks.setdefault(w.smask, wi)
+    for train in kinds:
+        values = [net.rules.stop_value(s, net.corp, train, net.board) for s in net.stops]
+        # hooks price a route by its set of stops; the order they are visited in does not matter
+        price = {sm: net.price(walks[wi].seq, train, values) for sm, wi in smasks.items()}
+        key = tuple(price.items())
+        pricing = shared.get(key)
+        if pricing is None:
+            order = sorted((-price[w.smask], wi) for wi, w in enumerate(walks) if price[w.smask] > 0)
+            pricing = shared[key] = _Pricing([-r for r, _ in order], [wi for _, wi in order],
+                                             [walks[wi].cls for _, wi in order])
+        floor = floors[train]
+        runs = {sm: price[sm] >= floor and _may_run(train, walks[wi]) for sm, wi in smasks.items()}
+        digits = bytes([49 if runs[walks[wi].smask] else 48 for wi in reversed(pricing.walk)])
+        out[train] = _Options(pricing, int(digits or b"0", 2))
+    return out
+
+
+def _may_run(train: TrainSpec, walk: Walk) -> bool:
+    return train.fits(walk.majors, walk.towns) and train.scoring_stops(walk.majors, walk.towns) >= 2
+
+
+_WALK_COST = 3  # steps per walk listed for the combination (building, pricing and indexing it)
+_BITS_PER_STEP = 1000  # route positions per step of a branch-and-bound node
+_CHECKS_PER_STEP = 64  # comparisons of two realisations' track per step
+_GROUP = 16  # realisations a branch of a single train's search carries at most
+_LAST_RESORT = 500  # steps a single train's search may still take after the budget is spent
+
+
+class _Budget:
+    """Search steps left; shared by every stage of one search."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, steps: int) -> None:
+        self.left = steps
+
+    @property
+    def spent(self) -> bool:
+        return self.left <= 0
+
+
+_Found = tuple[int, tuple[int, ...], tuple[Link, ...]]  # revenue, stops in walk order, links
+
+
+_NONE: _Found = (0, (), ())
+
+
+def _solve(net: Network, trains: list[TrainSpec], steps: _Budget,
+           memo: dict[tuple[TrainSpec, ...], int] | None = None) -> list[_Found]:
+    """One walk (or ``_NONE``) per train, maximising the total.
+
+    1. Each train kind's best walk alone (``_kind_walks``), an upper bound ``ub`` on what that train adds to any set.
+    2. A lower bound ``lb``: trains take, one after another, their best walk clear of the track already used, in
+       every order of the kinds; the best of these sets.
+    3. A set beating ``lb`` gives train i a walk earning at least ``lb + 1 - others(i)``, where ``others(i)`` bounds
+       what the other trains earn together (the sum of their ``ub``; with three or more trains, the exact maximum of
+       the others, solved the same way). Only those walks are listed, per train kind.
+    4. A branch and bound over the lists finds the best set beating ``lb``; if none does, the greedy set is the
+       maximum.
+    """
+    n = len(trains)
+    if n == 0 or not any(net.station):
+        return [_NONE] * n
+    kinds = [_kind(t) for t in trains]
+    alone: dict[TrainSpec, _Found] = {}
+    for k in dict.fromkeys(kinds):
+        found = _kind_walks(net, k, 0, 0, False, steps)
+        alone[k] = found[0] if found else _NONE
+    if n == 1:
+        return [alone[kinds[0]]]
+    ub = [alone[k][0] for k in kinds]
+    greedy = _greedy(net, trains, kinds, alone, steps)
+    lb = sum(f[0] for f in greedy)
+    if lb == sum(ub):
+        return greedy  # every train runs its best walk at once
+    others = []
+    memo = {} if memo is None else memo  # the maximum of each smaller group of train kinds
+    for i in range(n):
+        rest = [j for j in range(n) if j != i]
+        key = tuple(sorted((kinds[j] for j in rest), key=repr))
+        if n >= 3 and key not in memo and not steps.spent:
+            memo[key] = sum(f[0] for f in _solve(net, [trains[j] for j in rest], steps, memo))
+        others.append(memo[key] if key in memo else sum(ub[j] for j in rest))
+    floors: dict[TrainSpec, int] = {}
+    for i, k in enumerate(kinds):
+        floors[k] = min(floors.get(k, 1 << 30), lb + 1 - others[i])
+    by_links: dict[tuple[int, ...], tuple] = {}
+    if n == 2:
+        listed, lb, pair = _pair_walks(net, kinds, ub, lb, steps)
+        if pair is not None:
+            greedy = pair
+            floors = {k: lb + 1 - others[i] for i, k in enumerate(kinds)}
+    else:
+        listed = [found for k, floor in floors.items() if floor <= alone[k][0]  # else not even its best would do
+                  for found in _kind_walks(net, k, 0, max(floor, 1), True, steps)]
+    for _, seq, links in listed:
+        by_links.setdefault(tuple(sorted(id(lk) for lk in links)), (seq, links))
+    walks = dominant([_make_walk(net, seq, links) for seq, links in by_links.values()])
+    by_kind = _all_options(net, walks, list(floors), floors)
+    opts = [by_kind[k] for k in kinds]
+    picks = _branch_and_bound(opts, kinds, lb, steps)
+    if picks is None:
+        return greedy
+    out: list[_Found] = []
+    for opt, pick in zip(opts, picks, strict=True):
+        if pick is None:
+            out.append(_NONE)
+        else:
+            w = walks[opt.pricing.walk[pick]]
+            out.append((opt.pricing.revenue[pick], w.seq, w.links))
+    return out
+
+
+def _pair_walks(net: Network, kinds: list[TrainSpec], ub: list[int], lb: int,
+                steps: _Budget) -> tuple[list[_Found], int, list[_Found] | None]:
+    """The walks two trains may run in a set beating ``lb`` (a superset of both walks of every such set), and the
+    best set found on the way if it beats ``lb``: (walks, its total or lb, the set or None).
+
+    In such a set one train earns near its best: if both earned ``h_a + 1`` and ``h_b + 1`` below their best, with
+    ``h_a + h_b`` the gap between ``lb`` and the sum of the bests, less one, the set would not beat ``lb``. So each
+    kind's walks that near its best are listed first (*high*), each half the gap (two trains of one kind: those
+    earning at least half of ``lb + 1``); the best pair of high walks may raise ``lb``. Then each train's partners:
+    walks that, beside the best high walk of the other train clear of their track, beat ``lb``; the search cuts a
+    branch as soon as no high walk clear of its track could lift it over ``lb``.
+    """
+    a, b = kinds
+    gap = ub[0] + ub[1] - (lb + 1)
+    nested = _shorter(net, a, b) if a != b else None
+    if a == b:
+        high = _kind_walks(net, a, 0, max((lb + 2) // 2, 1), True, steps)
+        partner = _Partner(lb, high)
+        pair = partner.best_pair(high, lb)
+        if pair is not None:
+            lb = partner.beat = pair[0]
+        more = _kind_walks(net, a, 0, max(lb + 1 - ub[0], 1), True, steps, partner)
+        return high + more, lb, None if pair is None else [pair[1], pair[2]]
+    if nested is None:
+        h_a = max(0, gap // 2)
+        h_b = gap - 1 - h_a
+        high_a = _kind_walks(net, a, 0, max(ub[0] - h_a, 1), True, steps)
+        high_b = _kind_walks(net, b, 0, max(ub[1] - h_b, 1), True, steps) if h_b >= 0 else []
+    else:
+        # The longer train runs every walk of the shorter at the same price: split the gap so that the shorter's
+        # floor is no lower than the longer's, and take the shorter's high walks from the longer's listing.
+        s, long_ = nested, 1 - nested
+        h_s = max(0, (gap - 1 - (ub[long_] - ub[s])) // 2)
+        h_l = gap - 1 - h_s
+        if h_l >= 0:
+            high_l = _kind_walks(net, kinds[long_], 0, max(ub[long_] - h_l, 1), True, steps)
+            high_s = [f for f in high_l if f[0] >= ub[s] - h_s and _fits(net, kinds[s], f[1])]
+        else:
+            high_l, high_s = [], _kind_walks(net, kinds[s], 0, max(ub[s] - h_s, 1), True, steps)
+        high_a, high_b = (high_s, high_l) if s == 0 else (high_l, high_s)
+    partner_a, partner_b = _Partner(lb, high_a), _Partner(lb, high_b)
+    pair = partner_b.best_pair(high_a, lb)
+    if pair is not None:
+        lb = partner_a.beat = partner_b.beat = pair[0]
+    out = high_a + high_b
+    if high_b:
+        out += _kind_walks(net, a, 0, max(lb + 1 - ub[1], 1), True, steps, partner_b)
+    if high_a:
+        out += _kind_walks(net, b, 0, max(lb + 1 - ub[0], 1), True, steps, partner_a)
+    return out, lb, None if pair is None else [pair[1], pair[2]]
+
+
+def _shorter(net: Network, a: TrainSpec, b: TrainSpec) -> int | None:
+    """0 if every walk ``a`` may run is one ``b`` may run at the same price, 1 the other way round, else None."""
+    if not net.rules.prices_alike(a, b):
+        return None
+    if b.distance is None or (a.distance is not None and a.distance <= b.distance):
+        return 0
+    return 1
+
+
+def _fits(net: Network, train: TrainSpec, seq: tuple[int, ...]) -> bool:
+    majors = sum(net.major[i] for i in seq)
+    return train.fits(majors, len(seq) - majors)
+
+
+class _Partner:
+    """The other train of a pair, as the walks listed for it: beside a walk on some track it earns at most its best
+    listed walk clear of that track, nothing if none is; a walk is worth listing only if the two beat ``beat``."""
+
+    __slots__ = ("beat", "walks", "revenue", "index", "full")
+
+    def __init__(self, beat: int, listed: list[_Found]) -> None:
+        self.beat = beat
+        self.walks = sorted(listed, key=lambda f: -f[0])  # stable: the order found breaks ties
+        pricing = _Pricing([f[0] for f in self.walks], [], [_classes(f[2]) for f in self.walks])
+        self.revenue, self.index = pricing.revenue, pricing.index  # index: class -> bitset of the walks using it
+        self.full = (1 << len(self.walks)) - 1
+
+    def best_pair(self, walks: list[_Found], floor: int) -> tuple[int, _Found, _Found] | None:
+        """The best pair of one of ``walks`` and a listed walk on separate track, if it earns more than ``floor``."""
+        best = None
+        top = self.revenue[0] if self.revenue else 0
+        for w in sorted(walks, key=lambda f: -f[0]):
+            if w[0] + top <= floor:
+                break
+            free = self.full & ~self.clash(_classes(w[2]))
+            if free:
+                p = _lowest(free)
+                if w[0] + self.revenue[p] > floor:
+                    floor = w[0] + self.revenue[p]
+                    best = (floor, w, self.walks[p])
+        return best
+
+    def clash(self, used: int, known: int = 0) -> int:
+        """The listed walks sharing track with ``used``; ``known``: those sharing track with a part of it already
+        (only the rest's classes are looked up)."""
+        index = self.index
+        while used:
+            c = used & -used
+            used ^= c
+            known |= index.get(c, 0)
+        return known
+
+    def beside(self, clash: int) -> int:
+        """The most the other train earns beside walks clashing with ``clash`` (minus a lot if nothing fits)."""
+        free = self.full & ~clash
+        return self.revenue[_lowest(free)] if free else -(1 << 30)
+
+
+def _classes(links: Sequence[Link]) -> int:
+    used = 0
+    for lk in links:
+        used |= lk.cls
+    return used
+
+
+def _greedy(net: Network, trains: list[TrainSpec], kinds: list[TrainSpec], alone: dict[TrainSpec, _Found],
+            steps: _Budget) -> list[_Found]:
+    """The best of the sets built by letting trains pick their best walk on the track left, kinds in every order."""
+    best: list[_Found] | None = None
+    for order in itertools.islice(itertools.permutations(dict.fromkeys(kinds)), 24):
+        picked: list[_Found] = [_NONE] * len(trains)
+        used = 0
+        for k in order:
+            for i, ki in enumerate(kinds):
+                if ki != k:
+                    continue
+                if used == 0:
+                    found = alone[k]
+                else:
+                    walks = _kind_walks(net, k, used, 0, False, steps)
+                    found = walks[0] if walks else _NONE
+                picked[i] = found
+                used |= _classes(found[2])
+        if best is None or sum(f[0] for f in picked) > sum(f[0] for f in best):
+            best = picked
+    assert best is not None
+    return best
+
+
+def _make_walk(net: Network, seq: tuple[int, ...], links: tuple[Link, ...]) -> Walk:
+    smask = 0
+    for i in seq:
+        smask |= 1 << i
+    majors = sum(net.major[i] for i in seq)
+    return Walk(seq, links, _classes(links), smask, majors, len(seq) - majors)
+
+
+def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect: bool,
+                steps: _Budget, partner: _Partner | None = None) -> list[_Found]:
+    """Walks of one train on track clear of the classes ``used0``, by a depth-first search over stop sequences.
+
+    ``collect``: every walk earning at least ``floor`` (of the walks visiting the same stops in the same order, those
+    on no more track than another). Otherwise the single best walk earning more than ``floor`` (the first found of
+    equals), or nothing.
+
+    The search branches on the next stop, not on the track to it: a sequence of stops carries every way of laying it
+    on track that no other way beats (its *realisations*: the track classes used, none a superset of another's).
+    Where junction meshes join two stops by many tracks, this is what keeps the search small: revenue depends on
+    the stops alone, the track only on whether the sequence can still go on. A branch is cut when its stops' value
+    plus the most its remaining allowance could still add (see ``bound``) plus the largest route bonus the network
+    allows cannot reach the mark. Route bonuses are assumed never to shrink when stops are added (true of ports,
+    coal, name chits).
+    """
+    n = len(net.nodes)
+    if n == 0 or not any(net.station):
+        return []
+    values = [net.rules.stop_value(s, net.corp, train, net.board) for s in net.stops]
+    counts = [1 if net.major[i] or (train.towns_count and not train.express) else 0 for i in range(n)]
+    gain = [values[i] * train.multiplier if net.major[i] else (0 if train.express else values[i]) for i in range(n)]
+    big = 1 << 30
+    limit = big if train.distance is None else train.distance
+    bonus_cap = max(0, net.rules.route_bonus(tuple(net.stops), net.corp, train, net.board))
+    need = net._need(counts)
+    major, town, station, terminal, group_bit = net.major, net.town, net.station, net.terminal, net.group_bit
+    # the tracks to each next stop, most valuable stops first
+    groups_of: list[list[tuple[int, list[Link]]]] = []
+    for i in range(n):
+        by_end: dict[int, list[Link]] = {}
+        for lk in net.links[i]:
+            if not lk.cls & used0:
+                by_end.setdefault(lk.end, []).append(lk)
+        groups_of.append(sorted(by_end.items(), key=lambda kv: -gain[kv[0]]))
+    # Counted stops, best first.
+    counted_order = sorted((i for i in range(n) if counts[i]), key=lambda i: -gain[i])
+    free_mask = sum(1 << i for i in range(n) if not counts[i] and gain[i] > 0)
+    counted_mask = sum(1 << i for i in counted_order)
+    found: list[_Found] = []
+    mark = [floor - 1 if collect else floor]  # a walk must earn more than this to be kept
+    seq: list[int] = []
+    # Once the budget is spent a train still gets a short search of its own, so that the answer keeps a route for it.
+    left = [steps.left if collect else max(steps.left, _LAST_RESORT)]
+    start_left = left[0]
+    done = [0]  # stops every walk ending at has been found from (walks run both ways: each is found once)
+    explored: dict[int, list[int]] = {}  # smask * n + end stop -> track of the realisations already extended
+
+    ends_of = [[(1 << j, tuple(lk.cls for lk in lks)) for j, lks in groups_of[i]] for i in range(n)]
+    terminal_mask = sum(1 << i for i in range(n) if terminal[i])
+    adj = [sum(jbit for jbit, _ in ends_of[i]) for i in range(n)]
+    around = [0] * n  # track classes of the links from each stop
+    for i in range(n):
+        for _, classes in ends_of[i]:
+            for c in classes:
+                around[i] |= c
+
+    def bound(cur: int, smask: int, allowance: int, used: int) -> int:
+        """The most the walk could still add, ignoring what its own rest would use: unvisited stops reachable
+        from ``cur`` without passing a visited one, on track clear of ``used`` (track every realisation of the walk
+        so far uses); counted ones up to ``allowance``. The rest of a walk is a path from ``cur``, so a stop it can
+        only end at (an off-board, a blocked city, or a stop with one way in at most) is taken once at most."""
+        if terminal[cur] and smask != 1 << cur:
+            return bonus_cap
+        cur_bit = 1 << cur
+        closed = smask & ~cur_bit | done[0] & terminal_mask
+        reach = 0
+        end_only = 0
+        frontier = cur_bit
+        while frontier:
+            low = frontier & -frontier
+            frontier ^= low
+            i = low.bit_length() - 1
+            if not around[i] & used:
+                ways = adj[i] & ~closed  # no link from i touches the track used
+            else:
+                ways = 0
+                for jbit, classes in ends_of[i]:
+                    if jbit & closed:
+                        continue
+                    for c in classes:
+                        if not c & used:
+                            ways |= jbit
+                            break
+            if i != cur and (ways & (ways - 1)) == 0:
+                end_only |= low  # one way in, none out
+            new = ways & ~reach & ~cur_bit
+            reach |= new
+            frontier |= new & ~terminal_mask
+        end_only |= reach & terminal_mask
+        total = 0
+        free_end = 0
+        free = reach & free_mask
+        while free:
+            low = free & -free
+            free ^= low
+            g = gain[low.bit_length() - 1]
+            if low & end_only:
+                if not low & done[0]:
+                    free_end = max(free_end, g)
+            else:
+                total += g
+        picked = []
+        counted_end = 0
+        if reach & counted_mask:
+            for i in counted_order:
+                if reach >> i & 1:
+                    if end_only >> i & 1:
+                        if not done[0] >> i & 1:
+                            counted_end = max(counted_end, gain[i])
+                    elif len(picked) < allowance:
+                        picked.append(gain[i])
+        best = sum(picked) + free_end
+        if counted_end and allowance > 0:
+            best = max(best, counted_end + sum(picked[:allowance - 1]))
+        return total + best + bonus_cap
+
+    def extend(cur: int, real: list[tuple[int, tuple[Link, ...]]], smask: int, gmask: int, cnt: int, nm: int,
+               nt: int, has: bool, value: int, was: int, clash: int) -> None:
+        left[0] -= 1
+        common = -1
+        for u, _ in real:
+            common &= u
+        if left[0] <= 0:
+            return
+        most = value + bound(cur, smask, limit - cnt, common)
+        if most <= mark[0]:
+            return
+        if partner is not None:
+            # track only grows along a walk: the clash with the partner's walks too
+            clash = partner.clash(common & ~was, clash)
+            if most + partner.beside(clash) <= partner.beat:
+                return
+        # The rest of a walk depends only on where it is, the stops visited (which fix its value and count) and the
+        # track used: after another realisation with the same stops and end on no more track, nothing new follows.
+        key = smask * n + cur
+        tried = explored.get(key)
+        if tried is None:
+            explored[key] = [u for u, _ in real]
+        else:
+            left[0] -= len(real) * len(tried) // _CHECKS_PER_STEP
+            real = [r for r in real if not any(o & r[0] == o for o in tried)]
+            if not real:
+                return
+            tried.extend(u for u, _ in real)
+        for j, lks in groups_of[cur]:
+            jbit = 1 << j
+            if smask & jbit or gmask & group_bit[j]:
+                continue
+            c2 = cnt + counts[j]
+            if c2 > limit:
+                continue
+            has2 = has or station[j]
+            if not has2 and c2 + need[j] > limit:
+                continue
+            nxt = [(used | lk.cls, links + (lk,)) for used, links in real for lk in lks if not lk.cls & used]
+            if not nxt:
+                continue
+            if len(nxt) > 1:
+                left[0] -= len(nxt) * len(nxt) // _CHECKS_PER_STEP
+                nxt = _minimal(nxt)
+            m2, t2 = nm + major[j], nt + town[j]
+            seq.append(j)
+            v2 = value + gain[j]
+            if has2 and not done[0] & jbit and v2 + bonus_cap > mark[0] and train.scoring_stops(m2, t2) >= 2:
+                revenue = net.price(tuple(seq), train, values)
+                if revenue > mark[0]:
+                    if collect:
+                        walk = tuple(seq)
+                        found.extend((revenue, walk, links) for used, links in nxt
+                                     if partner is None or revenue + partner.beside(
+                                         partner.clash(used & ~common, clash)) > partner.beat)
+                        left[0] -= _WALK_COST * len(nxt)
+                    else:
+                        found[:] = [(revenue, tuple(seq), nxt[0][1])]
+                        mark[0] = revenue
+            if not terminal[j]:
+                # many realisations go on in groups: the cost of keeping them apart grows with the square of a group
+                for k in range(0, len(nxt), _GROUP):
+                    extend(j, nxt[k:k + _GROUP], smask | jbit, gmask | group_bit[j], c2, m2, t2, has2, v2, common,
+                           clash)
+            seq.pop()
+
+    for s in sorted(range(n), key=lambda i: -gain[i]):
+        if counts[s] > limit or not groups_of[s]:
+            continue
+        seq.append(s)
+        extend(s, [(used0, ())], 1 << s, group_bit[s], counts[s], major[s], town[s], station[s], gain[s], 0, 0)
+        seq.pop()
+        done[0] |= 1 << s  # every walk with an end here is found: later starts only end elsewhere
+    steps.left -= start_left - left[0]
+    return found
+
+
+def _minimal(real: list[tuple[int, tuple[Link, ...]]]) -> list[tuple[int, tuple[Link, ...]]]:
+    """The realisations on track no other one's is a subset of (the first of equals stays)."""
+    real.sort(key=lambda r: r[0].bit_count())
+    kept: list[tuple[int, tuple[Link, ...]]] = []
+    for r in real:
+        u = r[0]
+        for k in kept:
+            if k[0] & u == k[0]:
+                break
+        else:
+            kept.append(r)
+    return kept
+
+
+def _lowest(bits: int) -> int:
+    return (bits & -bits).bit_length() - 1
+
+
+def _branch_and_bound(opts: list[_Options], kinds: list[TrainSpec], floor: int,
+                      steps: _Budget) -> list[int | None] | None:
+    """Route position (or None) per train maximising the total with no shared track, if that total beats ``floor``;
+    None if no set does (or none was found before the budget ran out)."""
+    n = len(opts)
+
+    def top(o: _Options) -> int:
+        return o.pricing.revenue[_lowest(o.full)] if o.full else 0
+
+    # Most valuable trains first: the bound tightens sooner. Identical trains next to each other (symmetry).
+    first_of_kind = {k: kinds.index(k) for k in kinds}
+    order = sorted(range(n), key=lambda i: (-top(opts[i]), first_of_kind[kinds[i]]))
+    lists = [opts[i] for i in order]
+    # Identical trains take non-decreasing positions ("none" counts as after every route): each set once.
+    same_as_prev = [k > 0 and kinds[order[k]] == kinds[order[k - 1]] for k in range(n)]
+    pricings: list[_Pricing] = []
+    for o in lists:
+        if all(o.pricing is not p for p in pricings):
+            pricings.append(o.pricing)
+    slot = [next(i for i, p in enumerate(pricings) if p is o.pricing) for o in lists]
+    later_slots = [sorted({slot[j] for j in range(k + 1, n)}) for k in range(n)]
+    indexes = {s: pricings[s].index for ks in later_slots for s in ks}
+    neg_revenue = {s: [-r for r in pricings[s].revenue] for s in indexes}
+    none_pos = [max(len(o.pricing.revenue), 1) for o in lists]
+    best_total = floor
+    best_pick: list[int | None] | None = None
+    # a node's work grows with the lengths of the bitsets it combines
+    node_cost = 1 + sum(len(p.revenue) for p in pricings) // _BITS_PER_STEP
+    pick: list[int | None] = [None] * n
+
+    def rest_bound(k: int, conflict: list[int], min_pos: int) -> int:
+        """Sum over trains k.. of their best route clear of ``conflict`` (ignoring clashes among themselves)."""
+        total = 0
+        for j in range(k, n):
+            o = lists[j]
+            avail = o.full & ~conflict[slot[j]]
+            if j == k and min_pos:
+                avail &= ~((1 << min_pos) - 1)
+            if avail:
+                total += o.pricing.revenue[_lowest(avail)]
+        return total
+
+    def excluded(k: int, total: int, caps: list[tuple[int, dict[int, int]]], rest: int) -> int:
+        """Routes of train k that the caps rule out: one using class c of a later train's capped route earns at
+        most revenue + cap; all such routes with too little revenue go at once (a suffix of the sorted list)."""
+        idx = indexes.get(slot[k])
+        if idx is None:
+            return 0
+        neg = neg_revenue[slot[k]]
+        out = 0
+        for top_j, cap in caps:
+            others = rest - top_j
+            for c, value in cap.items():
+                limit = best_total - total - value - others  # a route earning no more than this cannot help
+                if limit > 0:
+                    pos = bisect_left(neg, -limit)
+                    out |= idx.get(c, 0) >> pos << pos
+        return out
+
+    def search(k: int, conflict: list[int], total: int, min_pos: int) -> None:
+        nonlocal best_total, best_pick
+        steps.left -= node_cost
+        if steps.left <= 0:
+            return
+        if k == n:
+            if total > best_total:
+                best_total, best_pick = total, pick.copy()
+            return
+        o = lists[k]
+        revenue, classes = o.pricing.revenue, o.pricing.cls
+        nxt_same = k + 1 < n and same_as_prev[k + 1]
+        rest = rest_bound(k + 1, conflict, 0)
+        # Cheap bound per later train: its best route b avoiding the track already used; and, for each class
+        # c of b, its best route avoiding c too. A route of this train using c caps that train at the latter.
+        caps: list[tuple[int, dict[int, int]]] = []
+        for j in range(k + 1, n):
+            oj = lists[j]
+            base = oj.full & ~conflict[slot[j]]
+            if not base:
+                caps.append((0, {}))
+                continue
+            b = _lowest(base)
+            idx, rev_j = indexes[slot[j]], oj.pricing.revenue
+            cap: dict[int, int] = {}
+            cls = oj.pricing.cls[b]
+            while cls:
+                low_c = cls & -cls
+                cls ^= low_c
+                rest_j = base & ~idx[low_c]
+                cap[low_c] = rev_j[_lowest(rest_j)] if rest_j else 0
+            caps.append((rev_j[b], cap))
+        avail = o.full & ~conflict[slot[k]] & ~((1 << min_pos) - 1)
+        seen_best = best_total
+        avail &= ~excluded(k, total, caps, rest)
+        while avail:
+            low = avail & -avail
+            avail ^= low
+            p = low.bit_length() - 1
+            rev = revenue[p]
+            if total + rev + rest <= best_total:
+                break  # routes are sorted, later ones are no better
+            if best_total != seen_best:  # a better set was found below: more routes can go
+                seen_best = best_total
+                skip = excluded(k, total, caps, rest)
+                avail &= ~skip
+                if skip & low:
+                    continue
+            bits = []
+            cls = classes[p]
+            while cls:
+                low_c = cls & -cls
+                bits.append(low_c)
+                cls ^= low_c
+            bound = total + rev
+            for top_j, cap in caps:
+                bound += min([top_j] + [cap[c] for c in bits if c in cap])
+            if bound <= best_total:
+                continue
+            new_conflict = conflict.copy()
+            for s in later_slots[k]:
+                idx = indexes[s]
+                acc = new_conflict[s]
+                for c in bits:
+                    acc |= idx.get(c, 0)
+                new_conflict[s] = acc
+            if total + rev + rest_bound(k + 1, new_conflict, p if nxt_same else 0) <= best_total:
+                continue
+            pick[k] = p
+            search(k + 1, new_conflict, total + rev, p if nxt_same else 0)
+        pick[k] = None
+        if min_pos <= none_pos[k] and total + rest > best_total:
+            search(k + 1, conflict, total, none_pos[k] if nxt_same else 0)
+
+    search(0, [0] * len(pricings), 0, 0)
+    if best_pick is None:
+        return None
+    out: list[int | None] = [None] * n
+    for k, i in enumerate(order):
+        out[i] = best_pick[k]
+    return out
