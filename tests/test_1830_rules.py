@@ -382,3 +382,27 @@ def test_4_routes_run_through_altoona_on_its_through_track() -> None:
     best = best_routes(g.board, "C&O", [TrainSpec("2-0", "2", 2)], g.rules.route_rules(g))
     # Pittsburgh to Lancaster past Altoona's full city ($20 + $20) beats Pittsburgh-Altoona ($20 + $10)
     assert best.revenue == 40 and [s.hex for s in best.routes[0].stops] in (["H10", "H16"], ["H16", "H10"])
+
+
+def test_track_and_tokens_reach_past_both_cities_of_an_oo_tile() -> None:
+    """Ruling 6: both cities of an OO tile are separate locations. A walk deciding where track and tokens may go
+    follows the route rules, so it may leave one city of E11 and come back into the other round a loop of track."""
+    from engine.graph import reach
+    from engine.tiles import tile_layout
+    from engine.titles import new_game
+
+    g = new_game("1830", ["a", "b", "c"])
+    b = g.board
+    b.place_tile("E11", "64", 1, [0, 1])  # leave city 0 by edge 3, come back into city 1 by edge 4
+    b.place_tile("D12", "7", 5, [])  # the loop: D12 and E13, sharp curves
+    b.place_tile("E13", "7", 1, [])
+    straight = next(r for r in range(6) if set(tile_layout(g.data.tiles["9"], r).exits) == {2, 5})
+    b.place_tile("F12", "9", straight, [])  # beyond city 1
+    b.hexes["E11"].tokens[0][0] = "NYC"
+    r = g.rules.reach(g, "NYC")
+    assert ("E11", 1) in r.cities
+    assert "F12" in {h for h, _ in r.paths}
+    # under the general rule (one stop per hex) the loop would end at the second city
+    general = reach(b, "NYC")
+    assert ("E11", 1) not in general.cities and "F12" not in {h for h, _ in general.paths}
+

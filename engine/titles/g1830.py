@@ -22,7 +22,7 @@ from .. import stock
 from ..actions import Action, BuyShares, BuyTrain, LayTile, Par, Pass, PlaceToken
 from ..companies import company_purchase_actions
 from ..errors import GameError
-from ..graph import reach
+from ..graph import Reach, reach
 from ..hexgrid import neighbour
 from ..journal import Tracked
 from ..messages import MN, M, Msg
@@ -502,7 +502,7 @@ class Rules1830(HomeStations, TitleRules):
             from ..track import candidate_hexes, legal_tiles
 
             home = self.home(game, sym)[0]
-            r = reach(game.board, sym)
+            r = self.reach(game, sym)
             if sym not in state(game).homes_placed and not rnd.lays and home not in candidate_hexes(game, r):
                 out += [LayTile(entity=sym, hex=home, tile=o.tile, rotation=o.rotation)
                         for o in legal_tiles(game, sym, home, r)]
@@ -523,6 +523,11 @@ class Rules1830(HomeStations, TitleRules):
     # -- routes
     def route_rules(self, game: Game) -> Any:
         return RouteRules1830(late="brown" in game.phase.tiles, areas=offboard_areas(game))
+
+    def reach(self, game: Game, corp: str) -> Reach:
+        """Where the corporation may lay track and place tokens from: walks under the route rules' locations, so a
+        walk may pass both cities of an OO tile as a route may (ruling 6 of docs/rules-1830.md)."""
+        return reach(game.board, corp, location=self.route_rules(game).location)
 
     def train_specs(self, game: Game, corp: str) -> list[TrainSpec]:
         out = []

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, Assign, LayTile
 from ..errors import GameError
-from ..graph import reach
 from ..journal import Tracked
 from ..messages import M, Msg, Text
 from ..rounds.operating_round import OperatingRound, lay_tile
@@ -366,7 +365,7 @@ class Rules18FR(Rules1830):
         problem = self._port_move_problem(game, hex_id, corp)
         if problem is None and self.lay_allowance_problem(game, rnd, "yellow") is not None:
             problem = M("{corp} has no yellow track build left this turn.", corp=corp)
-        if problem is None and not any(h == hex_id for h, _ in reach(game.board, corp).cities):
+        if problem is None and not any(h == hex_id for h, _ in self.reach(game, corp).cities):
             problem = M("{corp} cannot trace a route to {hex}.", corp=corp, hex=hex_id)
         if problem:
             raise GameError(problem)
@@ -442,7 +441,7 @@ class Rules18FR(Rules1830):
                 out.append(Assign(entity=sym, target=offer))
             if sym in self.params(game).get("port_companies", ()) and \
                     self.lay_allowance_problem(game, rnd, "yellow") is None:
-                cities = {h for h, _ in reach(game.board, sym).cities}
+                cities = {h for h, _ in self.reach(game, sym).cities}
                 out += [Assign(entity=sym, target=h.id) for h in game.data.hexes
                         if h.port and h.id in cities and h.id != offer and self._port_move_problem(game, h.id, sym)
                         is None]
@@ -453,7 +452,7 @@ class Rules18FR(Rules1830):
                 fr = fr_state(game)
                 fr.extra_fee_lay = True
                 try:
-                    r = reach(game.board, sym)
+                    r = self.reach(game, sym)
                     for h in track.candidate_hexes(game, r):
                         if game.board.layout(h).color == "white":
                             out += [LayTile(entity=tb, hex=h, tile=o.tile, rotation=o.rotation)
