@@ -321,6 +321,17 @@ def _realise(net: Network, plans: list[tuple[TrainSpec, list[int]]]) -> list[tup
     raise RouteError(M("these trains cannot all run without sharing track"))
 
 
+def _submitted_train(by_id: dict[str, TrainSpec], seen: set[str], corp: str, train_id: str) -> TrainSpec:
+    """The train a submitted route names: one of the corporation's, given one route at most (``seen``)."""
+    train = by_id.get(train_id)
+    if train is None:
+        raise RouteError(M("{corp} has no train {train}", corp=corp, train=train_id))
+    if train_id in seen:
+        raise RouteError(M("train {train} is given two routes", train=train_id))
+    seen.add(train_id)
+    return train
+
+
 def check_routes(
     board: Board,
     corp: str,
@@ -341,12 +352,7 @@ def check_routes(
     seen: set[str] = set()
     plans: list[tuple[TrainSpec, list[int]]] = []  # stops as the full network numbers them
     for train_id, nodes in submitted:
-        train = by_id.get(train_id)
-        if train is None:
-            raise RouteError(M("{corp} has no train {train}", corp=corp, train=train_id))
-        if train_id in seen:
-            raise RouteError(M("train {train} is given two routes", train=train_id))
-        seen.add(train_id)
+        train = _submitted_train(by_id, seen, corp, train_id)
         seq = [net.parse(train_id, node) for node in nodes]
         picks = list(dict.fromkeys(seq))
         _check_stop_set(_Subnet(net, picks), train, [picks.index(i) for i in seq])

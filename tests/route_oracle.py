@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from engine.board import Board
 from engine.messages import M
-from engine.route_check import _MAX_ORDERS, _check_stop_set, _names, _order_problem, _parse_node
+from engine.route_check import _MAX_ORDERS, _check_stop_set, _names, _order_problem, _parse_node, _submitted_train
 from engine.route_network import Link, Network
 from engine.route_types import Route, RouteError, RouteHooks, RouteSet, TrainSpec, _check_train_ids
 
@@ -22,25 +22,14 @@ def check_routes(
     rules: RouteHooks,
     submitted: Sequence[tuple[str, Sequence[str]]],
 ) -> RouteSet:
-    """Validate routes given as (train id, [node ids]) and price them.
-
-    The stops are taken in the given order if that order can be run; otherwise any order of the same stops that
-    can be run is accepted (18xx.games records list a route's nodes in the order its segments were built, not
-    always end to end). The returned routes list their stops in running order. Track is found for all routes
-    together so that no two trains share any. Raises RouteError naming the broken rule.
-    """
+    """``engine.route_check.check_routes`` on the full network: every link of every stop, found up front."""
     _check_train_ids(trains)
     by_id = {t.id: t for t in trains}
     net = Network(board, corp, rules)
     seen: set[str] = set()
     plans: list[tuple[TrainSpec, list[int]]] = []
     for train_id, nodes in submitted:
-        train = by_id.get(train_id)
-        if train is None:
-            raise RouteError(M("{corp} has no train {train}", corp=corp, train=train_id))
-        if train_id in seen:
-            raise RouteError(M("train {train} is given two routes", train=train_id))
-        seen.add(train_id)
+        train = _submitted_train(by_id, seen, corp, train_id)
         seq = [_parse_node(net, train_id, node) for node in nodes]
         _check_stop_set(net, train, seq)
         plans.append((train, seq))
