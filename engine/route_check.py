@@ -19,7 +19,8 @@ the full network of a late 1830 map links about sixty."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from .board import Board
 from .graph import TrackGraph, city_blocked, corp_view, track_graph
@@ -306,19 +307,26 @@ def _realise(net: Network, plans: list[tuple[TrainSpec, list[int]]]) -> list[tup
     picks = _first_fit(options, list(range(len(plans))))
     if picks is not None:
         return [(list(options[r][oi][0]), list(options[r][oi][1])) for r, oi in enumerate(picks)]
+    raise _sharing_problem(net, plans, options, lambda routes: _first_fit(options, routes))
+
+
+def _sharing_problem(net: Network, plans: list[tuple[TrainSpec, list[int]]], options: Sequence[Any],
+                     fits: Callable[[list[int]], list[int] | None]) -> RouteError:
+    """Why the routes cannot all run: the first two that cannot run together (``fits`` finds no realisations of
+    theirs on separate track), and where their first realisations would share track."""
     name = _names(net)
     for r1, r2 in itertools.combinations(range(len(plans)), 2):
-        if _first_fit(options, [r1, r2]) is None:
+        if fits([r1, r2]) is None:
             used1 = options[r1][0][2]
             seq2, links2, _ = options[r2][0]
+            first, second = plans[r1][0].id, plans[r2][0].id
             for k, lk in enumerate(links2):
                 if lk.res & used1:
-                    raise RouteError(M("trains {first} and {second} would share track between {a} and {b}",
-                                       first=plans[r1][0].id, second=plans[r2][0].id, a=name[seq2[k]],
-                                       b=name[seq2[k + 1]]))
-            raise RouteError(M("trains {first} and {second} cannot both run without sharing track",
-                               first=plans[r1][0].id, second=plans[r2][0].id))
-    raise RouteError(M("these trains cannot all run without sharing track"))
+                    return RouteError(M("trains {first} and {second} would share track between {a} and {b}",
+                                        first=first, second=second, a=name[seq2[k]], b=name[seq2[k + 1]]))
+            return RouteError(M("trains {first} and {second} cannot both run without sharing track", first=first,
+                                second=second))
+    return RouteError(M("these trains cannot all run without sharing track"))
 
 
 def _submitted_train(by_id: dict[str, TrainSpec], seen: set[str], corp: str, train_id: str) -> TrainSpec:

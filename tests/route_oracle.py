@@ -9,8 +9,14 @@ import itertools
 from collections.abc import Sequence
 
 from engine.board import Board
-from engine.messages import M
-from engine.route_check import _MAX_ORDERS, _check_stop_set, _names, _order_problem, _parse_node, _submitted_train
+from engine.route_check import (
+    _MAX_ORDERS,
+    _check_stop_set,
+    _order_problem,
+    _parse_node,
+    _sharing_problem,
+    _submitted_train,
+)
 from engine.route_network import Link, Network
 from engine.route_types import Route, RouteError, RouteHooks, RouteSet, TrainSpec, _check_train_ids
 
@@ -92,7 +98,6 @@ def _walks_through(net: Network, seq: list[int]) -> list[tuple[tuple[int, ...], 
 
 def _realise(net: Network, plans: list[tuple[TrainSpec, list[int]]]) -> list[tuple[list[int], list[Link]]]:
     """A running order and track for every route, no track used twice overall; RouteError if impossible."""
-    name = _names(net)
     options = [_walks_through(net, seq) for _, seq in plans]
     for (train, seq), opts in zip(plans, options, strict=True):
         if not opts:
@@ -117,17 +122,6 @@ def _realise(net: Network, plans: list[tuple[TrainSpec, list[int]]]) -> list[tup
     picks = solve(list(range(len(plans))))
     if picks is not None:
         return [(list(options[r][oi][0]), list(options[r][oi][1])) for r, oi in enumerate(picks)]
-    for r1, r2 in itertools.combinations(range(len(plans)), 2):
-        if solve([r1, r2]) is None:
-            used1 = options[r1][0][2]
-            seq2, links2, _ = options[r2][0]
-            for k, lk in enumerate(links2):
-                if lk.res & used1:
-                    raise RouteError(M("trains {first} and {second} would share track between {a} and {b}",
-                                       first=plans[r1][0].id, second=plans[r2][0].id, a=name[seq2[k]],
-                                       b=name[seq2[k + 1]]))
-            raise RouteError(M("trains {first} and {second} cannot both run without sharing track",
-                               first=plans[r1][0].id, second=plans[r2][0].id))
-    raise RouteError(M("these trains cannot all run without sharing track"))
+    raise _sharing_problem(net, plans, options, solve)
 
 
