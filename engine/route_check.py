@@ -26,7 +26,7 @@ from .board import Board
 from .graph import TrackGraph, city_blocked, corp_view, track_graph
 from .messages import M, Msg
 from .route_network import Link, Network
-from .route_types import Route, RouteError, RouteHooks, RouteSet, Stop, TrainSpec, _check_train_ids
+from .route_types import Route, RouteError, RouteHooks, RouteSet, Stop, TrainSpec, check_train_ids
 
 # -- the rules of a submitted route ---------------------------------------------------------------------------------
 
@@ -354,7 +354,7 @@ def check_routes(
     always end to end). The returned routes list their stops in running order. Track is found for all routes
     together so that no two trains share any. Raises RouteError naming the broken rule.
     """
-    _check_train_ids(trains)
+    check_train_ids(trains)
     by_id = {t.id: t for t in trains}
     net = _CheckNetwork(board, corp, rules)
     seen: set[str] = set()

@@ -14,8 +14,6 @@ from .board import Board
 from .graph import CorpView, corp_view, track_graph
 from .route_types import Route, RouteHooks, Stop, TrainSpec
 
-# -- the corporation's problem ----------------------------------------------------------------------------------
-
 
 class Link:
     """The track between two consecutive stops of a route."""

@@ -12,8 +12,6 @@ from dataclasses import dataclass, replace
 from .route_network import Link, Network, Walk, dominant
 from .route_types import TrainSpec
 
-# -- the maximum ------------------------------------------------------------------------------------------------
-
 
 def _kind(train: TrainSpec) -> TrainSpec:
     return replace(train, id="")
@@ -90,7 +88,7 @@ _GROUP = 16  # realisations a branch of a single train's search carries at most
 _LAST_RESORT = 500  # steps a single train's search may still take after the budget is spent
 
 
-class _Budget:
+class Budget:
     """Search steps left; shared by every stage of one search."""
 
     __slots__ = ("left",)
@@ -109,7 +107,7 @@ _Found = tuple[int, tuple[int, ...], tuple[Link, ...]]  # revenue, stops in walk
 _NONE: _Found = (0, (), ())
 
 
-def _solve(net: Network, trains: list[TrainSpec], steps: _Budget,
+def solve(net: Network, trains: list[TrainSpec], steps: Budget,
            memo: dict[tuple[TrainSpec, ...], int] | None = None) -> list[_Found]:
     """One walk (or ``_NONE``) per train, maximising the total.
 
@@ -143,7 +141,7 @@ def _solve(net: Network, trains: list[TrainSpec], steps: _Budget,
         rest = [j for j in range(n) if j != i]
         key = tuple(sorted((kinds[j] for j in rest), key=repr))
         if n >= 3 and key not in memo and not steps.spent:
-            memo[key] = sum(f[0] for f in _solve(net, [trains[j] for j in rest], steps, memo))
+            memo[key] = sum(f[0] for f in solve(net, [trains[j] for j in rest], steps, memo))
         others.append(memo[key] if key in memo else sum(ub[j] for j in rest))
     floors: dict[TrainSpec, int] = {}
     for i, k in enumerate(kinds):
@@ -176,7 +174,7 @@ def _solve(net: Network, trains: list[TrainSpec], steps: _Budget,
 
 
 def _pair_walks(net: Network, kinds: list[TrainSpec], ub: list[int], lb: int,
-                steps: _Budget) -> tuple[list[_Found], int, list[_Found] | None]:
+                steps: Budget) -> tuple[list[_Found], int, list[_Found] | None]:
     """The walks two trains may run in a set beating ``lb`` (a superset of both walks of every such set), and the
     best set found on the way if it beats ``lb``: (walks, its total or lb, the set or None).
 
@@ -293,7 +291,7 @@ def _classes(links: Sequence[Link]) -> int:
 
 
 def _greedy(net: Network, trains: list[TrainSpec], kinds: list[TrainSpec], alone: dict[TrainSpec, _Found],
-            steps: _Budget) -> list[_Found]:
+            steps: Budget) -> list[_Found]:
     """The best of the sets built by letting trains pick their best walk on the track left, kinds in every order."""
     best: list[_Found] | None = None
     for order in itertools.islice(itertools.permutations(dict.fromkeys(kinds)), 24):
@@ -325,7 +323,7 @@ def _make_walk(net: Network, seq: tuple[int, ...], links: tuple[Link, ...]) -> W
 
 
 def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect: bool,
-                steps: _Budget, partner: _Partner | None = None) -> list[_Found]:
+                steps: Budget, partner: _Partner | None = None) -> list[_Found]:
     """Walks of one train on track clear of the classes ``used0``, by a depth-first search over stop sequences.
 
     ``collect``: every walk earning at least ``floor`` (of the walks visiting the same stops in the same order, those
@@ -537,7 +535,7 @@ def _lowest(bits: int) -> int:
 
 
 def _branch_and_bound(opts: list[_Options], kinds: list[TrainSpec], floor: int,
-                      steps: _Budget) -> list[int | None] | None:
+                      steps: Budget) -> list[int | None] | None:
     """Route position (or None) per train maximising the total with no shared track, if that total beats ``floor``;
     None if no set does (or none was found before the budget ran out)."""
     n = len(opts)

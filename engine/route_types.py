@@ -170,7 +170,7 @@ def train_spec(title: TitleData, train_id: str, name: str, *, express: bool = Fa
     return TrainSpec(train_id, name, distance, multiplier, express, towns_count)
 
 
-def _check_train_ids(trains: Sequence[TrainSpec]) -> None:
+def check_train_ids(trains: Sequence[TrainSpec]) -> None:
     ids = [t.id for t in trains]
     if len(set(ids)) != len(ids):
         raise ValueError(f"train ids must be unique: {ids}")

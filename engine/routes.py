@@ -28,7 +28,7 @@ Algorithm
    and stops with one way left in, one at most), and when a sequence with the same stops and end on no more track
    was extended already (its value and count are the same, and it has no more choices). It finds a train's best
    walk, or every walk earning at least a floor.
-5. *The maximum* (``_solve``): each train kind's best walk alone bounds what that train adds to any set (``ub``);
+5. *The maximum* (``solve``): each train kind's best walk alone bounds what that train adds to any set (``ub``);
    trains picking their best walk on the track left, in every order of the kinds, give a set that is a lower bound
    (``lb``). A better set gives train i a walk earning at least ``lb + 1 - others(i)``, where ``others(i)`` bounds
    the other trains together (the sum of their ``ub``, or with three or more trains the exact maximum of the others,
@@ -66,7 +66,7 @@ from collections.abc import Sequence
 
 from .board import Board
 from .route_network import Network
-from .route_search import _Budget, _solve
+from .route_search import Budget, solve
 from .route_types import (
     GenericRules,
     Route,
@@ -75,7 +75,7 @@ from .route_types import (
     RouteSet,
     Stop,
     TrainSpec,
-    _check_train_ids,
+    check_train_ids,
     phase_value,
     train_spec,
 )
@@ -96,10 +96,10 @@ def best_routes(board: Board, corp: str, trains: Sequence[TrainSpec], rules: Rou
     ``proven`` on the result is False when the search ran out of ``budget`` steps (default ``DEFAULT_BUDGET``) first:
     the set is the best found and legal, but a better one may exist.
     """
-    _check_train_ids(trains)
+    check_train_ids(trains)
     net = Network(board, corp, rules)
-    steps = _Budget(DEFAULT_BUDGET if budget is None else budget)
-    picked = _solve(net, list(trains), steps)
+    steps = Budget(DEFAULT_BUDGET if budget is None else budget)
+    picked = solve(net, list(trains), steps)
     routes = [net.route(train, seq, links, revenue, station_first=True)
               for train, (revenue, seq, links) in zip(trains, picked, strict=True) if seq]
     return RouteSet(tuple(routes), sum(r.revenue for r in routes), proven=not steps.spent)

@@ -18,7 +18,7 @@ from engine.route_check import (
     _submitted_train,
 )
 from engine.route_network import Link, Network
-from engine.route_types import Route, RouteError, RouteHooks, RouteSet, TrainSpec, _check_train_ids
+from engine.route_types import Route, RouteError, RouteHooks, RouteSet, TrainSpec, check_train_ids
 
 
 def check_routes(
@@ -29,7 +29,7 @@ def check_routes(
     submitted: Sequence[tuple[str, Sequence[str]]],
 ) -> RouteSet:
     """``engine.route_check.check_routes`` on the full network: every link of every stop, found up front."""
-    _check_train_ids(trains)
+    check_train_ids(trains)
     by_id = {t.id: t for t in trains}
     net = Network(board, corp, rules)
     seen: set[str] = set()
