@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import sqlite3
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import aiosqlite
 
@@ -21,30 +22,31 @@ from .log import ActionLogTx
 from .members import MembersTx
 from .outbox import OutboxTx
 from .players import PlayersTx
-from .rows import (
-    ActionRow,
-    CheckpointRow,
-    GameRow,
-    ImageMode,
-    MemberRow,
-    OutboxRow,
-    PendingImportRow,
-    PlayerRow,
-    ReminderRow,
-    SeatedGame,
-    Status,
-    TurnMessageRow,
-)
 from .schema import MIGRATIONS, SCHEMA_VERSION
 from .turn_messages import TurnMessagesTx
 
 # The transaction open in the current context. Tasks started inside a transaction inherit it, so they too get an
 # error rather than a deadlock if they call the Store while it is still open.
+P = ParamSpec("P")
+R = TypeVar("R")
+
 _CURRENT_TX: ContextVar[Transaction | None] = ContextVar("stationmaster_storage_tx", default=None)
 
 
 class Transaction(GamesTx, PlayersTx, ImportsTx, ActionLogTx, CheckpointsTx, MembersTx, TurnMessagesTx, OutboxTx):
     """Operations inside one open transaction; obtained from `Store.transaction()`, unusable after it ends."""
+
+
+def _one_transaction(method: Callable[Concatenate[Transaction, P], Awaitable[R]], *,
+                     write: bool = True) -> Callable[Concatenate[Store, P], Coroutine[Any, Any, R]]:
+    """A Store shortcut: ``method`` of a Transaction (documented there), run in a transaction of its own."""
+
+    async def shortcut(self: Store, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        async with self.transaction(write=write) as tx:
+            return await method(tx, *args, **kwargs)
+
+    functools.update_wrapper(shortcut, method)
+    return shortcut
 
 
 class Store:
@@ -156,210 +158,46 @@ class Store:
                 tx._open = False
                 _CURRENT_TX.reset(token)
 
-    # -- one-transaction shortcuts (see Transaction for the documentation) -------------------------------------
+    # -- one-transaction shortcuts: each is the Transaction method of its name, in a transaction of its own ---
 
-    async def create_game(
-        self,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        title: str,
-        options: Mapping[str, Any],
-        seed: int,
-        creator_id: int,
-        now: float,
-        settings: Mapping[str, Any] | None = None,
-    ) -> int:
-        async with self.transaction() as tx:
-            return await tx.create_game(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                title=title,
-                options=options,
-                seed=seed,
-                creator_id=creator_id,
-                now=now,
-                settings=settings,
-            )
-
-    async def game(self, game_id: int) -> GameRow | None:
-        async with self.transaction(write=False) as tx:
-            return await tx.game(game_id)
-
-    async def active_game(self, channel_id: int) -> GameRow | None:
-        async with self.transaction(write=False) as tx:
-            return await tx.active_game(channel_id)
-
-    async def finished_games(self, channel_id: int, limit: int = 10) -> list[GameRow]:
-        async with self.transaction(write=False) as tx:
-            return await tx.finished_games(channel_id, limit)
-
-    async def active_games(self) -> list[GameRow]:
-        async with self.transaction(write=False) as tx:
-            return await tx.active_games()
-
-    async def set_status(
-        self, game_id: int, status: Status, now: float, result: Mapping[str, Any] | None = None
-    ) -> None:
-        async with self.transaction() as tx:
-            await tx.set_status(game_id, status, now, result)
-
-    async def update_settings(
-        self,
-        game_id: int,
-        now: float,
-        *,
-        reminder_interval: int | None = None,
-        image_mode: ImageMode | None = None,
-        stall_after: int | None = None,
-        language: str | None = None,
-    ) -> None:
-        async with self.transaction() as tx:
-            await tx.update_settings(game_id, now, reminder_interval=reminder_interval, image_mode=image_mode,
-                                     stall_after=stall_after, language=language)
-
-    async def players(self, game_id: int) -> list[PlayerRow]:
-        async with self.transaction(write=False) as tx:
-            return await tx.players(game_id)
-
-    async def add_player(self, game_id: int, user_id: int, name: str) -> PlayerRow:
-        async with self.transaction() as tx:
-            return await tx.add_player(game_id, user_id, name)
-
-    async def remove_player(self, game_id: int, user_id: int) -> None:
-        async with self.transaction() as tx:
-            await tx.remove_player(game_id, user_id)
-
-    async def set_seat_order(self, game_id: int, user_ids: Sequence[int]) -> None:
-        async with self.transaction() as tx:
-            await tx.set_seat_order(game_id, user_ids)
-
-    async def replace_player(
-        self, game_id: int, old_user_id: int, new_user_id: int, new_name: str | None = None
-    ) -> PlayerRow:
-        async with self.transaction() as tx:
-            return await tx.replace_player(game_id, old_user_id, new_user_id, new_name)
-
-    async def set_dm_reminders(self, game_id: int, user_id: int, on: bool) -> None:
-        async with self.transaction() as tx:
-            await tx.set_dm_reminders(game_id, user_id, on)
-
-    async def save_pending_import(
-        self, game_id: int, seats: Sequence[str], actions: Sequence[Mapping[str, Any]], now: float
-    ) -> None:
-        async with self.transaction() as tx:
-            await tx.save_pending_import(game_id, seats, actions, now)
-
-    async def pending_import(self, game_id: int) -> PendingImportRow | None:
-        async with self.transaction(write=False) as tx:
-            return await tx.pending_import(game_id)
-
-    async def append_action(self, game_id: int, action: Mapping[str, Any], user_id: int | None, now: float) -> int:
-        async with self.transaction() as tx:
-            return await tx.append_action(game_id, action, user_id, now)
-
-    async def actions(self, game_id: int) -> list[ActionRow]:
-        async with self.transaction(write=False) as tx:
-            return await tx.actions(game_id)
-
-    async def history(self, game_id: int) -> list[ActionRow]:
-        async with self.transaction(write=False) as tx:
-            return await tx.history(game_id)
-
-    async def undo_to(self, game_id: int, keep: int, now: float) -> int:
-        async with self.transaction() as tx:
-            return await tx.undo_to(game_id, keep, now)
-
-    async def redo(self, game_id: int, now: float) -> ActionRow | None:
-        async with self.transaction() as tx:
-            return await tx.redo(game_id, now)
-
-    async def save_checkpoint(
-        self, game_id: int, actions: int, last_seq: int, engine: str, state: bytes, now: float
-    ) -> None:
-        async with self.transaction() as tx:
-            await tx.save_checkpoint(game_id, actions, last_seq, engine, state, now)
-
-    async def checkpoint(self, game_id: int, at_most: int) -> CheckpointRow | None:
-        async with self.transaction(write=False) as tx:
-            return await tx.checkpoint(game_id, at_most)
-
-    async def drop_checkpoints(self, game_id: int, from_actions: int = 0) -> int:
-        async with self.transaction() as tx:
-            return await tx.drop_checkpoints(game_id, from_actions)
-
-    async def set_reminder(
-        self, game_id: int, user_id: int | None, due: float | None, since: float | None = None
-    ) -> None:
-        async with self.transaction() as tx:
-            await tx.set_reminder(game_id, user_id, due, since)
-
-    async def reminder(self, game_id: int) -> ReminderRow | None:
-        async with self.transaction(write=False) as tx:
-            return await tx.reminder(game_id)
-
-    async def due_reminders(self, now: float, limit: int = 100) -> list[ReminderRow]:
-        async with self.transaction(write=False) as tx:
-            return await tx.due_reminders(now, limit)
-
-    async def mark_reminded(
-        self, game_id: int, now: float, next_due: float | None, *, seen: ReminderRow | None = None
-    ) -> bool:
-        async with self.transaction() as tx:
-            return await tx.mark_reminded(game_id, now, next_due, seen=seen)
-
-    async def queue_outbox(self, channel_id: int, game_id: int | None, payload: Mapping[str, Any], now: float) -> int:
-        async with self.transaction() as tx:
-            return await tx.queue_outbox(channel_id, game_id, payload, now)
-
-    async def outbox(self, limit: int = 100) -> list[OutboxRow]:
-        async with self.transaction(write=False) as tx:
-            return await tx.outbox(limit)
-
-    async def outbox_sent(self, message_id: int) -> None:
-        async with self.transaction() as tx:
-            await tx.outbox_sent(message_id)
-
-    async def outbox_failed(self, message_id: int) -> None:
-        async with self.transaction() as tx:
-            await tx.outbox_failed(message_id)
-
-    async def postpone_reminder(self, game_id: int, user_id: int, by: float) -> float | None:
-        async with self.transaction() as tx:
-            return await tx.postpone_reminder(game_id, user_id, by)
-
-    async def defer_reminder(self, game_id: int, due: float, *, seen: ReminderRow) -> bool:
-        async with self.transaction() as tx:
-            return await tx.defer_reminder(game_id, due, seen=seen)
-
-    async def mark_stall_noticed(self, game_id: int, now: float) -> bool:
-        async with self.transaction() as tx:
-            return await tx.mark_stall_noticed(game_id, now)
-
-    async def member(self, user_id: int) -> MemberRow | None:
-        async with self.transaction(write=False) as tx:
-            return await tx.member(user_id)
-
-    async def set_member(self, user_id: int, now: float, **changes: Any) -> MemberRow:
-        async with self.transaction() as tx:
-            return await tx.set_member(user_id, now, **changes)
-
-    async def remember_locale(self, user_id: int, locale: str, now: float) -> None:
-        async with self.transaction() as tx:
-            await tx.remember_locale(user_id, locale, now)
-
-    async def members(self, user_ids: Sequence[int]) -> list[MemberRow]:
-        async with self.transaction(write=False) as tx:
-            return await tx.members(user_ids)
-
-    async def seated_games(self, user_id: int) -> list[SeatedGame]:
-        async with self.transaction(write=False) as tx:
-            return await tx.seated_games(user_id)
-
-    async def turn_message(self, game_id: int) -> TurnMessageRow | None:
-        async with self.transaction(write=False) as tx:
-            return await tx.turn_message(game_id)
-
-    async def set_turn_message(self, game_id: int, channel_id: int, message_id: int | None, now: float) -> None:
-        async with self.transaction() as tx:
-            await tx.set_turn_message(game_id, channel_id, message_id, now)
+    create_game = _one_transaction(Transaction.create_game)
+    game = _one_transaction(Transaction.game, write=False)
+    active_game = _one_transaction(Transaction.active_game, write=False)
+    finished_games = _one_transaction(Transaction.finished_games, write=False)
+    active_games = _one_transaction(Transaction.active_games, write=False)
+    set_status = _one_transaction(Transaction.set_status)
+    update_settings = _one_transaction(Transaction.update_settings)
+    players = _one_transaction(Transaction.players, write=False)
+    add_player = _one_transaction(Transaction.add_player)
+    remove_player = _one_transaction(Transaction.remove_player)
+    set_seat_order = _one_transaction(Transaction.set_seat_order)
+    replace_player = _one_transaction(Transaction.replace_player)
+    set_dm_reminders = _one_transaction(Transaction.set_dm_reminders)
+    save_pending_import = _one_transaction(Transaction.save_pending_import)
+    pending_import = _one_transaction(Transaction.pending_import, write=False)
+    append_action = _one_transaction(Transaction.append_action)
+    actions = _one_transaction(Transaction.actions, write=False)
+    history = _one_transaction(Transaction.history, write=False)
+    undo_to = _one_transaction(Transaction.undo_to)
+    redo = _one_transaction(Transaction.redo)
+    save_checkpoint = _one_transaction(Transaction.save_checkpoint)
+    checkpoint = _one_transaction(Transaction.checkpoint, write=False)
+    drop_checkpoints = _one_transaction(Transaction.drop_checkpoints)
+    set_reminder = _one_transaction(Transaction.set_reminder)
+    reminder = _one_transaction(Transaction.reminder, write=False)
+    due_reminders = _one_transaction(Transaction.due_reminders, write=False)
+    mark_reminded = _one_transaction(Transaction.mark_reminded)
+    queue_outbox = _one_transaction(Transaction.queue_outbox)
+    outbox = _one_transaction(Transaction.outbox, write=False)
+    outbox_sent = _one_transaction(Transaction.outbox_sent)
+    outbox_failed = _one_transaction(Transaction.outbox_failed)
+    postpone_reminder = _one_transaction(Transaction.postpone_reminder)
+    defer_reminder = _one_transaction(Transaction.defer_reminder)
+    mark_stall_noticed = _one_transaction(Transaction.mark_stall_noticed)
+    member = _one_transaction(Transaction.member, write=False)
+    set_member = _one_transaction(Transaction.set_member)
+    remember_locale = _one_transaction(Transaction.remember_locale)
+    members = _one_transaction(Transaction.members, write=False)
+    seated_games = _one_transaction(Transaction.seated_games, write=False)
+    turn_message = _one_transaction(Transaction.turn_message, write=False)
+    set_turn_message = _one_transaction(Transaction.set_turn_message)
