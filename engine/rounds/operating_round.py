@@ -4,18 +4,20 @@ A turn is a sequence of steps the title lists (18FL: convert, track, token,
 routes, dividend, trains). A step is skipped when it offers nothing; the
 president passes to leave an optional step. Private companies' bonus actions
 come in through the title's rules object, in the step they belong to.
+
+This module holds the turn's sequence and its track, token, routes and dividend
+steps; the buy-trains step (train_buying) and the president's emergency money
+(emergency_money) are parts of the round's class kept in modules of their own.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .. import stock, track
+from .. import track
 from ..actions import (
     Action,
-    Bankrupt,
     BuyCompany,
-    BuyTrain,
     Dividend,
     LayTile,
     Pass,
@@ -30,15 +32,17 @@ from ..journal import Tracked
 from ..messages import Join, M, Msg, Text
 from ..route_check import check_routes
 from ..routes import Route, RouteError, RouteSet, Stop, best_routes
-from ..state import BANK, POOL, Train
+from ..state import BANK
 from ..wording import clauses
+from .emergency_money import EmergencyMoney
 from .stock_round import with_purpose
+from .train_buying import TrainStep, buy_train
 
 if TYPE_CHECKING:
     from ..game import Game
 
 
-class OperatingRound(Tracked):
+class OperatingRound(TrainStep, EmergencyMoney, Tracked):
     kind = "operating"
 
     def __init__(self, game: Game, number: int, total: int) -> None:
@@ -349,140 +353,12 @@ class OperatingRound(Tracked):
         game.remove_obsolete(sym)
         self.advance(game)
 
-    # -- trains
-    def _buy_train_buy_train(self, game: Game, act: BuyTrain) -> None:
-        assert self.corp is not None
-        if act.exchange is not None:
-            game.rules.exchange_train(game, self, act)
-        else:
-            buy_train(game, self, act)
-        if not self._can_buy_any(game) and game.trains_of(self.corp):
-            self.advance(game)
-
-    def _buy_train_pass(self, game: Game, act: Pass) -> None:
-        assert self.corp is not None
-        if self.train_required(game):
-            raise GameError(M("{corp} must own a train at the end of its turn; buy one (emergency rules apply).",
-                              corp=self.corp) if self.must_raise(game) else
-                            M("{corp} must own a train at the end of its turn; buy one.", corp=self.corp))
-        self.advance(game)
-
-    def _buy_train_sell_shares(self, game: Game, act: SellShares) -> None:
-        assert self.corp is not None
-        if not self.must_raise(game):
-            raise GameError(M("Shares may be sold in an operating round only to raise money for a required train."))
-        pres = game.corps[self.corp].president
-        assert pres is not None
-        if act.entity != pres:
-            raise GameError(M("Only {corp}'s president {president} may sell shares for its train.", corp=self.corp,
-                              president=pres))
-        corp_sym = game.corp(act.corporation).sym
-        if corp_sym in self.emergency_sold and not game.rules.repeated_sales:
-            raise GameError(M("You already sold {corp} for this purchase; all sales of one corporation are one sale.",
-                              corp=corp_sym))
-        problem = game.rules.emergency_sale_problem(game, self, pres, corp_sym, act.count)
-        if problem:
-            raise GameError(problem)
-        self.emergency_raised += stock.sell(game, pres, corp_sym, act.count, keep_presidency_of=self.corp)
-        self.emergency_sold.append(corp_sym)
-
-    def _buy_train_bankrupt(self, game: Game, act: Bankrupt) -> None:
-        assert self.corp is not None
-        if not self.must_raise(game):
-            raise GameError(M("{corp} is not in an emergency: bankruptcy is only for a president who cannot raise "
-                              "the price of a required train.", corp=self.corp))
-        pres = game.corps[self.corp].president
-        assert pres is not None
-        if self.raisable(game, pres) >= self.cheapest_price(game) - game.corps[self.corp].cash:
-            raise GameError(M("{president} can still raise enough by selling shares; bankruptcy is not allowed.",
-                              president=pres))
-        sales = self.emergency_sales(game, pres)
-        if game.rules.bankrupt_after_all_sales and sales:
-            listing = tuple(M("{n} {corp}", n=n, corp=c) for c, n in _largest(sales))
-            raise GameError(M("{president} must first sell every share he may (now: {sales}); only then is he "
-                              "bankrupt.", president=pres, sales=listing))
-        game.rules.bankrupt(game, self, pres)
-
-    # -- helpers for the train step
-    def available_trains(self, game: Game) -> list[tuple[Train, str]]:
-        """(train, source) the corporation may buy now at face value: bank, then pool."""
-        assert self.corp is not None
-        out: list[tuple[Train, str]] = []
-        for t in game.next_bank_trains():
-            if game.rules.bank_purchase_allowed(game, self, t):
-                out.append((t, "bank"))
-        seen: set[tuple[str, str]] = set()
-        for t in game.pool_trains():
-            if game.rules.pool_trains_count_as_depot and not game.rules.bank_purchase_allowed(game, self, t):
-                continue
-            if (t.name, t.variant) not in seen:
-                seen.add((t.name, t.variant))
-                out.append((t, "pool"))
-        return out
-
-    def _can_buy_any(self, game: Game) -> bool:
-        assert self.corp is not None
-        if len(game.trains_of(self.corp)) >= game.train_limit(self.corp):
-            return False
-        return bool(self.available_trains(game)) or any(
-            game.trains_of(s) for s in game.corps if s != self.corp)
-
-    def cheapest_price(self, game: Game) -> int:
-        prices = [t.price for t, _ in self.available_trains(game)]
-        return min(prices) if prices else 0
-
-    def must_raise(self, game: Game) -> bool:
-        """The corporation has no train and cannot pay for any bank or pool train itself."""
-        assert self.corp is not None
-        return self.train_required(game) and game.corps[self.corp].cash < self.cheapest_price(game)
-
-    def train_required(self, game: Game) -> bool:
-        """The corporation has no train and must buy one: none is owed when the bank and the pool have none."""
-        assert self.corp is not None
-        return not game.trains_of(self.corp) and bool(self.available_trains(game)) and \
-            game.rules.must_own_train(game, self)
-
-    def emergency_sales(self, game: Game, pres: str) -> list[tuple[str, int]]:
-        """(corporation, count) of every emergency sale the president may make now."""
-        assert self.corp is not None
-        out = []
-        for csym in game.corps:
-            if csym in self.emergency_sold and not game.rules.repeated_sales:
-                continue
-            for n in range(1, game.shares_held(pres, csym) + 1):
-                if stock.sell_problem(game, pres, csym, n, keep_presidency_of=self.corp) is None and \
-                        game.rules.emergency_sale_problem(game, self, pres, csym, n) is None:
-                    out.append((csym, n))
-        return out
-
-    def president_contribution_limit(self, game: Game, pres: str) -> int:
-        """What the president may pay toward a train bought from another corporation: his cash, less the
-        proceeds of this turn's emergency sales where the title says he may contribute only cash on hand."""
-        cash = game.available_cash(pres)
-        if game.rules.corporation_train_cash_on_hand_only:
-            cash = max(0, cash - self.emergency_raised)
-        return cash
-
-    def raisable(self, game: Game, pres: str) -> int:
-        """Cash plus what the president could still raise by legal emergency sales."""
-        assert self.corp is not None
-        total = game.available_cash(pres)
-        for sym in game.corps:
-            if sym in self.emergency_sold and not game.rules.repeated_sales:
-                continue
-            for n in range(game.shares_held(pres, sym), 0, -1):
-                if stock.sell_problem(game, pres, sym, n, keep_presidency_of=self.corp) is None:
-                    total += n * game.price(sym)
-                    break
-        return total
-
     # ------------------------------------------------------------------ legal moves
     def legal_actions(self, game: Game) -> list[Action]:
         sym = self.corp
         if sym is None:
             return []
         out: list[Action] = []
-        pres = game.corps[sym].president
         if self.step == "track":
             if game.rules.track_pass_problem(game, self) is None:
                 out.append(Pass(entity=sym))
@@ -497,36 +373,7 @@ class OperatingRound(Tracked):
         elif self.step == "dividend":
             out += [Dividend(entity=sym, kind="payout"), Dividend(entity=sym, kind="withhold")]
         elif self.step == "buy_train":
-            if not self.train_required(game):
-                out.append(Pass(entity=sym))
-            if len(game.trains_of(sym)) < game.train_limit(sym):
-                cash = game.corps[sym].cash
-                emergency = self.must_raise(game)
-                pres_cash = game.available_cash(pres) if pres else 0
-                cheapest = self.cheapest_price(game) if game.rules.emergency_cheapest_only else None
-                for t, _src in self.available_trains(game):
-                    if t.price <= cash or (emergency and t.price <= cash + pres_cash
-                                           and cheapest in (None, t.price)):
-                        out.append(BuyTrain(entity=sym, train=t.id, price=t.price, variant=t.variant))
-                funded = game.rules.president_funds_corporation_train(game, self)
-                on_hand = self.president_contribution_limit(game, pres) if pres else 0
-                for other in game.corps:
-                    if other == sym:
-                        continue
-                    for t in game.trains_of(other):
-                        if t.obsolete:
-                            continue
-                        if cash >= 1:
-                            out.append(BuyTrain(entity=sym, train=t.id, price=min(cash, t.price)))
-                        limit = game.rules.funded_train_price_limit(game, self, t)[0] if funded else 0
-                        if funded and min(cash + on_hand, limit) > min(cash, t.price):
-                            out.append(BuyTrain(entity=sym, train=t.id, price=min(cash + on_hand, limit)))
-                if emergency and pres:
-                    sales = self.emergency_sales(game, pres)
-                    out += [SellShares(entity=pres, corporation=c, count=n) for c, n in sales]
-                    if self.raisable(game, pres) < self.cheapest_price(game) - cash and \
-                            not (game.rules.bankrupt_after_all_sales and sales):
-                        out.append(Bankrupt(entity=sym))
+            out += self.buy_train_actions(game)
         out += game.rules.or_legal_actions(game, self)
         return out
 
@@ -542,13 +389,6 @@ class OperatingRound(Tracked):
                                  "if needed.", corp=sym, cash=game.fmt(game.corps[sym].cash), president=pres)), " ")
         return with_purpose(text, game.rules.step_purpose(game, self.step))
 
-
-def _largest(sales: list[tuple[str, int]]) -> list[tuple[str, int]]:
-    """The largest legal sale of each corporation, for messages."""
-    most: dict[str, int] = {}
-    for c, n in sales:
-        most[c] = max(n, most.get(c, 0))
-    return list(most.items())
 
 
 def logged_routes(game: Game, specs: list[RouteSpec]) -> RouteSet | None:
@@ -607,124 +447,6 @@ def lay_tile(game: Game, corp: str, hex_id: str, tile_id: str, rotation: int, *,
     else:
         game.say(M("{corp} lays #{tile} at {hex} (rotation {rotation}).", corp=by or corp, tile=tile_id, hex=where,
                    rotation=rotation))
-
-
-def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
-    sym = rnd.corp
-    assert sym is not None
-    corp = game.corps[sym]
-    if len(game.trains_of(sym)) >= game.train_limit(sym):
-        raise GameError(M("{corp} already has {n} trains, its limit in phase {phase}.", corp=sym,
-                          n=len(game.trains_of(sym)), phase=game.phase.name))
-    available = rnd.available_trains(game)
-    match = [(t, src) for t, src in available
-             if act.train in (t.id, t.name, t.variant) and (act.variant in (None, t.variant))]
-    if act.variant is None and len(match) > 1:
-        match = match[:1]
-    if match:
-        t, src = match[0]
-        price = t.price
-        if act.price is not None and act.price != price:
-            raise GameError(M("Train {train} from {source} costs {price}, not {offer}.", train=t.variant,
-                              source=_source(src), price=game.fmt(price), offer=game.fmt(act.price)))
-        pres = corp.president
-        assert pres is not None
-        if corp.cash < price:
-            if not rnd.must_raise(game):
-                raise GameError(M("{corp} has {cash}; the {train}-train costs {price}.", corp=sym,
-                                  cash=game.fmt(corp.cash), train=t.variant, price=game.fmt(price)))
-            if game.rules.emergency_cheapest_only and price != rnd.cheapest_price(game):
-                raise GameError(M("With {president} paying toward it, {corp} must buy the cheapest train available "
-                                  "({price}).", president=pres, corp=sym, price=game.fmt(rnd.cheapest_price(game))))
-            need = price - corp.cash
-            pres_cash = game.available_cash(pres)
-            if pres_cash < need:
-                raise GameError(M("{corp} has {cash} and {president} has {president_cash} to spend; the {train}-train "
-                                  "costs {price}. Sell shares to raise {more} more, or choose a cheaper train.",
-                                  corp=sym, cash=game.fmt(corp.cash), president=pres,
-                                  president_cash=game.fmt(pres_cash), train=t.variant, price=game.fmt(price),
-                                  more=game.fmt(need - pres_cash)))
-            game.pay(pres, sym, need)
-            game.say(M("{president} contributes {amount} to {corp}.", president=pres, amount=game.fmt(need), corp=sym))
-        real = t if src == "pool" else game.train(t.id)
-        real.variant, real.distance, real.price, real.multiplier = t.variant, t.distance, t.price, t.multiplier
-        game.pay(sym, BANK, price)
-        real.owner = sym
-        if src == "bank" or game.rules.pool_trains_count_as_depot:
-            rnd.bank_types_bought.append(t.name)
-        if src == "bank":
-            game.ensure_unlimited_stock()
-        game.say(M("{corp} buys a {train}-train from {source} for {price}.", corp=sym, train=t.variant,
-                   source=_source(src), price=game.fmt(price)))
-        rnd.summary.append(M("{corp} bought a {train}-train ({source})", corp=sym, train=t.variant,
-                              source=_source_word(src)))
-        game.rules.on_corp_bought_train(game, sym, real)
-        if src == "bank":
-            game.on_train_bought(real)
-        return
-    # from another corporation
-    try:
-        t = game.train(act.train)
-    except GameError:
-        options = tuple(M("{train} ({source}, {price})", train=t.variant, source=_source_word(src),
-                          price=game.fmt(t.price)) for t, src in available) or M("none")
-        raise GameError(M("There is no train {train} to buy. Available at face value: {options}.", train=act.train,
-                          options=options)) from None
-    if t.owner in (None, POOL):
-        raise GameError(M("That {train}-train is not for sale now (bank trains are sold in order, one type per turn).",
-                          train=t.variant))
-    if t.owner == sym:
-        raise GameError(M("{corp} already owns that {train}-train.", corp=sym, train=t.variant))
-    if t.obsolete:
-        raise GameError(M("That {train}-train is obsolete; nobody may buy it.", train=t.variant))
-    if act.price is None or act.price < 1:
-        raise GameError(M("Name a price of at least $1 to buy a train from another corporation."))
-    seller = t.owner
-    assert seller is not None
-    pres = corp.president
-    assert pres is not None
-    if act.price > corp.cash:
-        if not game.rules.president_funds_corporation_train(game, rnd):
-            if corp.cash > 0 or game.trains_of(sym):
-                raise GameError(M("{corp} has {cash}; it can pay at most that for {seller}'s {train}-train.", corp=sym,
-                                  cash=game.fmt(corp.cash), seller=seller, train=t.variant))
-            raise GameError(M("{president} may not pay toward a train from another corporation; with the president "
-                              "paying, only the cheapest bank or pool train may be bought.", president=pres))
-        limit, why = game.rules.funded_train_price_limit(game, rnd, t)
-        if act.price > limit:
-            raise GameError(M("With {president} paying toward {seller}'s {train}-train, {corp} may pay at most "
-                              "{limit}.", president=pres, seller=seller, train=t.variant, corp=sym, limit=why))
-        need = act.price - corp.cash
-        on_hand = rnd.president_contribution_limit(game, pres)
-        if on_hand < need:
-            raised = game.available_cash(pres) - on_hand
-            if raised:
-                raise GameError(M("{corp} has {cash} and {president} may contribute only {amount} ({raised} of his "
-                                  "cash comes from this turn's share sales, which may not go toward a train from "
-                                  "another corporation).", corp=sym, cash=game.fmt(corp.cash), president=pres,
-                                  amount=game.fmt(on_hand), raised=game.fmt(raised)))
-            raise GameError(M("{corp} has {cash} and {president} may contribute only {amount}.", corp=sym,
-                              cash=game.fmt(corp.cash), president=pres, amount=game.fmt(on_hand)))
-        game.pay(pres, seller, need)
-        if corp.cash:
-            game.pay(sym, seller, corp.cash)
-    else:
-        game.pay(sym, seller, act.price)
-    t.owner = sym
-    game.say(M("{corp} buys {seller}'s {train}-train for {price}.", corp=sym, seller=seller, train=t.variant,
-               price=game.fmt(act.price)))
-    rnd.summary.append(M("{corp} bought a {train}-train from {seller}", corp=sym, train=t.variant, seller=seller))
-    game.rules.on_corp_bought_train(game, sym, t)
-
-
-def _source(src: str) -> Msg:
-    """Where a train comes from, as said in a sentence: "the bank", "the pool"."""
-    return M("the bank") if src == "bank" else M("the pool") if src == "pool" else M("the {source}", source=src)
-
-
-def _source_word(src: str) -> Text:
-    """Where a train comes from, as one word in a list: "bank", "pool"."""
-    return M("bank") if src == "bank" else M("pool") if src == "pool" else src
 
 
 __all__ = ["OperatingRound", "lay_tile", "buy_train", "parse_action"]
