@@ -8,8 +8,10 @@ when it was played, so it runs with no journal, skips checks that only refuse
 (where the track may go) and takes each route run's logged revenue and track
 instead of walking it again. Rounds (``engine.rounds``) decide who acts and
 what is legal; this module holds the shared bookkeeping every round uses:
-money, certificates and presidency, trains and phases, and the end of game.
-A title plugs in through a ``TitleRules`` object (``engine.titles``).
+players and money, and the end of game, with two parts of ``Game`` kept in
+modules of their own: certificates and presidency (``engine.certificates``),
+trains and phases (``engine.trains``). A title plugs in through a
+``TitleRules`` object (``engine.titles``).
 """
 
 from __future__ import annotations
@@ -21,13 +23,14 @@ from typing import TYPE_CHECKING, Any
 from . import journal
 from .actions import Action, dump_action, parse_action
 from .board import Board
+from .certificates import Certificates
 from .errors import GameError
 from .journal import Tracked
 from .market import Market
-from .messages import MN, M, Msg, Text
-from .state import BANK, IPO, POOL, RESERVED, Certificate, Company, Corporation, Player, Train
+from .messages import M, Text
+from .state import BANK, IPO, RESERVED, Certificate, Company, Corporation, Player, Train
 from .titledata import PhaseDef, TitleData, load_title
-from .wording import and_list, clauses, color_word, or_list, trains_text
+from .trains import TrainsAndPhases
 
 if TYPE_CHECKING:
     from .titles.base import TitleRules
@@ -42,7 +45,7 @@ def seat_order(names: Sequence[str], seed: int) -> list[str]:
     return order
 
 
-class Game(Tracked):
+class Game(Certificates, TrainsAndPhases, Tracked):
     def __init__(
         self,
         rules: TitleRules,
@@ -195,28 +198,6 @@ class Game(Tracked):
             )
             self.round = self.rules.next_round(self, old)
 
-    def _discard(self, act: Action) -> None:
-        sym = self.pending_discards[0]
-        if act.type != "discard_train" or act.entity != sym:
-            raise GameError(M("{corp} is over its train limit of {limit}: its president {president} must first "
-                              "discard a train to the pool.", corp=sym, limit=self.train_limit(sym),
-                              president=self.corps[sym].president))
-        train = self.train(act.train)  # type: ignore[union-attr]
-        if train.owner != sym:
-            mine = tuple(M("{train}-train", train=t.variant) for t in self.trains_of(sym))
-            raise GameError(M("{corp} does not own that {train}-train; its trains: {trains}.", corp=sym,
-                              train=train.variant, trains=mine))
-        if train.obsolete:
-            # an obsolete train never reaches the pool (18AL 4.2.5.1)
-            self.trains = [t for t in self.trains if t is not train]
-            self.say(M("{corp} discards an obsolete {train}-train; it leaves the game.", corp=sym,
-                       train=train.variant))
-        else:
-            train.owner = POOL
-            self.say(M("{corp} discards a {train}-train to the pool.", corp=sym, train=train.variant))
-        if len(self.trains_of(sym)) <= self.train_limit(sym):
-            self.pending_discards.pop(0)
-
     def say(self, line: Text) -> None:
         """A line for the table's log, in no language yet (``M(...)``; the bot renders it for each reader)."""
         self.messages.append((getattr(self, "_msg_index", len(self.actions)), line))
@@ -337,177 +318,6 @@ class Game(Tracked):
         pays (shares, privates, bids, a president's contribution toward a train) asks this, never ``cash``."""
         return self.player(player).cash - self.committed_cash(player, except_company)
 
-    # ------------------------------------------------------------------ shares
-    def certs_of(self, corp: str, owner: str | None = None) -> list[Certificate]:
-        return [c for c in self.certs if c.corp == corp and (owner is None or c.owner == owner)]
-
-    def shares_held(self, owner: str, corp: str) -> int:
-        return sum(c.shares for c in self.certs if c.corp == corp and c.owner == owner)
-
-    def percent_of(self, corp: str, shares: int) -> int:
-        return shares * 100 // self.corps[corp].size
-
-    def cert_count(self, player: str) -> int:
-        certs = sum(1 for c in self.certs if c.owner == player and self.rules.counts_for_cert_limit(self, c))
-        return certs + self.rules.company_cert_count(self, player)
-
-    def cert_count_bound(self, player: str) -> int:
-        """At least ``cert_count``: every certificate the player holds, whether the title counts it or not. Far
-        cheaper (1830 asks the market of each certificate), it settles most checks against the limit."""
-        return [c.owner for c in self.certs].count(player) + self.rules.company_cert_count(self, player)
-
-    def cert_limit(self) -> int:
-        return self.data.cert_limit[str(len(self.players))]
-
-    def holding_limit_percent(self) -> int:
-        return self.rules.holding_limit_percent(self)
-
-    def price(self, corp: str) -> int:
-        return self.market.price(corp)
-
-    def sold_shares(self, corp: str) -> int:
-        """Shares out of the IPO: held by players or in the pool."""
-        return sum(c.shares for c in self.certs if c.corp == corp and c.owner not in (IPO, RESERVED))
-
-    def transfer_cert(self, cert: Certificate, owner: str) -> None:
-        cert.owner = owner
-
-    def update_presidency(self, corp_sym: str, after: str | None = None) -> None:
-        """Swap the President's certificate if another player now holds strictly more shares.
-
-        Ties keep the current president; among tied challengers the first in
-        seat order after the current president wins.
-        """
-        corp = self.corps[corp_sym]
-        pres_cert = self.certs_of(corp_sym)[0]
-        current = corp.president
-        holders = self._holders_after(current or after, corp_sym)
-        if current is None:
-            # a President's certificate left in the pool after a bankruptcy
-            if pres_cert.owner == POOL:
-                for name in holders:
-                    if self.shares_held(name, corp_sym) >= 2:
-                        self._swap_president(corp_sym, POOL, name)
-                        corp.president, corp.frozen = name, False
-                        self.say(M("{player} exchanges two shares for the {corp} President's certificate.",
-                                   player=name, corp=corp_sym))
-                        return
-            elif pres_cert.owner not in (IPO, RESERVED, POOL):
-                corp.president, corp.frozen = pres_cert.owner, False
-            return
-        best, best_n = current, self.shares_held(current, corp_sym)
-        for name in holders:
-            n = self.shares_held(name, corp_sym)
-            if n > best_n:
-                best, best_n = name, n
-        if best != current:
-            self._swap_president(corp_sym, current, best)
-            corp.president = best
-            self.say(M("{player} becomes president of {corp}.", player=best, corp=corp_sym))
-
-    def _holders_after(self, start: str | None, corp_sym: str) -> list[str]:
-        names = [p.name for p in self.players if not p.bankrupt]
-        if start in names:
-            i = names.index(start)
-            names = names[i + 1 :] + names[:i]
-        return names
-
-    def _swap_president(self, corp_sym: str, old: str, new: str) -> None:
-        pres = self.certs_of(corp_sym)[0]
-        singles = [c for c in self.certs_of(corp_sym, new) if not c.president][:2]
-        if len(singles) < 2:
-            raise AssertionError("presidency swap needs two singles")
-        for c in singles:
-            c.owner = old
-        pres.owner = new
-        self.rules.on_president_change(self, corp_sym, old, new)
-
-    # ------------------------------------------------------------------ trains and phases
-    def depot(self) -> list[Train]:
-        """Trains still in the bank, in the order they are sold."""
-        return [t for t in self.trains if t.owner is None]
-
-    def next_bank_trains(self) -> list[Train]:
-        """The trains the bank sells now: the first of the current type (one per variant)."""
-        depot = self.depot()
-        if not depot:
-            return []
-        first = depot[0]
-        extra = self.rules.extra_bank_trains(self)
-        td = self.data.train(first.name)
-        out = [first]
-        for v in td.variants:
-            out.append(Train(first.id, first.name, v.name, v.distance, v.price, v.multiplier))
-        return out + [t for t in extra if t is not first]
-
-    def pool_trains(self) -> list[Train]:
-        return [t for t in self.trains if t.owner == POOL]
-
-    def trains_of(self, corp: str) -> list[Train]:
-        return [t for t in self.trains if t.owner == corp]
-
-    def train(self, train_id: str) -> Train:
-        for t in self.trains:
-            if t.id == train_id:
-                return t
-        raise GameError(M("There is no train {train}.", train=train_id))
-
-    def ensure_unlimited_stock(self) -> None:
-        """Unlimited train types never run out: add a card when the last is taken."""
-        for td in self.data.trains:
-            if td.unlimited and not any(t.name == td.name and t.owner is None for t in self.trains):
-                n = sum(1 for t in self.trains if t.name == td.name)
-                if any(t.name == td.name for t in self.trains):
-                    self.trains.append(Train(f"{td.name}-{n}", td.name, td.name, td.distance, td.price))
-
-    def train_limit(self, corp: str) -> int:
-        return self.rules.train_limit(self, self.corps[corp])
-
-    def on_train_bought(self, train: Train) -> None:
-        """Phase changes, rusting and events after a purchase from the bank."""
-        first_of_kind = train.variant not in self.bought_train_types and train.name not in self.bought_train_types
-        self.bought_train_types.update({train.name, train.variant})
-        if not first_of_kind:
-            return
-        for i, ph in enumerate(self.data.phases):
-            if i > self.phase_index and (train.variant in ph.triggers or train.name in ph.triggers):
-                self.phase_index = i
-                self.say(phase_text(ph))
-                summary = getattr(self.round, "summary", None)
-                if summary is not None:
-                    summary.append(M("Phase {phase} began ({train}-train bought)", phase=ph.name, train=train.variant))
-        rusted = [t for t in self.trains if {train.name, train.variant} & set(self.data.train(t.name).rust_triggers)]
-        for line in losses([t for t in rusted if t.owner is not None], M("rusted and scrapped")):
-            self.say(line)
-        if rusted:
-            gone = {id(t) for t in rusted}
-            self.trains = [t for t in self.trains if id(t) not in gone]
-        ageing = [t for t in self.trains if t.owner is not None and
-                  self.data.train(t.name).obsolete_on in (train.name, train.variant)]
-        if ageing:
-            self.rules.obsolete_on_purchase(self, ageing, train.owner)
-        for event in self.data.train(train.name).events:
-            self.rules.train_event(self, event)
-        self.rules.on_phase(self)
-        self.check_train_limits()
-
-    def remove_trains(self, trains: list[Train], why: Text) -> None:
-        gone = {id(t) for t in trains}
-        for line in losses(trains, why):
-            self.say(line)
-        self.trains = [t for t in self.trains if id(t) not in gone]
-
-    def remove_obsolete(self, corp: str) -> None:
-        """Obsolete trains leave right after their owner's pay-out or withhold step."""
-        old = [t for t in self.trains_of(corp) if t.obsolete]
-        if old:
-            self.remove_trains(old, M("is obsolete and leaves the game"))
-
-    def check_train_limits(self) -> None:
-        for sym, corp in self.corps.items():
-            if corp.floated and len(self.trains_of(sym)) > self.train_limit(sym) and sym not in self.pending_discards:
-                self.pending_discards.append(sym)
-
     # ------------------------------------------------------------------ scores and end
     def net_worth(self, player: str) -> int:
         return self.rules.net_worth(self, player)
@@ -565,24 +375,6 @@ class Game(Tracked):
         return self.round.describe(self)
 
 
-def losses(trains: list[Train], why: Text) -> list[Msg]:
-    """Trains leaving the game, said per owner in the game's words ("SAL loses two 2-trains (rusted and
-    scrapped)."), never with the trains' ids."""
-    by_owner: dict[str, dict[str, int]] = {}
-    for t in trains:
-        owner = POOL if t.owner in (None, POOL) else str(t.owner)
-        by_owner.setdefault(owner, {})
-        by_owner[owner][t.variant] = by_owner[owner].get(t.variant, 0) + 1
-    out = []
-    for owner, kinds in by_owner.items():
-        what = and_list([trains_text(n, v) for v, n in kinds.items()])
-        if owner == POOL:
-            out.append(M("The pool loses {trains} ({why}).", trains=what, why=why))
-        else:
-            out.append(M("{owner} loses {trains} ({why}).", owner=owner, trains=what, why=why))
-    return out
-
-
 _END_REASONS = {"bank": M("bank"), "bankrupt": M("bankrupt"), "manually_ended": M("manually ended"),
                 "stock_market": M("stock market")}
 
@@ -591,30 +383,6 @@ def end_reason_text(reason: str) -> Text:
     """Why the game ended, in words ("bank broken" ... the reason ids of ``Game.end_game``)."""
     return _END_REASONS.get(reason, reason.replace("_", " "))
 
-
-def phase_text(ph: PhaseDef) -> Msg:
-    """A new phase in the game's words: what it allows (tile colours, train limit, operating rounds per set,
-    corporation sizes)."""
-    limits = tuple(M("{n} for {kind}", n=n, kind=_corp_kind(kind)) if len(ph.train_limit) > 1 else str(n)
-                   for kind, n in ph.train_limit.items())
-    parts: list[Text] = [
-        M("{colors} tiles", colors=tuple(color_word(c) for c in ph.tiles)),
-        M("train limit {limits}", limits=limits),
-        MN("{n} operating round per set", "{n} operating rounds per set", n=ph.operating_rounds),
-    ]
-    if ph.corporation_sizes:
-        sizes = [str(n) for n in ph.corporation_sizes]
-        parts.append(M("new corporations start with {sizes} shares", sizes=or_list(sizes)))
-    if ph.late_values:
-        parts.append(M("off-boards pay their later values"))
-    return M("Phase {phase} begins: {details}.", phase=ph.name, details=clauses(parts))
-
-
-_CORP_KINDS = {"5-share": M("5-share"), "10-share": M("10-share"), "corporation": M("corporation")}
-
-
-def _corp_kind(kind: str) -> Text:
-    return _CORP_KINDS.get(kind, kind)
 
 
 def _short_validation(e: Exception) -> str:

@@ -9,10 +9,11 @@ import pytest
 
 from bot.texts import merge_purchases
 from engine.errors import GameError
-from engine.game import Game, losses, phase_text
+from engine.game import Game
 from engine.state import Train
 from engine.tiles import distinct_rotations
 from engine.titledata import load_title
+from engine.trains import losses, phase_text
 
 
 @pytest.fixture

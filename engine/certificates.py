@@ -1,0 +1,113 @@
+"""Certificates and presidency: who holds which shares, the certificate and holding limits, and the President's
+certificate changing hands when another player holds more.
+
+``Certificates`` is a part of ``Game`` (a mixin) working on the game's certificates, corporations and market.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .market import Market
+from .messages import M
+from .state import IPO, POOL, RESERVED, Certificate, Corporation, Player
+from .titledata import TitleData
+
+if TYPE_CHECKING:
+    from .titles.base import TitleRules
+
+
+class Certificates:
+    """The share certificates of every corporation and the presidency they decide."""
+
+    data: TitleData
+    rules: TitleRules
+    players: list[Player]
+    corps: dict[str, Corporation]
+    certs: list[Certificate]
+    market: Market
+
+
+    def certs_of(self, corp: str, owner: str | None = None) -> list[Certificate]:
+        return [c for c in self.certs if c.corp == corp and (owner is None or c.owner == owner)]
+
+    def shares_held(self, owner: str, corp: str) -> int:
+        return sum(c.shares for c in self.certs if c.corp == corp and c.owner == owner)
+
+    def percent_of(self, corp: str, shares: int) -> int:
+        return shares * 100 // self.corps[corp].size
+
+    def cert_count(self, player: str) -> int:
+        certs = sum(1 for c in self.certs if c.owner == player and self.rules.counts_for_cert_limit(self, c))
+        return certs + self.rules.company_cert_count(self, player)
+
+    def cert_count_bound(self, player: str) -> int:
+        """At least ``cert_count``: every certificate the player holds, whether the title counts it or not. Far
+        cheaper (1830 asks the market of each certificate), it settles most checks against the limit."""
+        return [c.owner for c in self.certs].count(player) + self.rules.company_cert_count(self, player)
+
+    def cert_limit(self) -> int:
+        return self.data.cert_limit[str(len(self.players))]
+
+    def holding_limit_percent(self) -> int:
+        return self.rules.holding_limit_percent(self)
+
+    def price(self, corp: str) -> int:
+        return self.market.price(corp)
+
+    def sold_shares(self, corp: str) -> int:
+        """Shares out of the IPO: held by players or in the pool."""
+        return sum(c.shares for c in self.certs if c.corp == corp and c.owner not in (IPO, RESERVED))
+
+    def transfer_cert(self, cert: Certificate, owner: str) -> None:
+        cert.owner = owner
+
+    def update_presidency(self, corp_sym: str, after: str | None = None) -> None:
+        """Swap the President's certificate if another player now holds strictly more shares.
+
+        Ties keep the current president; among tied challengers the first in
+        seat order after the current president wins.
+        """
+        corp = self.corps[corp_sym]
+        pres_cert = self.certs_of(corp_sym)[0]
+        current = corp.president
+        holders = self._holders_after(current or after, corp_sym)
+        if current is None:
+            # a President's certificate left in the pool after a bankruptcy
+            if pres_cert.owner == POOL:
+                for name in holders:
+                    if self.shares_held(name, corp_sym) >= 2:
+                        self._swap_president(corp_sym, POOL, name)
+                        corp.president, corp.frozen = name, False
+                        self.say(M("{player} exchanges two shares for the {corp} President's certificate.",
+                                   player=name, corp=corp_sym))
+                        return
+            elif pres_cert.owner not in (IPO, RESERVED, POOL):
+                corp.president, corp.frozen = pres_cert.owner, False
+            return
+        best, best_n = current, self.shares_held(current, corp_sym)
+        for name in holders:
+            n = self.shares_held(name, corp_sym)
+            if n > best_n:
+                best, best_n = name, n
+        if best != current:
+            self._swap_president(corp_sym, current, best)
+            corp.president = best
+            self.say(M("{player} becomes president of {corp}.", player=best, corp=corp_sym))
+
+    def _holders_after(self, start: str | None, corp_sym: str) -> list[str]:
+        names = [p.name for p in self.players if not p.bankrupt]
+        if start in names:
+            i = names.index(start)
+            names = names[i + 1 :] + names[:i]
+        return names
+
+    def _swap_president(self, corp_sym: str, old: str, new: str) -> None:
+        pres = self.certs_of(corp_sym)[0]
+        singles = [c for c in self.certs_of(corp_sym, new) if not c.president][:2]
+        if len(singles) < 2:
+            raise AssertionError("presidency swap needs two singles")
+        for c in singles:
+            c.owner = old
+        pres.owner = new
+        self.rules.on_president_change(self, corp_sym, old, new)
