@@ -35,7 +35,7 @@ SOURCES: dict[str, tuple[str, ...]] = {
     "titles": ("engine/titles/*.py",),
     "engine": ("engine/*.py", "engine/rounds/*.py", "engine/records/*.py"),
     "render": ("render/*.py", "bot/pictures.py"),
-    "texts": ("bot/texts.py",),
+    "texts": ("bot/texts/*.py",),
     "bot": ("bot/*.py", "bot/service/*.py"),
 }
 # domain -> "module:function" returning (msgid, plural or None, context or None) for texts kept as data

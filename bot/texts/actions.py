@@ -1,0 +1,154 @@
+"""Actions in words: a legal action as a short menu label ("Buy SAL from the IPO ($70)"), as an undo prompt names
+it, and the trains and hexes they name. A sealed bid is never described with its amount."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.game import Game
+from engine.messages import MN, M, Msg, Text
+from engine.state import POOL
+from engine.stock import share_price
+
+
+def share_source(where: Any) -> Msg:
+    return M("the pool") if where == "pool" else M("the IPO")
+
+
+def describe_action(game: Game, a: Mapping[str, Any], *, with_entity: bool = False) -> Text:
+    """A short menu label for a legal action, e.g. "Buy SAL from the IPO ($70)"."""
+    t = a["type"]
+    fmt = game.fmt
+    text: Text
+    if t == "pass":
+        text = M("Pass")
+    elif t == "bid":
+        if a.get("company"):
+            comp = game.companies.get(a["company"])
+            if a.get("price"):
+                text = M("Bid {price} for {company}", price=fmt(int(a["price"])), company=a["company"])
+            elif comp:
+                text = M("Choose {company} ({price})", company=a["company"], price=fmt(comp.value))
+            else:
+                text = M("Choose {company}", company=a["company"])
+        else:
+            text = M("Bid {price}", price=fmt(int(a.get("price") or 0)))
+    elif t == "par":
+        if a.get("size"):
+            text = MN("Start {corp} at {price}, {n} share", "Start {corp} at {price}, {n} shares",
+                      corp=a["corporation"], price=fmt(int(a["price"])), n=int(a["size"]))
+        else:
+            text = M("Start {corp} at {price}", corp=a["corporation"], price=fmt(int(a["price"])))
+    elif t == "buy_shares" and a.get("entity") in game.companies:
+        text = M("Exchange for a share of {corp} from {source} (the private closes)", corp=a["corporation"],
+                 source=share_source(a.get("source")))
+    elif t == "buy_shares":
+        corp = a["corporation"]
+        from_ipo = a.get("source") != "pool"
+        what = M("President's certificate") if a.get("president") else M("a share")
+        price = share_price(game, corp, from_ipo) if corp in game.market.positions else None
+        if price:
+            text = M("Buy {what} of {corp} from {source} ({price})", what=what, corp=corp,
+                     source=share_source(a.get("source")), price=fmt(price))
+        else:
+            text = M("Buy {what} of {corp} from {source}", what=what, corp=corp, source=share_source(a.get("source")))
+    elif t == "sell_shares":
+        corp, n = a["corporation"], int(a.get("count") or 1)
+        price = game.price(corp) if corp in game.market.positions else 0
+        text = (M("Sell {n} × {corp} (≈{value})", n=n, corp=corp, value=fmt(n * price)) if price
+                else M("Sell {n} × {corp}", n=n, corp=corp))
+    elif t == "lay_tile":
+        text = M("Lay #{tile} at {hex}, rotation {rotation}", tile=a["tile"], hex=hex_name(game, a["hex"]),
+                 rotation=a["rotation"])
+    elif t == "place_token":
+        where = hex_name(game, a["hex"])
+        text = (M("Station at {hex} city {city}", hex=where, city=a["city"]) if int(a.get("city") or 0)
+                else M("Station at {hex}", hex=where))
+    elif t == "hex_token":
+        text = M("Hotel at {hex}", hex=hex_name(game, a["hex"]))
+    elif t == "assign":
+        where = hex_name(game, a["target"])
+        if game.data.has_hex(a["target"]) and game.data.hex(a["target"]).port:
+            text = M("Station to the port side of {hex} (takes the port marker)", hex=where)
+        else:
+            text = M("Place the marker at {hex}", hex=where)
+    elif t == "name_train":
+        text = (M("Put the {chit} on the {train}", chit=a["chit"], train=train_words(game, str(a["train"])))
+                if a.get("train") else M("Take the {chit} off its train", chit=a["chit"]))
+    elif t == "run_routes":
+        text = M("Run the best routes")
+    elif t == "dividend":
+        text = M("Pay out") if a["kind"] == "payout" else M("Withhold")
+    elif t == "buy_train":
+        text = _train_label(game, a)
+    elif t == "buy_company":
+        comp = game.companies.get(a["company"])
+        price = fmt(int(a.get("price") or 0))
+        text = (M("Buy {company} from {owner} for {price}", company=a["company"], owner=comp.owner, price=price)
+                if comp is not None and comp.owner else M("Buy {company} for {price}", company=a["company"],
+                                                            price=price))
+    elif t == "discard_train":
+        text = M("Discard a {train}", train=train_words(game, str(a["train"])))
+    elif t == "convert":
+        text = M("Convert to 10 shares")
+    elif t == "bankrupt":
+        text = M("Declare bankruptcy")
+    elif t == "end_game":
+        text = M("End the game")
+    else:
+        text = t.replace("_", " ").capitalize()  # an action type the bot does not know yet: its own name
+    if with_entity or a.get("entity") in game.companies:
+        text = M("{entity}: {action}", entity=a["entity"], action=text)
+    return text
+
+
+def train_words(game: Game, train_id: str) -> Msg:
+    """A train as players call it ("3-train"), never by its id ("3-1")."""
+    try:
+        return M("{train}-train", train=game.train(train_id).variant)
+    except Exception:
+        return M("train")
+
+
+def _train_label(game: Game, a: Mapping[str, Any]) -> Msg:
+    try:
+        t = game.train(str(a["train"]))
+    except Exception:
+        t = None
+    variant = a.get("variant") or (t.variant if t else a["train"])
+    if t is not None and t.owner not in (None, POOL):
+        return M("Buy {owner}'s {train}-train (name a price)", owner=t.owner, train=t.variant)
+    source = M("the pool") if t is not None and t.owner == POOL else M("the bank")
+    price = a.get("price")
+    trade: Msg | None = None
+    if a.get("exchange"):
+        try:
+            own = game.train(str(a["exchange"]))
+            trade = M("trading in its {train}-train {id}", train=own.variant, id=own.id)
+        except Exception:
+            trade = M("trading in {id}", id=a["exchange"])
+    if price and trade:
+        return M("Buy a {train}-train from {source} ({price}, {trade})", train=variant, source=source,
+                 price=game.fmt(int(price)), trade=trade)
+    if price:
+        return M("Buy a {train}-train from {source} ({price})", train=variant, source=source,
+                 price=game.fmt(int(price)))
+    if trade:
+        return M("Buy a {train}-train from {source}, {trade}", train=variant, source=source, trade=trade)
+    return M("Buy a {train}-train from {source}", train=variant, source=source)
+
+
+def hex_name(game: Game, hex_id: str) -> str:
+    try:
+        name = game.data.hex(hex_id).name
+    except Exception:
+        name = None
+    return f"{hex_id} {name}" if name else hex_id
+
+
+def action_summary(game: Game, a: Mapping[str, Any], drafting: bool) -> Text:
+    """How an undo prompt names an action; hides the amount of a sealed bid while bids are secret."""
+    if a.get("type") == "bid" and not a.get("company") and drafting:
+        return M("{entity}'s sealed bid", entity=a["entity"])
+    return M("{entity}: {action}", entity=a.get("entity"), action=describe_action(game, a))
