@@ -7,22 +7,25 @@ forced purchase of the cheapest train. This module adds the Tuscumbia discount, 
 on the first turn, $40/$100 stations with reserved home circles and objectives, the label tiles, the four
 private abilities (coal token, Lumber Terminal, name chits, New Decatur Yards), and 18AL's three game ends.
 Rulings where the rules are silent are in ``RULINGS`` and docs/rules-18AL.md.
+
+Parts of ``Rules18AL`` kept in modules of their own: the privates' abilities (g18al_privates), the name chits
+(g18al_chits) and the title's state (g18al_state); the 18xx.games profile is g18al_site.
 """
 
 from __future__ import annotations
 
-import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..actions import Action, Assign, BuyTrain, LayTile, NameTrain, Pass, PlaceToken
+from ..actions import Action, NameTrain, Pass, PlaceToken
 from ..companies import company_purchase_actions
-from ..errors import GameError
-from ..journal import Tracked
 from ..messages import M, Msg, Text
 from ..routes import GenericRules, Stop, TrainSpec
 from ..state import BANK, POOL, Certificate, Corporation, Train
-from .base import TitleRules, title_state
+from .base import TitleRules
+from .g18al_chits import NameChits
+from .g18al_privates import LUMBER_TILE, ALPrivates
+from .g18al_state import ALState, state
 from .site_steps import CompanyStep
 from .stations import HomeStations
 from .words import both, colour_word
@@ -54,31 +57,7 @@ OPTIONS = {
                             "before it); not after a bankruptcy.",
 }
 LABEL_HEXES = {"B": "G4", "M": "L5"}  # Birmingham (and Elyton), Montgomery
-LUMBER_TILE = "445"
 END_VALUE = 300
-
-
-@dataclass
-class ALState(Tracked):
-    """18AL's own state, kept on ``Game.title_state`` so that refused actions roll it back."""
-
-    homes_placed: set[str] = field(default_factory=set)
-    objectives_paid: set[str] = field(default_factory=set)
-    coal_corp: str | None = None  # corporation holding the Warrior Coal Field tokens
-    coal_hex: str | None = None
-    coal_gone: bool = False
-    lumber_gone: bool = False
-    chit_corp: str | None = None
-    chits: dict[str, str] = field(default_factory=dict)  # chit name -> train id it is on now
-    end_after_or: str | None = None  # reason: the game ends after the current operating round
-    end_after_next_or: str | None = None  # the bank broke in a stock round: after it and one OR
-    tie_break_played: bool = False  # the tournament tie-break's extra operating round has been given
-    chit_president_at_sr_start: str | None = None  # 18xx.games S6: the chit holder's president as the SR began
-    first_private_discount: int = 0  # 18xx.games S1: $5 off the cheapest private per full round of passes
-
-
-def state(game: Game) -> ALState:
-    return title_state(game, ALState)
 
 
 @dataclass(frozen=True)
@@ -110,7 +89,7 @@ class ALRouteRules(GenericRules):
         return 0
 
 
-class Rules18AL(CompanyStep, HomeStations, TitleRules):
+class Rules18AL(ALPrivates, NameChits, CompanyStep, HomeStations, TitleRules):
     title = "18AL"
     options = OPTIONS
     # 4.2(h): privates may be bought at any time of the turn, so a last step offers them after the trains
@@ -223,21 +202,6 @@ class Rules18AL(CompanyStep, HomeStations, TitleRules):
         value = game.companies[company].value
         return value // 2, value * 3 // 2
 
-    def on_company_bought(self, game: Game, corp: str, company: str) -> None:
-        st = state(game)
-        if company == "SNAR" and not st.coal_gone:
-            st.coal_corp = corp
-            game.say(M("{corp} receives the two Warrior Coal Field tokens.", corp=corp))
-        if company == "M&C":
-            st.chit_corp, st.chits = corp, {}
-            game.say(M("{corp} receives the name chits {chits}.", corp=corp, chits=both(self.chit_names(game))))
-
-    def on_president_change(self, game: Game, corp: str, old: str, new: str) -> None:
-        st = state(game)
-        if st.chit_corp == corp:
-            st.chit_corp, st.chits = None, {}
-            game.say(M("{corp} changes president: its name chits are removed from play.", corp=corp))
-
     # -- operating turn steps
     def lay_allowance_problem(self, game: Game, rnd: OperatingRound, kind: str) -> Msg | None:
         if not rnd.lays:
@@ -254,19 +218,6 @@ class Rules18AL(CompanyStep, HomeStations, TitleRules):
     def more_lays_possible(self, game: Game, rnd: OperatingRound) -> bool:
         own = self._double_yellow(game, rnd) and rnd.lays == ["yellow"]
         return own or self._lumber_usable(game, rnd) or self._lumber_buyable(game, rnd)
-
-    def _lumber_buyable(self, game: Game, rnd: OperatingRound) -> bool:
-        """4.2(h) and Table III: a corporation may buy the B&SLC after its lay and still lay the Lumber Terminal in
-        that step, so the step stays open (a pass ends it) while a player holds the B&SLC and the corporation
-        could buy it."""
-        blc = game.companies.get("BLC")
-        sym = rnd.corp or ""
-        if blc is None or blc.closed or blc.owner is None or not game.has_player(blc.owner):
-            return False
-        if state(game).lumber_gone or not game.board.supply.get(LUMBER_TILE):
-            return False
-        rng = self.company_price_range(game, sym, "BLC")
-        return rng is not None and game.corps[sym].cash >= rng[0]
 
     def label_problem(self, game: Game, hex_id: str, tile_id: str) -> Msg | None:
         if tile_id == LUMBER_TILE:
@@ -317,127 +268,6 @@ class Rules18AL(CompanyStep, HomeStations, TitleRules):
             return True
         return bool(super().or_action(game, rnd, act))  # the company step's pass
 
-    # -- private abilities (the private is the acting entity, as in 18xx.games records)
-    def _owned_by_operating(self, game: Game, rnd: OperatingRound, sym: str) -> bool:
-        c = game.companies.get(sym)
-        return c is not None and not c.closed and c.owner == rnd.corp
-
-    def _lumber_usable(self, game: Game, rnd: OperatingRound) -> bool:
-        st = state(game)
-        return (self._owned_by_operating(game, rnd, "BLC") and not st.lumber_gone
-                and bool(game.board.supply.get(LUMBER_TILE)))
-
-    def lumber_options(self, game: Game) -> list[tuple[str, int]]:
-        from ..tiles import distinct_rotations, tile_layout
-        from ..track import exit_problem
-
-        blc = game.data.company("BLC").abilities.get("tile_lay", {})
-        tdef = game.data.tiles[LUMBER_TILE]
-        out = []
-        for h in blc.get("hexes", ()):
-            if game.board.hexes[h].tile is not None:
-                continue
-            for r in distinct_rotations(tdef):
-                if exit_problem(game, h, tile_layout(tdef, r)) is None:
-                    out.append((h, r))
-        return out
-
-    def coal_options(self, game: Game, corp: str) -> list[str]:
-        from ..route_network import Network  # the walk enumeration answers "a train can reach this city" exactly
-
-        st = state(game)
-        if st.coal_corp != corp or st.coal_hex is not None or st.coal_gone:
-            return []
-        trains = self.train_specs(game, corp)
-        if not trains:
-            return []
-        hexes = game.data.company("SNAR").abilities.get("coal_field", {}).get("hexes", ())
-        net = Network(game.board, corp, self.route_rules(game))
-        seen = {net.stops[i].hex for w in net.walks(trains) for i in w.seq if net.stops[i].kind == "city"}
-        return [h for h in hexes if h in seen]
-
-    def company_action(self, game: Game, rnd: OperatingRound, act: Action) -> None:
-        sym = act.entity
-        st = state(game)
-        if sym == "M&C" and isinstance(act, NameTrain):
-            # the chits belong to the corporation that bought the M&C and outlive the private (closed in phase 5)
-            self._name_train(game, rnd, act)
-            return
-        if not self._owned_by_operating(game, rnd, sym):
-            raise GameError(M("{company}'s ability is used only by the corporation owning it, in its own turn.",
-                              company=sym))
-        if sym == "BLC" and isinstance(act, LayTile):
-            if rnd.step != "track":
-                raise GameError(M("The Lumber Terminal is laid during the tile-laying step."))
-            if not self._lumber_usable(game, rnd):
-                raise GameError(M("The Lumber Terminal tile is not available."))
-            if act.tile != LUMBER_TILE or (act.hex, act.rotation) not in self.lumber_options(game):
-                opts = tuple(f"{h} r{r}" for h, r in self.lumber_options(game)) or M("none")
-                raise GameError(M("B&SLC lays tile #{tile} in an empty swamp hex, not running off the map or into a "
-                                  "blank red or gray side. Options: {options}.", tile=LUMBER_TILE, options=opts))
-            game.board.place_tile(act.hex, LUMBER_TILE, act.rotation, [])
-            game.say(M("{corp} (with B&SLC) lays the Lumber Terminal #{tile} at {hex}.", corp=rnd.corp,
-                       tile=LUMBER_TILE, hex=act.hex))
-            if not self.more_lays_possible(game, rnd) and rnd.lays:
-                rnd.advance(game)
-            return
-        if sym == "SNAR" and isinstance(act, Assign):
-            corp = rnd.corp or ""
-            if act.target not in self.coal_options(game, corp):
-                opts = tuple(self.coal_options(game, corp)) or M("none")
-                raise GameError(M("The coal token goes on a pentagon city one of {corp}'s trains can reach. "
-                                  "Options: {options}.", corp=corp, options=opts))
-            st.coal_hex = act.target
-            game.board.hexes[act.target].markers["coal"] = corp
-            game.say(M("{corp} places a Warrior Coal Field token in {place}: +{bonus} for its trains there.",
-                       corp=corp, place=game.data.hex(act.target).name, bonus=game.fmt(self._coal_bonus(game))))
-            return
-        if sym == "NDY" and isinstance(act, BuyTrain):
-            self._ndy_buy(game, rnd, act)
-            return
-        raise GameError(M("{company} cannot do that now.", company=sym))
-
-    def ndy_offers(self, game: Game, rnd: OperatingRound) -> list[tuple[Train, str]]:
-        """Trains New Decatur Yards may buy at half price now: the next new train (Table III)."""
-        return [(t, src) for t, src in rnd.available_trains(game) if src == "bank"][:1]
-
-    def _ndy_buy(self, game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
-        if rnd.step != "buy_train":
-            raise GameError(M("New Decatur Yards is used in the train-buying step."))
-        offers = self.ndy_offers(game, rnd)
-        match = [(t, src) for t, src in offers if act.train in (t.id, t.name)]
-        if not match:
-            what = tuple(M("a {train} for {price}", train=t.name, price=game.fmt(t.price // 2))
-                         for t, _src in offers) or M("nothing now")
-            raise GameError(M("New Decatur Yards buys {trains} at half price: {offers}.", trains=self.ndy_text,
-                              offers=what))
-        t, src = match[0]
-        half = t.price // 2
-        if act.price not in (None, half):
-            raise GameError(M("With New Decatur Yards the {train}-train costs {price}.", train=t.name,
-                              price=game.fmt(half)))
-        corp = game.corps[rnd.corp or ""]
-        if len(game.trains_of(corp.sym)) >= game.train_limit(corp.sym):
-            raise GameError(M("{corp} is at its train limit.", corp=corp.sym))
-        if corp.cash < half:
-            raise GameError(M("{corp} has {cash}; the train costs {price}.", corp=corp.sym, cash=game.fmt(corp.cash),
-                              price=game.fmt(half)))
-        game.companies["NDY"].closed = True
-        real = t if src == "pool" else game.train(t.id)
-        game.pay(corp.sym, BANK, half)
-        real.owner = corp.sym
-        rnd.bank_types_bought.append(t.name)
-        if src == "bank":
-            game.ensure_unlimited_stock()
-        game.say(M("{corp} buys a {train}-train at half price, {price}, with New Decatur Yards (which closes).",
-                   corp=corp.sym, train=t.name, price=game.fmt(half)))
-        rnd.summary.append(M("{corp} bought a {train}-train (NDY)", corp=corp.sym, train=t.name))
-        self.on_corp_bought_train(game, corp.sym, real)
-        if src == "bank":
-            game.on_train_bought(real)
-
-    ndy_text: Text = M("the next new train from the Initial Offering")
-
     def or_legal_actions(self, game: Game, rnd: OperatingRound) -> list[Action]:
         sym = rnd.corp
         assert sym is not None
@@ -447,13 +277,7 @@ class Rules18AL(CompanyStep, HomeStations, TitleRules):
             out.append(Pass(entity=sym))
             if not rnd.token_placed:
                 out += [PlaceToken(entity=sym, hex=h, city=c) for h, c, _ in self.station_options(game, sym)]
-        if rnd.step == "track" and self._lumber_usable(game, rnd):
-            out += [LayTile(entity="BLC", hex=h, tile=LUMBER_TILE, rotation=r) for h, r in self.lumber_options(game)]
-        out += [Assign(entity="SNAR", target=h) for h in self.coal_options(game, sym)]
-        if rnd.step == "buy_train" and self._owned_by_operating(game, rnd, "NDY") and \
-                len(game.trains_of(sym)) < game.train_limit(sym):
-            out += [BuyTrain(entity="NDY", train=t.id, price=t.price // 2) for t, _src in self.ndy_offers(game, rnd)
-                    if game.corps[sym].cash >= t.price // 2]
+        out += self.private_ability_actions(game, rnd)
         out += company_purchase_actions(game, sym)
         return out
 
@@ -477,97 +301,6 @@ class Rules18AL(CompanyStep, HomeStations, TitleRules):
                                  spec.express, spec.towns_count)
             out.append(spec)
         return out
-
-    # -- name chits (Memphis & Charleston)
-    def chit_names(self, game: Game) -> list[str]:
-        return [c["name"] for c in game.data.company("M&C").abilities.get("name_chits", [])]
-
-    def placed_chits(self, game: Game) -> dict[str, str]:
-        """Chit name -> id of the train carrying it. A chit whose train has left the corporation (sold, rusted,
-        obsolete, discarded) is back on the charter, so it is not listed."""
-        st = state(game)
-        if st.chit_corp is None:
-            return {}
-        own = {t.id for t in game.trains_of(st.chit_corp)}
-        return {name: tid for name, tid in st.chits.items() if tid in own}
-
-    def name_train_options(self, game: Game, corp: str) -> list[NameTrain]:
-        """Chit moves the corporation may make now: each chit onto each train without a name, or off its train."""
-        st = state(game)
-        if st.chit_corp != corp or self.auto_name_chits:
-            return []
-        placed = self.placed_chits(game)
-        named = set(placed.values())
-        out = []
-        for name in self.chit_names(game):
-            out += [NameTrain(entity="M&C", chit=name, train=t.id) for t in game.trains_of(corp) if t.id not in named]
-            if name in placed:
-                out.append(NameTrain(entity="M&C", chit=name))
-        return out
-
-    def _name_train(self, game: Game, rnd: OperatingRound, act: NameTrain) -> None:
-        st = state(game)
-        sym = rnd.corp or ""
-        if self.auto_name_chits:
-            raise GameError(M("Under the 18xx.games rules the name chits' bonuses go to the best runs by "
-                              "themselves."))
-        if st.chit_corp != sym:
-            if st.chit_corp:
-                raise GameError(M("The name chits are placed by the corporation that bought the Memphis & Charleston, "
-                                  "in its own turn ({corp} holds them).", corp=st.chit_corp))
-            raise GameError(M("The name chits are placed by the corporation that bought the Memphis & Charleston, in "
-                              "its own turn (no corporation holds them now)."))
-        names = self.chit_names(game)
-        if act.chit not in names:
-            raise GameError(M("There is no name chit {chit}; the chits are {chits}.", chit=repr(act.chit),
-                              chits=both(names)))
-        placed = self.placed_chits(game)
-        st.chits = dict(placed)  # chits of trains that left are back on the charter for good
-        if act.train is None:
-            if act.chit not in placed:
-                raise GameError(M("The {chit} is not on a train.", chit=act.chit))
-            del st.chits[act.chit]
-            game.say(M("{corp} takes the {chit} chit off train {train}.", corp=sym, chit=act.chit,
-                       train=placed[act.chit]))
-            return
-        train = game.train(act.train)
-        if train.owner != sym:
-            mine = tuple(t.id for t in game.trains_of(sym)) or M("none")
-            raise GameError(M("A name chit goes on one of {corp}'s own trains ({trains}), not on {train}.", corp=sym,
-                              trains=mine, train=train.id))
-        if placed.get(act.chit) == train.id:
-            raise GameError(M("Train {train} already carries the {chit}.", train=train.id, chit=act.chit))
-        other = next((n for n, tid in placed.items() if tid == train.id), None)
-        if other is not None:
-            raise GameError(M("Train {train} already carries the {chit}; a train has at most one name (move the "
-                              "{chit} off it first).", train=train.id, chit=other))
-        st.chits[act.chit] = train.id
-        if act.chit in placed:
-            game.say(M("{corp} names its {train}-train the {chit} (moved from train {old}).", corp=sym,
-                       train=train.variant, chit=act.chit, old=placed[act.chit]))
-        else:
-            game.say(M("{corp} names its {train}-train the {chit}.", corp=sym, train=train.variant, chit=act.chit))
-
-    def before_run(self, game: Game, rnd: OperatingRound) -> None:
-        """With automatic chits (the 18xx.games profile): put them on the trains where they earn most."""
-        from ..routes import best_routes
-
-        st = state(game)
-        if st.chit_corp != rnd.corp or not self.auto_name_chits:
-            return
-        trains = [t.id for t in game.trains_of(rnd.corp)]
-        names = self.chit_names(game)
-        best: tuple[int, dict[str, str]] | None = None
-        slots: list[str | None] = [*trains, None]
-        for combo in itertools.product(slots, repeat=len(names)):
-            placed = [t for t in combo if t is not None]
-            if len(placed) != len(set(placed)):
-                continue  # one chit per train
-            st.chits = {n: t for n, t in zip(names, combo, strict=True) if t is not None}
-            value = best_routes(game.board, rnd.corp, self.train_specs(game, rnd.corp), self.route_rules(game)).revenue
-            if best is None or value > best[0]:
-                best = (value, dict(st.chits))
-        st.chits = best[1] if best else {}
 
     def stop_name(self, game: Game, stop: Stop) -> str:
         h = game.data.hex(stop.hex)
@@ -646,9 +379,6 @@ class Rules18AL(CompanyStep, HomeStations, TitleRules):
         game.say(M("{player} cannot raise the price of the train and is bankrupt: the game ends at once; "
                    "{player} forfeits his cash.", player=player))
         game.end_game("bankrupt")
-
-    def _coal_bonus(self, game: Game) -> int:
-        return int(game.data.company("SNAR").abilities.get("coal_field", {}).get("bonus", 10))
 
     def _removed_why(self, game: Game, trains: list[Any]) -> Msg:
         """Why obsolete trains leave at once: the purchase of the train their data names (``obsolete_on``)."""
