@@ -11,24 +11,28 @@ C&StL and D&H specials, the Diesel trade-in and bankruptcy.
 Everything a subclass may change (18FR-RCE is written as changes to 1830) is data or a hook here: private
 abilities are read from the companies' ``abilities`` data, trade-ins and the Diesel's availability from the
 trains' data, the zones from the market legend letters.
+
+Parts of ``Rules1830`` kept in modules of their own: the private auction (g1830_auction), the privates' abilities
+and the M&H exchange (g1830_privates) and the title's state (g1830_state); the 18xx.games profile is g1830_site.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .. import stock
-from ..actions import Action, BuyShares, BuyTrain, LayTile, Par, Pass, PlaceToken
+from ..actions import Action, BuyTrain, LayTile, Pass, PlaceToken
 from ..companies import company_purchase_actions
 from ..errors import GameError
 from ..graph import Reach, reach
 from ..hexgrid import neighbour
-from ..journal import Tracked
 from ..messages import MN, M, Msg
 from ..routes import GenericRules, TrainSpec
-from ..state import BANK, IPO, POOL, Certificate, Corporation
-from .base import TitleRules, title_state
+from ..state import BANK, POOL, Certificate, Corporation
+from .base import TitleRules
+from .g1830_auction import PrivateAuction
+from .g1830_privates import Privates1830
+from .g1830_state import State1830, state
 from .stations import HomeStations
 from .words import either
 
@@ -60,21 +64,6 @@ RULINGS = (
 ZONE_NO_CERT_LIMIT = "yob"  # yellow, orange and brown zones: not counted for the certificate limit
 ZONE_NO_HOLDING_LIMIT = "ob"
 ZONE_MULTI_BUY = "b"
-
-
-@dataclass
-class State1830(Tracked):
-    """1830's own state, kept on ``Game.title_state`` so that refused actions roll it back."""
-
-    homes_placed: set[str] = field(default_factory=set)
-    first_private_discount: int = 0  # NOTES 1.5: $5 per round of passes while the first private is unsold
-    par_due: tuple[str, str] | None = None  # (player, corporation) who must set a par now (B&O private)
-    used: set[str] = field(default_factory=set)  # once-only private abilities used (CS, DH)
-    dh_token_due: str | None = None  # corporation that laid the D&H tile and places its free token now
-
-
-def state(game: Game) -> State1830:
-    return title_state(game, State1830)
 
 
 @dataclass(frozen=True)
@@ -115,7 +104,7 @@ def offboard_areas(game: Game) -> tuple[tuple[str, str], ...]:
     return areas
 
 
-class Rules1830(HomeStations, TitleRules):
+class Rules1830(PrivateAuction, Privates1830, HomeStations, TitleRules):
     title = "1830"
     options = OPTIONS
     or_steps = ("home", "track", "token", "routes", "dividend", "buy_train")
@@ -158,96 +147,6 @@ class Rules1830(HomeStations, TitleRules):
 
         return PrivateSaleStockRound(game)
 
-    # -- the private auction (NOTES 1)
-    def first_private(self, game: Game) -> str:
-        return min(game.companies.values(), key=lambda c: (c.value, list(game.companies).index(c.sym))).sym
-
-    def private_price(self, game: Game, company: str) -> int:
-        value = game.companies[company].value
-        if company == self.first_private(game):
-            return max(0, value - state(game).first_private_discount)
-        return value
-
-    def private_sale_all_passed(self, game: Game, rnd: Any) -> bool:
-        """NOTES 1.5: everyone passed in a row while privates are unsold; the round goes on."""
-        first = self.first_private(game)
-        st = state(game)
-        if game.companies[first].owner is None:
-            st.first_private_discount += 5
-            price = self.private_price(game, first)
-            game.say(M("Everyone passes: {company} now costs {price}.", company=first, price=game.fmt(price)))
-            rnd.summary.append(M("{company} reduced to {price}", company=first, price=game.fmt(price)))
-        else:
-            game.say(M("Everyone passes: the privates pay their revenue (a privates-only operating turn)."))
-            self.pay_private_revenue(game)
-            rnd.summary.append(M("privates paid their revenue"))
-        return True
-
-    def must_take_first_private(self, game: Game) -> bool:
-        first = self.first_private(game)
-        return game.companies[first].owner is None and self.private_price(game, first) == 0
-
-    def on_private_sold(self, game: Game, rnd: Any, company: str) -> None:
-        abilities = game.data.company(company).abilities
-        owner = game.companies[company].owner
-        assert owner is not None
-        for cert_id in abilities.get("shares", ()):
-            cert = next(c for c in game.certs if c.id == cert_id)
-            cert.owner = owner
-            corp = game.corps[cert.corp]
-            if cert.president:
-                corp.president = owner
-                state(game).par_due = (owner, cert.corp)
-                game.say(M("{player} receives the {corp} President's certificate and must set its par price now.",
-                           player=owner, corp=cert.corp))
-            else:
-                game.say(M("{player} receives a {percent}% share of {corp}.", player=owner,
-                           percent=game.percent_of(cert.corp, cert.shares), corp=cert.corp))
-
-    def par_given(self, game: Game, rnd: Any, act: Par) -> None:
-        """The buyer of a private that carries a President's certificate sets that corporation's par."""
-        st = state(game)
-        assert st.par_due is not None
-        player, sym = st.par_due
-        if act.entity != player or game.corp(act.corporation).sym != sym:
-            raise GameError(M("{player} must first set the par price of {corp} (one of {prices}).", player=player,
-                              corp=sym, prices=tuple(game.fmt(c.price) for c in self.par_cells(game))))
-        cells = [c for c in self.par_cells(game) if c.price == act.price]
-        if not cells:
-            raise GameError(M("{price} is not a par value. Choose one of {prices}.", price=game.fmt(act.price),
-                              prices=tuple(game.fmt(c.price) for c in self.par_cells(game))))
-        game.market.place(sym, cells[0].row, cells[0].col)
-        game.corps[sym].par_price = act.price
-        st.par_due = None
-        game.say(M("{player} sets the par price of {corp} at {price}.", player=player, corp=sym,
-                   price=game.fmt(act.price)))
-        rnd.summary.append(M("{player} set {corp}'s par at {price}", player=player, corp=sym,
-                             price=game.fmt(act.price)))
-        stock.check_float(game, sym)
-
-    def pending_par(self, game: Game) -> tuple[str, str] | None:
-        return state(game).par_due
-
-    def stock_company_actions(self, game: Game, rnd: Any, player: str) -> list[Action]:
-        out: list[Action] = []
-        for c in game.companies.values():
-            if c.owner == player:
-                out += [BuyShares(entity=c.sym, corporation=cert.corp, source=cert.owner)  # type: ignore[arg-type]
-                        for cert in self.exchange_options(game, c.sym)]
-        return out
-
-    def stock_company_action(self, game: Game, rnd: Any, act: Action) -> None:
-        if isinstance(act, BuyShares) and game.data.company(act.entity).abilities.get("exchange"):
-            self.exchange_company(game, act)
-            return
-        super().stock_company_action(game, rnd, act)
-
-    def player_trade_problem(self, game: Game, rnd: Any) -> Msg | None:
-        """NOTES 2: privates change hands between players from stock round 2 on."""
-        if game.round_no <= 1:
-            return M("Privates may not change hands between players in the first stock round.")
-        return None
-
     # -- stock round
     def sales_allowed(self, game: Game, rnd: Any) -> bool:
         return game.round_no > 1
@@ -269,55 +168,6 @@ class Rules1830(HomeStations, TitleRules):
         if not self._zone(game, corp, ZONE_MULTI_BUY):
             return False
         return source == POOL or bool(game.options.get("multiple_brown_from_ipo"))
-
-    # -- privates in the hands of corporations, and the M&H exchange
-    def company_price_range(self, game: Game, corp: str, company: str) -> tuple[int, int] | None:
-        """NOTES 4, Private companies: phases 3 and 4, half to double face value; never the B&O private."""
-        if "3" not in game.bought_train_types or game.data.company(company).abilities.get("no_sale_to_corporation"):
-            return None
-        value = game.companies[company].value
-        return max(1, value // 2), value * 2
-
-    def exchange_options(self, game: Game, company: str) -> list[Certificate]:
-        c = game.companies.get(company)
-        ex = game.data.company(company).abilities.get("exchange") if c else None
-        if c is None or ex is None or c.closed or c.owner is None or not game.has_player(c.owner):
-            return []
-        corp = ex["corporation"]
-        if game.percent_of(corp, game.shares_held(c.owner, corp) + 1) > game.holding_limit_percent() and \
-                not self.holding_limit_waived(game, corp):
-            return []
-        out = []
-        for source in ex["from"]:
-            cert = stock.ipo_cert(game, corp) if source == IPO else stock.pool_cert(game, corp)
-            if cert is not None:
-                out.append(cert)
-        return out
-
-    def exchange_company(self, game: Game, act: BuyShares) -> None:
-        """NOTES 4 (M&H): its owner exchanges it for a 10% share from the IPO or the pool; the private closes."""
-        c = game.company(act.entity)
-        opts = self.exchange_options(game, act.entity)
-        corp = game.corp(act.corporation).sym
-        source = act.source
-        match = [cert for cert in opts if cert.corp == corp and cert.owner == source]
-        if not match:
-            where = tuple(M("{corp} from the IPO", corp=cert.corp) if cert.owner == IPO
-                          else M("{corp} from the pool", corp=cert.corp) for cert in opts) or M("nothing now")
-            raise GameError(M("{company} can be exchanged for: {options}.", company=act.entity, options=where))
-        cert = match[0]
-        owner = c.owner
-        assert owner is not None
-        cert.owner = owner
-        c.closed = True
-        if source == IPO:
-            game.say(M("{player} exchanges {name} ({company}) for a {corp} share from the IPO; {company} closes.",
-                       player=owner, name=c.name, company=c.sym, corp=corp))
-        else:
-            game.say(M("{player} exchanges {name} ({company}) for a {corp} share from the pool; {company} closes.",
-                       player=owner, name=c.name, company=c.sym, corp=corp))
-        game.update_presidency(corp)
-        stock.check_float(game, corp)
 
     # -- operating turn
     def step_applies(self, game: Game, rnd: OperatingRound, step: str) -> bool:
@@ -372,119 +222,12 @@ class Rules1830(HomeStations, TitleRules):
     def lay_connects(self, game: Game, corp: str, hex_id: str) -> bool:
         return corp not in state(game).homes_placed and self.home(game, corp)[0] == hex_id
 
-    def blocker(self, game: Game, hex_id: str) -> str | None:
-        """The player-owned private that keeps tiles off the hex, if any."""
-        for c in game.companies.values():
-            if not c.closed and c.owner is not None and game.has_player(c.owner) and \
-                    hex_id in game.data.company(c.sym).blocks_hexes:
-                return c.sym
-        return None
-
     def tile_lay_problem(self, game: Game, corp: str, hex_id: str, tile: str, rotation: int) -> Msg | None:
         blocked = self.blocker(game, hex_id)
         if blocked:
             return M("{hex} is blocked by {name} ({company}) while a player owns it.", hex=hex_id,
                      name=game.companies[blocked].name, company=blocked)
         return None
-
-    def _owned_by_operating(self, game: Game, rnd: OperatingRound, sym: str) -> bool:
-        c = game.companies.get(sym)
-        return c is not None and not c.closed and c.owner == rnd.corp
-
-    def special_lays(self, game: Game, rnd: OperatingRound) -> list[LayTile]:
-        """The private tile lays the operating corporation may make now (C&StL, D&H)."""
-        from ..tiles import distinct_rotations, tile_layout
-        from ..track import exit_problem
-
-        out: list[LayTile] = []
-        st = state(game)
-        for c in game.companies.values():
-            lay = game.data.company(c.sym).abilities.get("tile_lay")
-            if lay is None or c.sym in st.used or not self._owned_by_operating(game, rnd, c.sym):
-                continue
-            # an extra lay (C&StL) comes at any point of the owner's turn; one that is the turn's lay (D&H) in
-            # the track step
-            if not lay.get("extra") and (rnd.lays or rnd.step != "track"):
-                continue
-            for h in lay["hexes"]:
-                if game.board.hexes[h].tile is not None:
-                    continue
-                cost = 0 if lay.get("free") else self.lay_cost(game, h)
-                if game.corps[rnd.corp or ""].cash < cost:
-                    continue
-                for tid in lay["tiles"]:
-                    tdef = game.data.tiles[tid]
-                    if not game.board.supply.get(tid) or tdef.color not in game.phase.tiles:
-                        continue
-                    old = game.board.layout(h)
-                    for r in distinct_rotations(tdef):
-                        new = tile_layout(tdef, r)
-                        if len(new.towns) != len(old.towns) or len(new.cities) != len(old.cities):
-                            continue
-                        if exit_problem(game, h, new) is None:
-                            out.append(LayTile(entity=c.sym, hex=h, tile=tid, rotation=r))
-        return out
-
-    def _special_lay(self, game: Game, rnd: OperatingRound, act: LayTile) -> None:
-        from ..track import city_map
-
-        sym = rnd.corp or ""
-        opts = self.special_lays(game, rnd)
-        if act not in opts:
-            listing = tuple(M("#{tile} r{rotation} at {hex}", tile=o.tile, rotation=o.rotation, hex=o.hex)
-                            for o in opts) or M("none now")
-            raise GameError(M("{company} lays its tile where its ability says: {options}.", company=act.entity,
-                              options=listing))
-        lay = game.data.company(act.entity).abilities["tile_lay"]
-        cost = 0 if lay.get("free") else self.lay_cost(game, act.hex)
-        if cost:
-            game.pay(sym, BANK, cost)
-        game.board.place_tile(act.hex, act.tile, act.rotation, city_map(game, act.hex, act.tile, act.rotation))
-        state(game).used.add(act.entity)
-        if cost:
-            game.say(M("{corp} (with {company}) lays #{tile} at {hex} for {cost}.", corp=sym, company=act.entity,
-                       tile=act.tile, hex=act.hex, cost=game.fmt(cost)))
-        else:
-            game.say(M("{corp} (with {company}) lays #{tile} at {hex}.", corp=sym, company=act.entity, tile=act.tile,
-                       hex=act.hex))
-        if not lay.get("extra"):
-            rnd.lays.append("yellow")
-            token = game.data.company(act.entity).abilities.get("token")
-            if token is not None and token["hex"] == act.hex:
-                state(game).dh_token_due = sym
-            rnd.advance(game)
-
-    def _dh_token(self, game: Game, rnd: OperatingRound, act: PlaceToken) -> None:
-        sym = rnd.corp or ""
-        st = state(game)
-        company = next(c for c in game.companies if c in st.used and
-                       game.data.company(c).abilities.get("token"))
-        token = game.data.company(company).abilities["token"]
-        if act.hex != token["hex"]:
-            raise GameError(M("{corp} places the {company} station token in {hex} now.", corp=sym, company=company,
-                              hex=token["hex"]))
-        if game.corps[sym].tokens_left <= 0:
-            st.dh_token_due = None
-            raise GameError(M("{corp} has no station tokens left.", corp=sym))
-        self.put_station(game, sym, act.hex, act.city, token.get("price", 0))
-        st.dh_token_due = None
-        rnd.token_placed = True
-        rnd.advance(game)
-
-    def company_action(self, game: Game, rnd: OperatingRound, act: Action) -> None:
-        if isinstance(act, LayTile):
-            if not self._owned_by_operating(game, rnd, act.entity):
-                raise GameError(M("{company}'s ability is used only by the corporation owning it, in its turn.",
-                                  company=act.entity))
-            self._special_lay(game, rnd, act)
-            return
-        if isinstance(act, PlaceToken) and state(game).dh_token_due == rnd.corp and rnd.step == "token":
-            self._dh_token(game, rnd, act)
-            return
-        if isinstance(act, BuyShares) and game.data.company(act.entity).abilities.get("exchange"):
-            self.exchange_company(game, act)
-            return
-        raise GameError(M("{company} has no ability usable now.", company=act.entity))
 
     def lay_allowance_problem(self, game: Game, rnd: OperatingRound, kind: str) -> Msg | None:
         if rnd.lays:
