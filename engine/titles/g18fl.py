@@ -5,19 +5,26 @@ draft, 5- and 10-share corporations with conversion, two yellow lays or one
 upgrade, hotels and distance-priced tokens, the three private bonuses, the
 Keys hurricane, and 18FL's market moves and scoring. Choices where the rules
 are silent are listed in ``RULINGS`` (and the README).
+
+Kept in modules of their own: the private draft (g18fl_draft), and as parts of
+``Rules18FL`` the distance-priced stations and hotels (g18fl_tokens) and the
+privates' bonuses (g18fl_privates); the revenue rules are g18fl_routes, the
+18xx.games profile g18fl_site.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..actions import Action, Assign, Bid, Convert, HexToken, LayTile, Pass, PlaceToken
+from ..actions import Action, Assign, Convert, HexToken, LayTile, Pass, PlaceToken
 from ..errors import GameError
-from ..graph import reach, token_distance
-from ..journal import Tracked
-from ..messages import Join, M, Msg, Text
+from ..graph import reach
+from ..messages import M, Msg
 from ..state import BANK, IPO, POOL, RESERVED, Certificate, Corporation
 from .base import TitleRules
+from .g18fl_draft import DraftRound
+from .g18fl_privates import PORT_HEXES, FLPrivates
+from .g18fl_tokens import FLTokens
 from .words import either
 
 if TYPE_CHECKING:
@@ -37,118 +44,11 @@ RULINGS = (
     "keeps at least one exit that existing or future track can still use.",
 )
 
-PORT_HEXES = ("B5", "B23", "G20", "K28")
 KEYS = ("M24", "M26")
 KEY_WEST = "M24"
-BID_AMOUNTS = (0, 5, 10)
 
 
-class DraftRound(Tracked):
-    """Initial Stock Round, first part: sealed $0/$5/$10 bids, then one private each in bid order."""
-
-    kind = "draft"
-    name = "Private draft"  # the round's id in the game's records, in English
-
-    @property
-    def display_name(self) -> Msg:
-        """The round's name as a player reads it."""
-        return M("Private draft")
-
-    def __init__(self, game: Game) -> None:
-        self.bids: dict[str, int] = {}
-        self.order: list[str] = []
-        self.picked: list[str] = []
-        game.say(M("Each player makes a sealed bid of $0, $5 or $10 for the right to choose a private company "
-                   "first."))
-
-    def bidding(self) -> bool:
-        return not self.order
-
-    def finished(self, game: Game) -> bool:
-        return bool(self.order) and len(self.picked) == len(self.order)
-
-    def current_entity(self, game: Game) -> str | None:
-        players = self.acting_players(game)
-        return players[0] if players else None
-
-    def acting_players(self, game: Game) -> list[str]:
-        if self.bidding():
-            return [p.name for p in game.players if p.name not in self.bids]
-        return [self.order[len(self.picked)]]
-
-    def process(self, game: Game, act: Action) -> None:
-        if not isinstance(act, Bid):
-            raise GameError(M("The private draft is on: {state}", state=self.describe(game)))
-        if self.bidding():
-            if act.company is not None:
-                raise GameError(M("First everyone makes a sealed bid of $0, $5 or $10; companies are chosen after."))
-            if act.entity not in self.acting_players(game):
-                if game.has_player(act.entity):
-                    raise GameError(M("{player} has already bid.", player=act.entity))
-                raise GameError(M("There is no player called {player}.", player=act.entity))
-            if act.price not in BID_AMOUNTS:
-                raise GameError(M("A sealed bid is $0, $5 or $10."))
-            self.bids[act.entity] = act.price
-            game.say(M("{player} has made a sealed bid.", player=act.entity))
-            if len(self.bids) == len(game.players):
-                self._reveal(game)
-            return
-        chooser = self.order[len(self.picked)]
-        if act.entity != chooser:
-            raise GameError(M("It is {player}'s turn to choose a private company.", player=chooser))
-        if act.company is None:
-            raise GameError(M("Choose a private company: {companies}.", companies=tuple(self._open(game))))
-        company = game.company(act.company)
-        if company.owner is not None:
-            raise GameError(M("{company} is taken. Open: {companies}.", company=company.sym,
-                              companies=tuple(self._open(game))))
-        if act.price not in (0, company.value):
-            # a pick is no bid: the private costs its face value (the price may be left at $0 or name that value)
-            raise GameError(M("{company} is bought at its face value, {value}, not {price}: choose it with no price.",
-                              company=company.sym, value=game.fmt(company.value), price=game.fmt(act.price)))
-        if game.available_cash(chooser) < company.value:
-            raise GameError(M("{company} costs {value}.", company=company.sym, value=game.fmt(company.value)))
-        game.pay(chooser, BANK, company.value)
-        company.owner = chooser
-        self.picked.append(company.sym)
-        game.say(M("{player} buys {name} ({company}) for {value}.", player=chooser, name=company.name,
-                   company=company.sym, value=game.fmt(company.value)))
-        if company.sym == "FECCTC":
-            cert = game.certs_of("FEC")[1]
-            cert.owner = chooser
-            game.say(M("{player} receives a {percent}% share of {corp} with it.", player=chooser,
-                       percent=game.percent_of("FEC", 1), corp="FEC"))
-        if company.sym == "TR":
-            game.priority = [p.name for p in game.players].index(chooser)
-
-    def _reveal(self, game: Game) -> None:
-        seats = [p.name for p in game.players]
-        self.order = sorted(seats, key=lambda n: (-self.bids[n], seats.index(n)))
-        for name, amount in self.bids.items():
-            if amount:
-                game.pay(name, BANK, amount)
-        game.say(M("Bids revealed: {bids}. Choosing order: {order}.",
-                   bids=tuple(f"{n} {game.fmt(self.bids[n])}" for n in seats), order=tuple(self.order)))
-
-    def _open(self, game: Game) -> list[str]:
-        return [s for s, c in game.companies.items() if c.owner is None]
-
-    def legal_actions(self, game: Game) -> list[Action]:
-        if self.bidding():
-            return [Bid(entity=p, price=a) for p in self.acting_players(game) for a in BID_AMOUNTS]
-        chooser = self.order[len(self.picked)]
-        return [Bid(entity=chooser, price=0, company=s) for s in self._open(game)]
-
-    def describe(self, game: Game) -> Msg:
-        if self.bidding():
-            return M("Waiting for sealed bids ($0, $5 or $10) from {players}.",
-                     players=tuple(self.acting_players(game)))
-        chooser = self.order[len(self.picked)]
-        return M("{player} chooses a private company: {companies}.", player=chooser,
-                 companies=tuple(self._open(game)))
-
-
-class Rules18FL(TitleRules):
+class Rules18FL(FLPrivates, FLTokens, TitleRules):
     title = "18FL"
     corporation_train_cash_on_hand_only = True  # 8.4.2: no stock sold toward a train from another corporation
     options = {"two_player_share_limit": "Two players only: a player may hold up to 70% of a corporation."}
@@ -266,15 +166,6 @@ class Rules18FL(TitleRules):
         own = "upgrade" not in rnd.lays and len(rnd.lays) < 2
         return own or self._usable(game, "TR")
 
-    def _usable(self, game: Game, sym: str) -> bool:
-        c = game.companies.get(sym)
-        return c is not None and not c.closed and c.owner is not None
-
-    def _president_holds(self, game: Game, rnd: OperatingRound, sym: str) -> bool:
-        """The operating corporation's president owns the private (18xx.games lets TR lay only then, D17)."""
-        c = game.companies.get(sym)
-        return self._usable(game, sym) and c is not None and c.owner == game.corps[rnd.corp or ""].president
-
     def tile_lay_problem(self, game: Game, corp: str, hex_id: str, tile: str, rotation: int) -> Msg | None:
         from ..tiles import tile_layout
 
@@ -327,176 +218,7 @@ class Rules18FL(TitleRules):
             return True
         return False
 
-    def _normal_token_problem(self, game: Game, rnd: OperatingRound) -> Msg | None:
-        corp = game.corps[rnd.corp or ""]
-        if rnd.token_placed:
-            return M("{corp} has placed its token this turn (one station or hotel per operating round).",
-                     corp=corp.sym)
-        if corp.tokens_left <= 0:
-            return M("{corp} has no tokens left.", corp=corp.sym)
-        return None
-
-    def station_options(self, game: Game, corp: str) -> list[tuple[str, int, int]]:
-        """(hex, city, cost) where the corporation may place a station now."""
-        own_hexes = {h for h, _ in game.board.stations(corp)}
-        return self._priced(game, corp, "city", lambda h, ci: h not in own_hexes and
-                            None in game.board.hexes[h].tokens[ci])
-
-    def hotel_options(self, game: Game, corp: str) -> list[tuple[str, int, int]]:
-        """(hex, town, cost) where the corporation may build a hotel now."""
-        return self._priced(game, corp, "town", lambda h, ti: ti not in game.board.hexes[h].hotels)
-
-    def _priced(self, game: Game, corp: str, kind: str, free: Any) -> list[tuple[str, int, int]]:
-        """Reachable cities or towns that pass ``free``, with the $20-per-hex token cost."""
-        r = reach(game.board, corp)
-        out = []
-        for h, i in sorted(r.cities if kind == "city" else r.towns):
-            if not free(h, i):
-                continue
-            d = token_distance(game.board, corp, h, node=(kind, i))
-            if d is not None:
-                out.append((h, i, 20 * d))
-        return out
-
-    def _station(self, game: Game, rnd: OperatingRound, act: PlaceToken) -> None:
-        self._spend_token(game, rnd, "station", act.hex, act.city)
-
-    def _hotel(self, game: Game, rnd: OperatingRound, act: HexToken) -> None:
-        self._spend_token(game, rnd, "hotel", act.hex, act.town)
-
-    def _spend_token(self, game: Game, rnd: OperatingRound, kind: str, hex_id: str, index: int) -> None:
-        """The turn's one token: a station in a city circle or a hotel in a town."""
-        sym = rnd.corp
-        assert sym is not None
-        problem = self._normal_token_problem(game, rnd)
-        if problem:
-            raise GameError(problem)
-        station = kind == "station"
-        options = self.station_options(game, sym) if station else self.hotel_options(game, sym)
-        costs = {(h, i): cost for h, i, cost in options}
-        cost = costs.get((hex_id, index))
-        if cost is None:
-            listing = tuple(Join((self._where(game, h, i if station else None), game.fmt(v)), " ")
-                            for (h, i), v in costs.items()) or M("none")
-            if station:
-                raise GameError(M("{corp} cannot place a station at {hex}: it needs an open city circle it can reach, "
-                                  "on a hex where it has no station. Options: {options}.", corp=sym, hex=hex_id,
-                                  options=listing))
-            raise GameError(M("{corp} cannot place a hotel at {hex}: it needs a town it can reach that has no hotel. "
-                              "Options: {options}.", corp=sym, hex=hex_id, options=listing))
-        if game.corps[sym].cash < cost:
-            cash = game.fmt(game.corps[sym].cash)
-            if station:
-                raise GameError(M("A station at {hex} costs {cost}; {corp} has {cash}.", hex=hex_id,
-                                  cost=game.fmt(cost), corp=sym, cash=cash))
-            raise GameError(M("A hotel at {hex} costs {cost}; {corp} has {cash}.", hex=hex_id, cost=game.fmt(cost),
-                              corp=sym, cash=cash))
-        if station:
-            slots = game.board.hexes[hex_id].tokens[index]
-            slots[slots.index(None)] = sym
-        else:
-            game.board.hexes[hex_id].hotels[index] = sym
-        if cost:
-            game.pay(sym, BANK, cost)
-        corp = game.corps[sym]
-        corp.tokens_left -= 1
-        corp.tokens_used.append(kind)
-        rnd.token_placed = True
-        where = self._where(game, hex_id, index if station else None)
-        if station:
-            game.say(M("{corp} places a station at {place} for {cost}.", corp=sym, place=where, cost=game.fmt(cost)))
-        else:
-            game.say(M("{corp} builds a hotel at {place} for {cost}.", corp=sym, place=where, cost=game.fmt(cost)))
-        rnd.token_done(game)
-
-    def _where(self, game: Game, hex_id: str, city: int | None) -> Msg:
-        h = game.data.hex(hex_id)
-        name = h.name or hex_id
-        if hex_id == "B23" and city is not None and len(game.board.hexes[hex_id].tokens) == 2:
-            if city == 1:
-                return M("{place} North ({hex})", place=name, hex=hex_id)
-            return M("{place} South ({hex})", place=name, hex=hex_id)
-        return M("{place} ({hex})", place=name, hex=hex_id)
-
-    # -- private companies
-    def company_action(self, game: Game, rnd: OperatingRound, act: Action) -> None:
-        from ..rounds.operating_round import lay_tile
-
-        company = game.companies[act.entity]
-        sym = rnd.corp
-        assert sym is not None
-        if company.closed or company.owner is None:
-            raise GameError(M("{company} is closed.", company=company.sym))
-        if company.sym == "TR" and isinstance(act, LayTile):
-            if rnd.step != "track":
-                raise GameError(M("The Tallahassee Railroad's extra yellow tile is laid in the track step."))
-            lay_tile(game, sym, act.hex, act.tile, act.rotation, yellow_only=True,
-                     by=M("{corp} (with {company})", corp=sym, company="TR"))
-            self._close(game, "TR")
-            if not self.more_lays_possible(game, rnd):
-                rnd.advance(game)
-            return
-        if company.sym == "POSC" and isinstance(act, Assign):
-            if rnd.step != "token":
-                raise GameError(M("The port token is placed in the token step."))
-            self._place_port(game, rnd, act.target)
-            return
-        if company.sym == "TC" and isinstance(act, PlaceToken):
-            if rnd.step != "token":
-                raise GameError(M("The Terminal Company token is placed in the token step."))
-            target = act.corporation or sym
-            if target != sym:
-                raise GameError(M("The terminal token goes to the operating corporation, {corp}.", corp=sym))
-            options = self.terminal_options(game, sym)
-            if (act.hex, act.city) not in options:
-                raise GameError(M("The terminal token goes beside a laid tile with a city circle (not an empty hex) "
-                                  "where {corp} has no station.", corp=sym))
-            game.board.hexes[act.hex].extra_tokens.append((sym, act.city))
-            game.say(M("{corp} places the Terminal Company token at {place}.", corp=sym,
-                       place=self._where(game, act.hex, act.city)))
-            self._close(game, "TC")
-            rnd.token_done(game)
-            return
-        raise GameError(M("{company} cannot do that. {help}", company=company.sym,
-                          help=self._company_help(company.sym)))
-
-    def _place_port(self, game: Game, rnd: OperatingRound, target: str) -> None:
-        sym = rnd.corp
-        assert sym is not None
-        if target not in PORT_HEXES:
-            raise GameError(M("The port token goes on {places}.",
-                              places=either([self._where(game, h, None) for h in PORT_HEXES])))
-        game.board.hexes[target].markers["port"] = sym
-        game.say(M("{corp} places the Port +20 token at {place}.", corp=sym, place=self._where(game, target, None)))
-        self._close(game, "POSC")
-        rnd.token_done(game)
-
-    def _company_help(self, sym: str) -> Text:
-        return {
-            "TR": M("TR lays one extra yellow tile in the track step."),
-            "POSC": M("POSC places the Port +20 token on a port city in the token step."),
-            "TC": M("TC places an extra station beside a city tile in the token step."),
-            "FECCTC": M("FECCTC has no action; it came with a share of FEC."),
-        }.get(sym, "")
-
-    def terminal_options(self, game: Game, corp: str) -> list[tuple[str, int]]:
-        out = []
-        for h, st in game.board.hexes.items():
-            layout = game.board.layout(h)
-            if not layout.cities or layout.color == "white":
-                continue
-            for ci in range(len(layout.cities)):
-                if corp in st.tokens[ci] or (corp, ci) in st.extra_tokens:
-                    continue
-                out.append((h, ci))
-        return out
-
-    def _close(self, game: Game, sym: str) -> None:
-        c = game.companies[sym]
-        if not c.closed:
-            c.closed = True
-            game.say(M("{company} closes.", company=sym))
-
+    # -- the legal moves of the steps above
     def _token_actions(self, game: Game, rnd: OperatingRound) -> list[Action]:
         sym = rnd.corp
         assert sym is not None
