@@ -101,5 +101,5 @@ def best_routes(board: Board, corp: str, trains: Sequence[TrainSpec], rules: Rou
     steps = Budget(DEFAULT_BUDGET if budget is None else budget)
     picked = solve(net, list(trains), steps)
     routes = [net.route(train, seq, links, revenue, station_first=True)
-              for train, (revenue, seq, links) in zip(trains, picked, strict=True) if seq]
+              for train, (revenue, seq, links, _) in zip(trains, picked, strict=True) if seq]
     return RouteSet(tuple(routes), sum(r.revenue for r in routes), proven=not steps.spent)
