@@ -186,7 +186,7 @@ def _best_pair(net: Network, kinds: list[TrainSpec], ub: list[int], lb: int, ste
     In such a set one train earns near its best: if both earned ``h_a + 1`` and ``h_b + 1`` below their best, with
     ``h_a + h_b`` the gap between ``lb`` and the sum of the bests, less one, the set would not beat ``lb``. So the
     gap is split in two halves, each train's floor its best less its half (two trains of one kind: half of
-    ``lb + 1``), and ``_pair_stage`` finds the best set in which a walk earns at least its train's floor.
+    ``lb + 1``), and ``_pair_beside_high`` finds the best set in which a walk earns at least its train's floor.
     """
     a, b = kinds
     nested = _shorter(net, a, b) if a != b else None
@@ -202,10 +202,10 @@ def _best_pair(net: Network, kinds: list[TrainSpec], ub: list[int], lb: int, ste
         h_s = max(0, (gap - 1 - (ub[1 - nested] - ub[nested])) // 2)
         floors = [0, 0]
         floors[nested], floors[1 - nested] = ub[nested] - h_s, ub[1 - nested] - (gap - 1 - h_s)
-    return _pair_stage(net, kinds, ub, floors, nested, lb, steps)
+    return _pair_beside_high(net, kinds, ub, floors, nested, lb, steps)
 
 
-def _pair_stage(net: Network, kinds: list[TrainSpec], ub: list[int], floors: list[int], nested: int | None,
+def _pair_beside_high(net: Network, kinds: list[TrainSpec], ub: list[int], floors: list[int], nested: int | None,
                 beat: int, steps: Budget) -> list[_Found] | None:
     """The best set of two walks on separate track earning more than ``beat`` among those in which a train's walk
     earns at least its floor, if any.
