@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 from bisect import bisect_left
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from .route_network import Link, Network, Walk, dominant
@@ -33,16 +33,24 @@ class _Pricing:
             used = 0
             for m in self.cls:
                 used |= m
-            # Few classes, many routes: one pass per class, written as a binary numeral (last route first)
-            # that int() turns into the bitset in C.
-            backwards = self.cls[::-1]
+            # Transposed a byte of classes at a time: the routes' masks side by side (last route first), one column
+            # of bytes per byte of classes, each class's column of bits read by int() in C.
+            width = (used.bit_length() + 7) // 8
+            blob = b"".join([m.to_bytes(width, "little") for m in reversed(self.cls)])
             self._index = {}
-            while used:
-                low = used & -used
-                used ^= low
-                c = low.bit_length() - 1
-                self._index[low] = int(bytes([48 + (m >> c & 1) for m in backwards]), 2)
+            for k in range(width):
+                column = blob[k::width]
+                byte = used >> 8 * k & 255
+                while byte:
+                    low = byte & -byte
+                    byte ^= low
+                    j = low.bit_length() - 1
+                    self._index[1 << 8 * k + j] = int(column.translate(_BIT_DIGITS[j]), 2)
         return self._index
+
+
+# _BIT_DIGITS[j] turns each byte into the digit "0" or "1" of its bit j
+_BIT_DIGITS = [bytes.maketrans(bytes(range(256)), bytes(48 + (v >> j & 1) for v in range(256))) for j in range(8)]
 
 
 @dataclass
@@ -81,7 +89,8 @@ def _may_run(train: TrainSpec, walk: Walk) -> bool:
     return train.fits(walk.majors, walk.towns) and train.scoring_stops(walk.majors, walk.towns) >= 2
 
 
-_WALK_COST = 3  # steps per walk listed for the combination (building, pricing and indexing it)
+_WALK_COST = 1  # steps per walk listed for the combination (building, pricing and indexing it)
+_OFFER_COST = 1  # steps per walk paired with the other train's best listed walk beside it
 _BITS_PER_STEP = 1000  # route positions per step of a branch-and-bound node
 _CHECKS_PER_STEP = 64  # comparisons of two realisations' track per step
 _GROUP = 16  # realisations a branch of a single train's search carries at most
@@ -101,10 +110,10 @@ class Budget:
         return self.left <= 0
 
 
-_Found = tuple[int, tuple[int, ...], tuple[Link, ...]]  # revenue, stops in walk order, links
+_Found = tuple[int, tuple[int, ...], tuple[Link, ...], int]  # revenue, stops in walk order, links, track classes
 
 
-_NONE: _Found = (0, (), ())
+_NONE: _Found = (0, (), (), 0)
 
 
 def solve(net: Network, trains: list[TrainSpec], steps: Budget,
@@ -146,18 +155,16 @@ def solve(net: Network, trains: list[TrainSpec], steps: Budget,
     floors: dict[TrainSpec, int] = {}
     for i, k in enumerate(kinds):
         floors[k] = min(floors.get(k, 1 << 30), lb + 1 - others[i])
-    by_links: dict[tuple[int, ...], tuple] = {}
     if n == 2:
-        listed, lb, pair = _pair_walks(net, kinds, ub, lb, steps)
-        if pair is not None:
-            greedy = pair
-            floors = {k: lb + 1 - others[i] for i, k in enumerate(kinds)}
-    else:
-        listed = [found for k, floor in floors.items() if floor <= alone[k][0]  # else not even its best would do
-                  for found in _kind_walks(net, k, 0, max(floor, 1), True, steps)]
-    for _, seq, links in listed:
-        by_links.setdefault(tuple(sorted(id(lk) for lk in links)), (seq, links))
-    walks = dominant([_make_walk(net, seq, links) for seq, links in by_links.values()])
+        pair = _best_pair(net, kinds, ub, lb, steps)
+        return greedy if pair is None else pair
+    listed = [found for k, floor in floors.items() if floor <= alone[k][0]  # else not even its best would do
+              for found in _kind_walks(net, k, 0, max(floor, 1), True, steps)]
+    # a walk listed for two kinds, once (the same stops in the same order on the same track classes)
+    by_track: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], tuple[Link, ...], int]] = {}
+    for _, seq, links, cls in listed:
+        by_track.setdefault((seq, cls), (seq, links, cls))
+    walks = dominant([_make_walk(net, *found) for found in by_track.values()])
     by_kind = _all_options(net, walks, list(floors), floors)
     opts = [by_kind[k] for k in kinds]
     picks = _branch_and_bound(opts, kinds, lb, steps)
@@ -169,60 +176,67 @@ def solve(net: Network, trains: list[TrainSpec], steps: Budget,
             out.append(_NONE)
         else:
             w = walks[opt.pricing.walk[pick]]
-            out.append((opt.pricing.revenue[pick], w.seq, w.links))
+            out.append((opt.pricing.revenue[pick], w.seq, w.links, w.cls))
     return out
 
 
-def _pair_walks(net: Network, kinds: list[TrainSpec], ub: list[int], lb: int,
-                steps: Budget) -> tuple[list[_Found], int, list[_Found] | None]:
-    """The walks two trains may run in a set beating ``lb`` (a superset of both walks of every such set), and the
-    best set found on the way if it beats ``lb``: (walks, its total or lb, the set or None).
+def _best_pair(net: Network, kinds: list[TrainSpec], ub: list[int], lb: int, steps: Budget) -> list[_Found] | None:
+    """The best set of two walks on separate track if it earns more than ``lb``, else None.
 
     In such a set one train earns near its best: if both earned ``h_a + 1`` and ``h_b + 1`` below their best, with
-    ``h_a + h_b`` the gap between ``lb`` and the sum of the bests, less one, the set would not beat ``lb``. So each
-    kind's walks that near its best are listed first (*high*), each half the gap (two trains of one kind: those
-    earning at least half of ``lb + 1``); the best pair of high walks may raise ``lb``. Then each train's partners:
-    walks that, beside the best high walk of the other train clear of their track, beat ``lb``; the search cuts a
-    branch as soon as no high walk clear of its track could lift it over ``lb``.
+    ``h_a + h_b`` the gap between ``lb`` and the sum of the bests, less one, the set would not beat ``lb``. So the
+    gap is split in two halves, each train's floor its best less its half (two trains of one kind: half of
+    ``lb + 1``), and ``_pair_beside_high`` finds the best set in which a walk earns at least its train's floor.
     """
     a, b = kinds
-    gap = ub[0] + ub[1] - (lb + 1)
     nested = _shorter(net, a, b) if a != b else None
+    gap = ub[0] + ub[1] - (lb + 1)
     if a == b:
-        high = _kind_walks(net, a, 0, max((lb + 2) // 2, 1), True, steps)
-        partner = _Partner(lb, high)
-        pair = partner.best_pair(high, lb)
-        if pair is not None:
-            lb = partner.beat = pair[0]
-        more = _kind_walks(net, a, 0, max(lb + 1 - ub[0], 1), True, steps, partner)
-        return high + more, lb, None if pair is None else [pair[1], pair[2]]
-    if nested is None:
+        floors = [max((lb + 2) // 2, 1)] * 2
+    elif nested is None:
         h_a = max(0, gap // 2)
-        h_b = gap - 1 - h_a
-        high_a = _kind_walks(net, a, 0, max(ub[0] - h_a, 1), True, steps)
-        high_b = _kind_walks(net, b, 0, max(ub[1] - h_b, 1), True, steps) if h_b >= 0 else []
+        floors = [ub[0] - h_a, ub[1] - (gap - 1 - h_a)]
     else:
-        # The longer train runs every walk of the shorter at the same price: split the gap so that the shorter's
-        # floor is no lower than the longer's, and take the shorter's high walks from the longer's listing.
+        # The longer train runs every walk of the shorter at the same price: the gap is split so that the shorter's
+        # floor is no lower than the longer's, and the shorter's high walks come from the longer's.
+        h_s = max(0, (gap - 1 - (ub[1 - nested] - ub[nested])) // 2)
+        floors = [0, 0]
+        floors[nested], floors[1 - nested] = ub[nested] - h_s, ub[1 - nested] - (gap - 1 - h_s)
+    return _pair_beside_high(net, kinds, ub, floors, nested, lb, steps)
+
+
+def _pair_beside_high(net: Network, kinds: list[TrainSpec], ub: list[int], floors: list[int], nested: int | None,
+                beat: int, steps: Budget) -> list[_Found] | None:
+    """The best set of two walks on separate track earning more than ``beat`` among those in which a train's walk
+    earns at least its floor, if any.
+
+    Each train's walks earning at least its floor are listed (*high*). Then each train's walks are searched beside
+    the other's high walks: each walk found is paired with the best high walk clear of its track, raising the mark
+    as it goes, and a branch is cut as soon as no high walk clear of its track could lift it over the mark.
+    """
+    a, b = kinds
+    if a == b:
+        partner = _Partner(beat, _kind_walks(net, a, 0, max(floors[0], 1), True, steps))
+        _kind_walks(net, a, 0, max(beat + 1 - ub[0], 1), True, steps, partner)
+        # identical trains: the first runs the better walk
+        return None if partner.best is None else sorted(partner.best, key=lambda f: -f[0])
+    listed: list[list[_Found]] = [[], []]
+    if nested is not None and floors[1 - nested] <= min(floors[nested], ub[1 - nested]):
         s, long_ = nested, 1 - nested
-        h_s = max(0, (gap - 1 - (ub[long_] - ub[s])) // 2)
-        h_l = gap - 1 - h_s
-        if h_l >= 0:
-            high_l = _kind_walks(net, kinds[long_], 0, max(ub[long_] - h_l, 1), True, steps)
-            high_s = [f for f in high_l if f[0] >= ub[s] - h_s and _fits(net, kinds[s], f[1])]
-        else:
-            high_l, high_s = [], _kind_walks(net, kinds[s], 0, max(ub[s] - h_s, 1), True, steps)
-        high_a, high_b = (high_s, high_l) if s == 0 else (high_l, high_s)
-    partner_a, partner_b = _Partner(lb, high_a), _Partner(lb, high_b)
-    pair = partner_b.best_pair(high_a, lb)
-    if pair is not None:
-        lb = partner_a.beat = partner_b.beat = pair[0]
-    out = high_a + high_b
-    if high_b:
-        out += _kind_walks(net, a, 0, max(lb + 1 - ub[1], 1), True, steps, partner_b)
-    if high_a:
-        out += _kind_walks(net, b, 0, max(lb + 1 - ub[0], 1), True, steps, partner_a)
-    return out, lb, None if pair is None else [pair[1], pair[2]]
+        listed[long_] = _kind_walks(net, kinds[long_], 0, max(floors[long_], 1), True, steps)
+        listed[s] = [f for f in listed[long_] if f[0] >= floors[s] and _fits(net, kinds[s], f[1])]
+    else:
+        listed = [_kind_walks(net, k, 0, max(f, 1), True, steps) if f <= u else []
+                  for k, f, u in zip(kinds, floors, ub, strict=True)]
+    partner_a, partner_b = _Partner(beat, listed[0]), _Partner(beat, listed[1])
+    if listed[1]:
+        _kind_walks(net, a, 0, max(partner_b.beat + 1 - ub[1], 1), True, steps, partner_b)
+    partner_a.beat = partner_b.beat
+    if listed[0]:
+        _kind_walks(net, b, 0, max(partner_a.beat + 1 - ub[0], 1), True, steps, partner_a)
+    if partner_a.best is not None:  # found beside a's high walks: the pair is (high walk of a, walk of b)
+        return [partner_a.best[1], partner_a.best[0]]
+    return partner_b.best
 
 
 def _shorter(net: Network, a: TrainSpec, b: TrainSpec) -> int | None:
@@ -241,31 +255,28 @@ def _fits(net: Network, train: TrainSpec, seq: tuple[int, ...]) -> bool:
 
 class _Partner:
     """The other train of a pair, as the walks listed for it: beside a walk on some track it earns at most its best
-    listed walk clear of that track, nothing if none is; a walk is worth listing only if the two beat ``beat``."""
+    listed walk clear of that track, nothing if none is. ``beat``: what a pair must earn more than to count;
+    ``best``: the best pair found so far (the offered walk first, then its partner), which raises ``beat``."""
 
-    __slots__ = ("beat", "walks", "revenue", "index", "full")
+    __slots__ = ("beat", "walks", "revenue", "index", "full", "best")
 
     def __init__(self, beat: int, listed: list[_Found]) -> None:
         self.beat = beat
+        self.best: list[_Found] | None = None
         self.walks = sorted(listed, key=lambda f: -f[0])  # stable: the order found breaks ties
-        pricing = _Pricing([f[0] for f in self.walks], [], [_classes(f[2]) for f in self.walks])
+        pricing = _Pricing([f[0] for f in self.walks], [], [f[3] for f in self.walks])
         self.revenue, self.index = pricing.revenue, pricing.index  # index: class -> bitset of the walks using it
         self.full = (1 << len(self.walks)) - 1
 
-    def best_pair(self, walks: list[_Found], floor: int) -> tuple[int, _Found, _Found] | None:
-        """The best pair of one of ``walks`` and a listed walk on separate track, if it earns more than ``floor``."""
-        best = None
-        top = self.revenue[0] if self.revenue else 0
-        for w in sorted(walks, key=lambda f: -f[0]):
-            if w[0] + top <= floor:
-                break
-            free = self.full & ~self.clash(_classes(w[2]))
-            if free:
-                p = _lowest(free)
-                if w[0] + self.revenue[p] > floor:
-                    floor = w[0] + self.revenue[p]
-                    best = (floor, w, self.walks[p])
-        return best
+    def offer(self, walk: _Found, clash: int) -> None:
+        """A walk of the other train, clashing with the listed walks ``clash``: paired with the best one clear of
+        its track if the two beat the mark."""
+        free = self.full & ~clash
+        if free:
+            p = _lowest(free)
+            if walk[0] + self.revenue[p] > self.beat:
+                self.beat = walk[0] + self.revenue[p]
+                self.best = [walk, self.walks[p]]
 
     def clash(self, used: int, known: int = 0) -> int:
         """The listed walks sharing track with ``used``; ``known``: those sharing track with a part of it already
@@ -281,13 +292,6 @@ class _Partner:
         """The most the other train earns beside walks clashing with ``clash`` (minus a lot if nothing fits)."""
         free = self.full & ~clash
         return self.revenue[_lowest(free)] if free else -(1 << 30)
-
-
-def _classes(links: Sequence[Link]) -> int:
-    used = 0
-    for lk in links:
-        used |= lk.cls
-    return used
 
 
 def _greedy(net: Network, trains: list[TrainSpec], kinds: list[TrainSpec], alone: dict[TrainSpec, _Found],
@@ -307,19 +311,19 @@ def _greedy(net: Network, trains: list[TrainSpec], kinds: list[TrainSpec], alone
                     walks = _kind_walks(net, k, used, 0, False, steps)
                     found = walks[0] if walks else _NONE
                 picked[i] = found
-                used |= _classes(found[2])
+                used |= found[3]
         if best is None or sum(f[0] for f in picked) > sum(f[0] for f in best):
             best = picked
     assert best is not None
     return best
 
 
-def _make_walk(net: Network, seq: tuple[int, ...], links: tuple[Link, ...]) -> Walk:
+def _make_walk(net: Network, seq: tuple[int, ...], links: tuple[Link, ...], cls: int) -> Walk:
     smask = 0
     for i in seq:
         smask |= 1 << i
     majors = sum(net.major[i] for i in seq)
-    return Walk(seq, links, _classes(links), smask, majors, len(seq) - majors)
+    return Walk(seq, links, cls, smask, majors, len(seq) - majors)
 
 
 def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect: bool,
@@ -328,7 +332,9 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
 
     ``collect``: every walk earning at least ``floor`` (of the walks visiting the same stops in the same order, those
     on no more track than another). Otherwise the single best walk earning more than ``floor`` (the first found of
-    equals), or nothing.
+    equals), or nothing. With a ``partner`` (and ``collect``), each walk earning at least ``floor`` is offered to it
+    instead (``_Partner.offer``), and nothing is returned; branches no walk of the partner could lift over its mark
+    are cut.
 
     The search branches on the next stop, not on the track to it: a sequence of stops carries every way of laying it
     on track that no other way beats (its *realisations*: the track classes used, none a superset of another's).
@@ -489,14 +495,17 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
             if has2 and not done[0] & jbit and v2 + bonus_cap > mark[0] and train.scoring_stops(m2, t2) >= 2:
                 revenue = net.price(tuple(seq), train, values)
                 if revenue > mark[0]:
-                    if collect:
+                    if partner is not None:
                         walk = tuple(seq)
-                        found.extend((revenue, walk, links) for used, links in nxt
-                                     if partner is None or revenue + partner.beside(
-                                         partner.clash(used & ~common, clash)) > partner.beat)
+                        for used, links in nxt:
+                            partner.offer((revenue, walk, links, used ^ used0), partner.clash(used & ~common, clash))
+                        left[0] -= _OFFER_COST * len(nxt)
+                    elif collect:
+                        walk = tuple(seq)
+                        found.extend((revenue, walk, links, used ^ used0) for used, links in nxt)
                         left[0] -= _WALK_COST * len(nxt)
                     else:
-                        found[:] = [(revenue, tuple(seq), nxt[0][1])]
+                        found[:] = [(revenue, tuple(seq), nxt[0][1], nxt[0][0] ^ used0)]
                         mark[0] = revenue
             if not terminal[j]:
                 # many realisations go on in groups: the cost of keeping them apart grows with the square of a group

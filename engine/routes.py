@@ -33,21 +33,23 @@ Algorithm
    (``lb``). A better set gives train i a walk earning at least ``lb + 1 - others(i)``, where ``others(i)`` bounds
    the other trains together (the sum of their ``ub``, or with three or more trains the exact maximum of the others,
    solved the same way). Only those walks are listed; of the walks visiting the same stops, one on more track than
-   another is dropped. Two trains (``_pair_walks``) list less: in a better set one of them earns within half the
-   gap between ``lb`` and the sum of their bests, so those walks are listed first (the best pair among them may raise
-   ``lb``), and each train's other walks only where a listed walk of the other train clear of their track could
-   lift the pair over ``lb``.
-6. *Combination*: each train prices the listed walks through the title's hooks (``RouteHooks``): stop values and a
-   route bonus; cities and off-boards are multiplied by the train's multiplier, towns are added (for an express,
-   ignored). Trains pricing every walk alike (a 5 and a 6) share one list sorted by revenue, and each keeps the set
-   of positions it may run. A bit-sliced index (per class, the positions of the walks using it) turns "the best
-   route clear of this track" into a few ORs and a lowest-set-bit. A branch and bound picks one route or none per
-   train, most valuable trains first, cutting a branch when its revenue plus every later train's best route clear
-   of the track used cannot beat the best set found (a cheaper cap first: for each class of a later train's best
-   route, its best route avoiding that class). Identical trains take routes in non-decreasing list order, so each
-   unordered choice is tried once. If no set beats ``lb``, the greedy set is the maximum. On equal totals the first
-   set found in this fixed order wins, so the same position always gives the same answer.
-7. *Budget*: every stage spends steps from one budget (``DEFAULT_BUDGET``, about 250 ms; steps, not time, so the
+   another is dropped. Two trains (``_best_pair``) need no combining: in a better set one of them earns within
+   half the gap between ``lb`` and the sum of their bests (its *high* walks), so those are listed, and each train's
+   walks are searched beside the other's high walks: every walk found is paired at once with the best high walk
+   clear of its track (a bit-sliced index, as below), raising the mark, and a branch is cut when no high walk clear
+   of its track could lift it over the mark.
+6. *Combination* (three trains or more): each train prices the listed walks through the title's hooks
+   (``RouteHooks``): stop values and a route bonus; cities and off-boards are multiplied by the train's multiplier,
+   towns are added (for an express, ignored). Trains pricing every walk alike (a 5 and a 6) share one list sorted by
+   revenue, and each keeps the set of positions it may run. A bit-sliced index (per class, the positions of the
+   walks using it) turns "the best route clear of this track" into a few ORs and a lowest-set-bit. A branch and
+   bound picks one route or none per train, most valuable trains first, cutting a branch when its revenue plus every
+   later train's best route clear of the track used cannot beat the best set found (a cheaper cap first: for each
+   class of a later train's best route, its best route avoiding that class). Identical trains take routes in
+   non-decreasing list order, so each unordered choice is tried once. If no set beats ``lb``, the greedy set is the
+   maximum. On equal totals the first set found in this fixed order wins, so the same position always gives the
+   same answer (two identical trains: the first runs the better walk).
+7. *Budget*: every stage spends steps from one budget (``DEFAULT_BUDGET``, about 150 ms; steps, not time, so the
    answer is deterministic). A search that runs out answers with the best set found so far, legal but marked
    ``proven=False``; the bot says so and logs the position.
 
@@ -83,9 +85,9 @@ from .route_types import (
 __all__ = ["DEFAULT_BUDGET", "GenericRules", "Route", "RouteError", "RouteHooks", "RouteSet", "Stop", "TrainSpec",
            "best_routes", "phase_value", "train_spec"]
 
-DEFAULT_BUDGET = 18_000
+DEFAULT_BUDGET = 36_000
 """Search steps (walk extensions and branch-and-bound nodes) one ``best_routes`` may take before it answers with the
-best set found so far, marked not proven. About 250 ms on the development machine; counted in steps, not time, so
+best set found so far, marked not proven. About 150 ms on the development machine; counted in steps, not time, so
 that the same position always gives the same answer."""
 
 
@@ -101,5 +103,5 @@ def best_routes(board: Board, corp: str, trains: Sequence[TrainSpec], rules: Rou
     steps = Budget(DEFAULT_BUDGET if budget is None else budget)
     picked = solve(net, list(trains), steps)
     routes = [net.route(train, seq, links, revenue, station_first=True)
-              for train, (revenue, seq, links) in zip(trains, picked, strict=True) if seq]
+              for train, (revenue, seq, links, _) in zip(trains, picked, strict=True) if seq]
     return RouteSet(tuple(routes), sum(r.revenue for r in routes), proven=not steps.spent)
