@@ -38,7 +38,7 @@ import itertools
 import operator
 from bisect import bisect_left
 from collections import OrderedDict, deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter, itemgetter
 
@@ -70,8 +70,9 @@ class GraphNode:
 _End = tuple[tuple, "tuple[str, int] | None", "tuple[str, int] | None", "tuple | None"]
 
 
-def _path_ends(board: Board) -> Callable[[str, Layout], list[tuple[int, _End, _End, tuple[int, ...]]]]:
-    """Each path of a hex's layout with its two ends as graph node keys: (key, other, across, dead).
+def _path_ends(board: Board) -> Callable[[str, Layout], list[tuple[tuple[str, int], _End, _End, tuple[int, ...]]]]:
+    """Each path of a hex's layout as (its segment's name (hex, path index), its two ends, the sides it ends at), its
+    ends as graph node keys: (key, other, across, dead).
 
     A stop or junction end is its key. A track end at a side where another hex lies (``Board.open_sides``) is the
     side's key (``other``: its second hex and edge) if track there meets it, else the dead end ``dead``: ``across``
@@ -93,7 +94,7 @@ def _path_ends(board: Board) -> Callable[[str, Layout], list[tuple[int, _End, _E
         first, second = (here, across) if here < across else (across, here)
         return ("side", *first), second, across, dead
 
-    def ends(hex_id: str, lay: Layout) -> list[tuple[int, _End, _End, tuple[int, ...]]]:
+    def ends(hex_id: str, lay: Layout) -> list[tuple[tuple[str, int], _End, _End, tuple[int, ...]]]:
         hit = cache.get((hex_id, id(lay)))
         if hit is not None and hit[0] is lay:
             return hit[1]
@@ -103,7 +104,7 @@ def _path_ends(board: Board) -> Callable[[str, Layout], list[tuple[int, _End, _E
                 edges = (a[1], b[1]) if b[0] == "edge" else (a[1],)
             else:
                 edges = (b[1],) if b[0] == "edge" else ()
-            out.append((pi, end(hex_id, *a), end(hex_id, *b), edges))
+            out.append(((hex_id, pi), end(hex_id, *a), end(hex_id, *b), edges))
         cache[(hex_id, id(lay))] = (lay, out)
         return out
 
@@ -217,12 +218,16 @@ class TrackGraph:
         self.seg_ends: list[tuple[int, int]] = []
         self.seg_hex: list[str] = []
         self.seg_edges: list[tuple[int, ...]] = []  # the hex's sides the segment ends at
-        self.adj: list[list[int]] = [[] for _ in range(count)]  # node -> incident segments, in construction order
+        # node -> incident segments, in construction order; () for a node with none (a node's first segment makes
+        # it a list: the empty ones are one shared value, and a resumed build shares the previous graph's)
+        self.adj: list[Sequence[int]] = [()] * count
         # node -> (segment, node at its far end, its hex) for each incident segment: the state search's steps
-        self.moves: list[list[tuple[int, int, str]]] = [[] for _ in range(count)]
+        self.moves: list[Sequence[tuple[int, int, str]]] = [()] * count
         self._sides: list[int] = []  # side nodes, in id order
         self.dead: list[bool] = [False] * count
-        self._marks: list[tuple[int, int, int]] = []  # (nodes, segments, sides) as each hex's paths begin
+        # (nodes, segments, sides) as each hex's paths begin, three numbers per hex in one flat list (no tuple per
+        # hex for the collector to count)
+        self._marks: list[int] = []
         self._from = 0  # the first hex whose paths are still to be laid
 
     def _resume(self, previous: tuple[tuple, TrackGraph], tiles: tuple) -> bool:
@@ -233,10 +238,12 @@ class TrackGraph:
         its track runs to, whether the hex across has an exit there: before that first hex, the previous build did
         exactly what this one would. Its state there is cut out of the previous graph (``_marks`` says where it
         stood)."""
-        before, prev = previous
-        if prev.board.title is not self.board.title or len(before) != len(tiles) or "_marks" not in prev.__dict__:
+        (names0, turns0), prev = previous
+        names, turns = tiles
+        if prev.board.title is not self.board.title or len(names0) != len(names) or "_marks" not in prev.__dict__:
             return False
-        changed = [i for i, (a, b) in enumerate(zip(before, tiles, strict=True)) if a != b]
+        changed = list(itertools.compress(range(len(names)), map(operator.or_, map(operator.ne, names0, names),
+                                                                  map(operator.ne, turns0, turns))))
         if not changed or len(changed) > 4:
             return False
         board, title = self.board, self.board.title.__dict__
@@ -257,7 +264,7 @@ class TrackGraph:
                 # a neighbour's paths read this hex only where it has track running to the side between them
                 if across is not None and across[1] in layouts[across[0]].exits:
                     first = min(first, place[across[0]])
-        k0, s0, d0 = prev._marks[first]
+        k0, s0, d0 = prev._marks[3 * first:3 * first + 3]
         self._order, self._layouts, self._stops, self._stop_count = order, layouts, prev._stops, prev._stop_count
         self.nodes = prev.nodes[:k0]
         self._node_ids = node_ids = dict(prev._node_ids)
@@ -266,18 +273,17 @@ class TrackGraph:
         self.segs, self.seg_ends = prev.segs[:s0], prev.seg_ends[:s0]
         self.seg_hex, self.seg_edges = prev.seg_hex[:s0], prev.seg_edges[:s0]
         # Lists of nodes met only before ``first`` are shared: laying the rest never adds to them (a segment of a
-        # later hex meets such a node only across a side of a hex that did not change, and did so before too).
+        # later hex meets such a node only across a side of a hex that did not change, and did so before too), and
+        # a node with no segment yet gets a new list with its first one.
         adj, moves = prev.adj[:k0], prev.moves[:k0]
         for n in range(k0):
             segs = adj[n]
-            if not segs:
-                adj[n], moves[n] = [], []
-            elif segs[-1] >= s0:
+            if segs and segs[-1] >= s0:
                 cut = bisect_left(segs, s0)
-                adj[n], moves[n] = segs[:cut], moves[n][:cut]
+                adj[n], moves[n] = (segs[:cut], moves[n][:cut]) if cut else ((), ())
         self.adj, self.moves = adj, moves
         self._sides, self.dead = prev._sides[:d0], prev.dead[:k0]
-        self._marks, self._from = prev._marks[:first], first
+        self._marks, self._from = prev._marks[:3 * first], first
         return True
 
     def _lay_paths(self) -> None:
@@ -296,8 +302,8 @@ class TrackGraph:
             if node is None:
                 node = interned[key] = GraphNode(*key, other)
             nodes.append(node)
-            adj.append([])
-            moves.append([])
+            adj.append(())
+            moves.append(())
             dead.append(key[0] == "dead")
             if key[0] == "side":
                 sides.append(nid)
@@ -305,9 +311,9 @@ class TrackGraph:
 
         ends = _path_ends(self.board)
         for hex_id in self._order[self._from:]:
-            marks.append((len(nodes), len(segs), len(sides)))
-            for pi, (key0, other0, across0, dead0), (key1, other1, across1, dead1), edges in ends(hex_id,
-                                                                                                 layouts[hex_id]):
+            marks += len(nodes), len(segs), len(sides)
+            for seg, (key0, other0, across0, dead0), (key1, other1, across1, dead1), edges in ends(hex_id,
+                                                                                                  layouts[hex_id]):
                 # both ends are resolved, in this order, before a path is skipped: node ids follow first sight
                 if across0 is not None and across0[1] not in layouts[across0[0]].exits:
                     key0, other0 = dead0, None  # no track meets it across the side
@@ -322,19 +328,24 @@ class TrackGraph:
                 if e0 is None or e1 is None:
                     continue  # runs into a stub no train may enter
                 sid = len(segs)
-                segs.append((hex_id, pi))
+                segs.append(seg)
                 seg_ends.append((e0, e1))
                 seg_hex.append(hex_id)
                 seg_edges.append(edges)
-                adj[e0].append(sid)
-                moves[e0].append((sid, e1, hex_id))
+                if adj[e0]:
+                    adj[e0].append(sid)  # type: ignore[attr-defined]
+                    moves[e0].append((sid, e1, hex_id))  # type: ignore[attr-defined]
+                else:
+                    adj[e0], moves[e0] = [sid], [(sid, e1, hex_id)]
                 if e1 != e0:
-                    adj[e1].append(sid)
-                    moves[e1].append((sid, e0, hex_id))
+                    if adj[e1]:
+                        adj[e1].append(sid)  # type: ignore[attr-defined]
+                        moves[e1].append((sid, e0, hex_id))  # type: ignore[attr-defined]
+                    else:
+                        adj[e1], moves[e1] = [sid], [(sid, e0, hex_id)]
 
     def _finish(self, location: Callable[[str], str | None] | None) -> None:
-        nodes, segs, stops = self.nodes, self.segs, self._stops
-        self.seg_index: dict[tuple[str, int], int] = {s: i for i, s in enumerate(segs)}
+        nodes, stops = self.nodes, self._stops
         # What ends a walk by the track alone: an off-board (unless pass-through, 18FR-RCE Genève) or a city on a
         # red hex; None for the other cities, which end a walk only when blocked by tokens (``corp_view``).
         self.fixed_terminal: list[bool | None] = stops.fixed_terminal + [False] * (len(nodes) - self._stop_count)
@@ -343,12 +354,22 @@ class TrackGraph:
         self.side = [False] * len(nodes)
         for nid in self._sides:
             self.side[nid] = True
-        # Resource bits: one per segment, then one per side, so that "no shared track" is one AND.
-        self.side_bit: dict[int, int] = {nid: 1 << (len(segs) + k) for k, nid in enumerate(self._sides)}
         self.location = self._locations(location)
         # What other modules derive from the track and location rule (route links, reach), kept with the graph
         # that ``track_graph`` hands out again while the track is unchanged; its copies share this dict.
         self.memo: dict[object, object] = {}
+
+    @functools.cached_property
+    def seg_index(self) -> dict[tuple[str, int], int]:
+        """Each segment's id by its (hex, path index)."""
+        return {s: i for i, s in enumerate(self.segs)}
+
+    @functools.cached_property
+    def side_bit(self) -> dict[int, int]:
+        """Resource bits: one per segment, then one per side, so that "no shared track" is one AND (route
+        networks ask; a graph built for a tile lay's checks may never be asked)."""
+        base = len(self.segs)
+        return {nid: 1 << (base + k) for k, nid in enumerate(self._sides)}
 
     def _locations(self, location: Callable[[str], str | None] | None) -> list[str | None]:
         rest: list[str | None] = [None] * (len(self.nodes) - self._stop_count)  # junctions, sides, dead ends
@@ -454,7 +475,7 @@ def track_graph(board: Board, location: Callable[[str], str | None] | None = Non
 
     ``location`` is a function of the hex alone (``RouteHooks.location``): the board keeps one graph per rule,
     a bound method of equal rules objects (route rules are made afresh for every check) being one rule."""
-    tiles = tuple(map(_TILE_ROTATION, board.hexes.values()))
+    tiles = _tiles(board)
     rule = _rule_key(location)
     places: tuple | None = None
     if rule is _UNKEYED:
@@ -481,7 +502,14 @@ def _places(board: Board, location: Callable[[str], str | None] | None) -> tuple
     return None if all(p == h for p, h in zip(places, board.hexes, strict=True)) else places
 
 
-_TILE_ROTATION = attrgetter("tile", "rotation")
+_TILE, _ROTATION = attrgetter("tile"), attrgetter("rotation")
+
+
+def _tiles(board: Board) -> tuple[tuple[str | None, ...], tuple[int, ...]]:
+    """The board's arrangement of tiles as its graphs are keyed: each hex's tile, and each hex's rotation (two flat
+    tuples: asked at every ``track_graph``, and a pair per hex was most of what the collector had to count)."""
+    hexes = board.hexes.values()
+    return tuple(map(_TILE, hexes)), tuple(map(_ROTATION, hexes))
 _UNKEYED = object()
 
 
