@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import chain
+from operator import attrgetter
 from typing import Any
 
 from .hexgrid import letters_are_x, neighbour, opposite
@@ -24,6 +26,9 @@ class HexState(Tracked):
     hotels: dict[int, str] = field(default_factory=dict)
     # bonus markers, e.g. {"port": "SAL"} or {"coal": "S&NA"}
     markers: dict[str, str] = field(default_factory=dict)
+
+
+_TOKENS, _EXTRA = attrgetter("tokens"), attrgetter("extra_tokens")
 
 
 class Board(Tracked):
@@ -64,8 +69,9 @@ class Board(Tracked):
         """Every station token on the board (slot and beside-tile), as a key for what reachability reads of them.
         Cities in hex order: boards with the same tiles have the same cities, so the hexes are implied."""
         hexes = self.hexes.values()
-        return (tuple(tuple(slots) for st in hexes for slots in st.tokens),
-                tuple((i, e) for i, st in enumerate(hexes) for e in st.extra_tokens))
+        # C-level passes (reach asks at every call): each city's slots, and each hex's beside-tile tokens (mostly
+        # none: the empty tuple, which costs nothing)
+        return (tuple(map(tuple, chain.from_iterable(map(_TOKENS, hexes)))), tuple(map(tuple, map(_EXTRA, hexes))))
 
     def tile_name(self, hex_id: str) -> str:
         """The 18xx.games id of what lies on the hex: "9-3", or "B5-0" if preprinted."""

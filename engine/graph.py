@@ -221,8 +221,9 @@ class TrackGraph:
         # node -> incident segments, in construction order; () for a node with none (a node's first segment makes
         # it a list: the empty ones are one shared value, and a resumed build shares the previous graph's)
         self.adj: list[Sequence[int]] = [()] * count
-        # node -> (segment, node at its far end, its hex) for each incident segment: the state search's steps
-        self.moves: list[Sequence[tuple[int, int, str]]] = [()] * count
+        # node -> the node at the far end of each of its segments (``adj``'s order): the state search's steps. Ids
+        # alone (a tuple per step was most of what a build left for the collector to count).
+        self.moves: list[Sequence[int]] = [()] * count
         self._sides: list[int] = []  # side nodes, in id order
         self.dead: list[bool] = [False] * count
         # (nodes, segments, sides) as each hex's paths begin, three numbers per hex in one flat list (no tuple per
@@ -312,8 +313,10 @@ class TrackGraph:
         ends = _path_ends(self.board)
         for hex_id in self._order[self._from:]:
             marks += len(nodes), len(segs), len(sides)
-            for seg, (key0, other0, across0, dead0), (key1, other1, across1, dead1), edges in ends(hex_id,
-                                                                                                  layouts[hex_id]):
+            lay = layouts[hex_id]
+            if not lay.paths:
+                continue
+            for seg, (key0, other0, across0, dead0), (key1, other1, across1, dead1), edges in ends(hex_id, lay):
                 # both ends are resolved, in this order, before a path is skipped: node ids follow first sight
                 if across0 is not None and across0[1] not in layouts[across0[0]].exits:
                     key0, other0 = dead0, None  # no track meets it across the side
@@ -334,15 +337,15 @@ class TrackGraph:
                 seg_edges.append(edges)
                 if adj[e0]:
                     adj[e0].append(sid)  # type: ignore[attr-defined]
-                    moves[e0].append((sid, e1, hex_id))  # type: ignore[attr-defined]
+                    moves[e0].append(e1)  # type: ignore[attr-defined]
                 else:
-                    adj[e0], moves[e0] = [sid], [(sid, e1, hex_id)]
+                    adj[e0], moves[e0] = [sid], [e1]
                 if e1 != e0:
                     if adj[e1]:
                         adj[e1].append(sid)  # type: ignore[attr-defined]
-                        moves[e1].append((sid, e0, hex_id))  # type: ignore[attr-defined]
+                        moves[e1].append(e0)  # type: ignore[attr-defined]
                     else:
-                        adj[e1], moves[e1] = [sid], [(sid, e0, hex_id)]
+                        adj[e1], moves[e1] = [sid], [e0]
 
     def _finish(self, location: Callable[[str], str | None] | None) -> None:
         nodes, stops = self.nodes, self._stops
@@ -611,7 +614,7 @@ def _search_choices(graph: TrackGraph, view: CorpView, groups: list[list[int]], 
     walk can go wherever from the other. One search instead of one per choice (1830: 2^k for k double-town or OO
     hexes the corporation reaches).
     """
-    moves, side, dead = graph.moves, graph.side, graph.dead
+    adj, moves, side, dead = graph.adj, graph.moves, graph.side, graph.dead
     seg_hex = graph.seg_hex
     stations, terminal = view.stations, view.terminal
     bit: dict[int, int] = {}
@@ -648,7 +651,7 @@ def _search_choices(graph: TrackGraph, view: CorpView, groups: list[list[int]], 
     for st in sorted(stations):
         node_cost[st] = 0
         start = bit.get(st, 0)
-        for nxt, far, _ in moves[st]:
+        for nxt, far in zip(adj[st], moves[st], strict=True):
             push(nxt, far, start, 0, True)
     while queue:
         seg, node, stops, cost = queue.popleft()
@@ -664,11 +667,11 @@ def _search_choices(graph: TrackGraph, view: CorpView, groups: list[list[int]], 
             continue
         if side[node]:
             here = seg_hex[seg]
-            for nxt, far, there in moves[node]:
-                if there != here:
+            for nxt, far in zip(adj[node], moves[node], strict=True):
+                if seg_hex[nxt] != here:
                     push(nxt, far, stops, cost + 1, False)
         else:
-            for nxt, far, _ in moves[node]:
+            for nxt, far in zip(adj[node], moves[node], strict=True):
                 if nxt != seg:
                     push(nxt, far, stops, cost, True)
 
@@ -676,7 +679,7 @@ def _search_choices(graph: TrackGraph, view: CorpView, groups: list[list[int]], 
 def _search_once(graph: TrackGraph, view: CorpView, through_blocked: bool, node_cost: dict[int, int],
                  seg_cost: dict[int, int]) -> None:
     """The state search where every stop may be on a walk (no location holds several of the stops)."""
-    moves, side, dead = graph.moves, graph.side, graph.dead
+    adj, moves, side, dead = graph.adj, graph.moves, graph.side, graph.dead
     seg_hex = graph.seg_hex
     stations, terminal = view.stations, view.terminal
     width = len(graph.nodes)
@@ -685,7 +688,7 @@ def _search_once(graph: TrackGraph, view: CorpView, through_blocked: bool, node_
     queue: deque[tuple[int, int, int]] = deque()
     for st in sorted(stations):
         node_cost[st] = 0
-        for nxt, far, _ in moves[st]:
+        for nxt, far in zip(adj[st], moves[st], strict=True):
             key = nxt * width + far
             if best.get(key, big) > 0:
                 best[key] = 0
@@ -707,13 +710,13 @@ def _search_once(graph: TrackGraph, view: CorpView, through_blocked: bool, node_
             # a side is crossed into the other hex, never back into the one the walk came from
             here = seg_hex[seg]
             step = cost + 1
-            for nxt, far, there in moves[node]:
+            for nxt, far in zip(adj[node], moves[node], strict=True):
                 key = nxt * width + far
-                if there != here and best.get(key, big) > step:
+                if seg_hex[nxt] != here and best.get(key, big) > step:
                     best[key] = step
                     queue.append((nxt, far, step))
         else:
-            for nxt, far, _ in moves[node]:
+            for nxt, far in zip(adj[node], moves[node], strict=True):
                 key = nxt * width + far
                 if nxt != seg and best.get(key, big) > cost:
                     best[key] = cost

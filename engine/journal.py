@@ -166,17 +166,37 @@ class Tracked:
         rest determines (best routes, a track graph), so snapshots and fingerprints leave them out."""
         return {k: v for k, v in self.__dict__.items() if k[0] != "_"}
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # ``__setattr__`` writes into the instance's ``__dict__``; a class with a data descriptor (a property with a
+        # setter, a slot) writes through ``object.__setattr__`` instead, which honours it
+        if any(name not in ("__dict__", "__weakref__") and hasattr(type(v), "__set__")
+               for klass in cls.__mro__ for name, v in vars(klass).items()):
+            cls.__setattr__ = _setattr_through_descriptors  # type: ignore[assignment,method-assign]
+
     def __setattr__(self, name: str, value: Any) -> None:
-        if type(value) in _PLAIN:
+        # the game's most frequent write (a replay makes thousands per hundred actions): the dictionary write
+        # rather than ``object.__setattr__``, whose descriptor lookup no state class needs (see above)
+        if value.__class__ in _PLAIN:
             value = tracked(value)
         frame = _active.frame
-        if frame is not None and id(self) not in frame.saved:
-            frame.saved[id(self)] = [self, _OBJ, dict(self.__dict__)]
-        object.__setattr__(self, name, value)
+        if frame is not None:
+            saved = frame.saved
+            if id(self) not in saved:
+                saved[id(self)] = [self, _OBJ, self.__dict__.copy()]
+        self.__dict__[name] = value
 
     def __delattr__(self, name: str) -> None:
         _save(self, _OBJ)
         object.__delattr__(self, name)
+
+
+def _setattr_through_descriptors(self: Tracked, name: str, value: Any) -> None:
+    """``Tracked.__setattr__`` for a class with data descriptors."""
+    if value.__class__ in _PLAIN:
+        value = tracked(value)
+    _save(self, _OBJ)
+    object.__setattr__(self, name, value)
 
 
 def _journalled(base: type, name: str, save: Callable[[Any], None]) -> Callable[..., Any]:
