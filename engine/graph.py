@@ -578,6 +578,76 @@ def _stops_here(graph: TrackGraph, view: CorpView, node: int, through_blocked: b
     return graph.board.layout(info.hex).color == "red"
 
 
+def _groups(graph: TrackGraph, view: CorpView) -> list[list[int]]:
+    """The locations holding several stops a walk from the stations may meet (``TrackGraph.exclusive_groups``)."""
+    if all(graph.adj[n] for n in view.stations):
+        # the groups of the stops with track, the same for every corporation: kept with the graph
+        groups = graph.memo.get("track_groups")
+        if groups is None:
+            groups = graph.memo["track_groups"] = graph.exclusive_groups(n for n in range(len(graph.nodes))
+                                                                          if graph.adj[n])
+        return groups  # type: ignore[return-value]
+    return graph.exclusive_groups(n for n in range(len(graph.nodes)) if graph.adj[n] or n in view.stations)
+
+
+def _reached(graph: TrackGraph, view: CorpView) -> tuple[set[int], set[int]]:
+    """The nodes and segments of the legal walks from the stations: the keys of ``_search``'s costs, without them.
+
+    Reach asks only what a walk can get to, so the states are explored once each in any order (a stack), and of
+    the states of one segment and direction only those with the fewest stops of several-stop locations are kept
+    (``_search_choices``: a walk that has entered fewer such stops can go on wherever one with more can). The
+    state argument of the module docstring does not depend on the order of the search.
+    """
+    adj, moves, side, dead, seg_hex = graph.adj, graph.moves, graph.side, graph.dead, graph.seg_hex
+    stations, terminal = view.stations, view.terminal
+    bit: dict[int, int] = {}
+    rivals: dict[int, int] = {}
+    for g in _groups(graph, view):
+        for n in g:
+            bit[n] = 1 << len(bit)
+        mask = sum(bit[n] for n in g)
+        for n in g:
+            rivals[n] = mask & ~bit[n]
+    width = len(graph.nodes)
+    nodes: set[int] = set(stations)
+    segs: set[int] = set()
+    labels: dict[int, list[int]] = {}  # segment * width + node it runs toward -> stop sets (none within another)
+    stack: list[tuple[int, int, int]] = []
+    for st in sorted(stations):
+        start = bit.get(st, 0)
+        stack += [(nxt, far, start) for nxt, far in zip(adj[st], moves[st], strict=True)]
+    stack.reverse()  # the first station's first segment first, as the search with costs starts
+    while stack:
+        seg, node, stops = stack.pop()
+        b = bit.get(node)
+        if b is not None:
+            if stops & rivals[node]:
+                continue  # another stop of this location is on the walk
+            stops |= b
+        key = seg * width + node
+        have = labels.get(key)
+        if have is None:
+            labels[key] = [stops]
+        elif stops in have or any(not s0 & ~stops for s0 in have):
+            continue  # a walk with no more of these stops got here
+        else:
+            have[:] = [s0 for s0 in have if stops & ~s0]
+            have.append(stops)
+        nodes.add(node)
+        segs.add(seg)
+        if dead[node] or node in stations:
+            continue
+        if terminal[node] and _stops_here(graph, view, node, False):
+            continue
+        if side[node]:
+            here = seg_hex[seg]
+            stack += [(nxt, far, stops) for nxt, far in zip(adj[node], moves[node], strict=True)
+                      if seg_hex[nxt] != here]
+        else:
+            stack += [(nxt, far, stops) for nxt, far in zip(adj[node], moves[node], strict=True) if nxt != seg]
+    return nodes, segs
+
+
 def _search(
     graph: TrackGraph, view: CorpView, through_blocked: bool = False
 ) -> tuple[dict[int, int], dict[int, int]]:
@@ -588,14 +658,7 @@ def _search(
     """
     node_cost: dict[int, int] = {}
     seg_cost: dict[int, int] = {}
-    if all(graph.adj[n] for n in view.stations):
-        # the groups of the stops with track, the same for every corporation: kept with the graph
-        groups = graph.memo.get("track_groups")  # type: ignore[assignment]
-        if groups is None:
-            groups = graph.memo["track_groups"] = graph.exclusive_groups(n for n in range(len(graph.nodes))
-                                                                          if graph.adj[n])
-    else:
-        groups = graph.exclusive_groups(n for n in range(len(graph.nodes)) if graph.adj[n] or n in view.stations)
+    groups = _groups(graph, view)
     if groups:
         _search_choices(graph, view, groups, through_blocked, node_cost, seg_cost)
     else:
@@ -771,7 +834,7 @@ def reach(board: Board, corp: str, *, location: Callable[[str], str | None] | No
 
 def _reach(graph: TrackGraph, corp: str, from_stations: Iterable[tuple[str, int]] | None) -> Reach:
     view = corp_view(graph, corp, from_stations)
-    node_cost, seg_cost = _search(graph, view)
+    node_cost, seg_cost = _reached(graph, view)
     # (hex, index) of each city and town node, None for the rest: kept with the stops
     places = graph.stop_memo.get("reach_places")
     if places is None:
