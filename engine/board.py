@@ -113,6 +113,10 @@ class Board(Tracked):
 
     def stations(self, corp: str) -> list[tuple[str, int]]:
         """Cities where the corporation has a station (slot or beside-tile token)."""
+        if not any(map(_EXTRA, self.hexes.values())):
+            # the usual board, with no token beside a tile: the slots alone, hexes without cities passed over
+            return [(hid, ci) for hid, st in self.hexes.items() if st.tokens
+                    for ci, slots in enumerate(st.tokens) if corp in slots]
         out: list[tuple[str, int]] = []
         for hid, st in self.hexes.items():
             for ci, slots in enumerate(st.tokens):

@@ -6,6 +6,7 @@ certificate changing hands when another player holds more.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from .market import Market
@@ -15,6 +16,8 @@ from .titledata import TitleData
 
 if TYPE_CHECKING:
     from .titles.base import TitleRules
+
+_OWNER = attrgetter("owner")
 
 
 class Certificates:
@@ -58,7 +61,7 @@ class Certificates:
     def cert_count_bound(self, player: str) -> int:
         """At least ``cert_count``: every certificate the player holds, whether the title counts it or not. Far
         cheaper (1830 asks the market of each certificate), it settles most checks against the limit."""
-        return [c.owner for c in self.certs].count(player) + self.rules.company_cert_count(self, player)
+        return list(map(_OWNER, self.certs)).count(player) + self.rules.company_cert_count(self, player)
 
     def cert_limit(self) -> int:
         return self.data.cert_limit[str(len(self.players))]

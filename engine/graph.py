@@ -532,8 +532,22 @@ def _rule_key(location: Callable[[str], str | None] | None) -> object:
     return key
 
 
-def corp_view(graph: TrackGraph, corp: str, from_stations: Iterable[tuple[str, int]] | None = None) -> CorpView:
-    """``from_stations`` limits where walks start to those of the corporation's stations (18EZ: the home)."""
+def corp_view(graph: TrackGraph, corp: str, from_stations: Iterable[tuple[str, int]] | None = None,
+              tokens: tuple | None = None) -> CorpView:
+    """``from_stations`` limits where walks start to those of the corporation's stations (18EZ: the home).
+    ``tokens``: the board's ``token_key()``, if the caller has it.
+
+    Kept in the graph's memo by what it reads besides the track, the board's tokens (a reach and the route check
+    after it ask for the same corporation's view; making one reads every city of the board)."""
+    starts = None if from_stations is None else tuple(from_stations)
+    key = ("view", corp, starts, graph.board.token_key() if tokens is None else tokens)
+    view = graph.memo.get(key)
+    if view is None:
+        view = graph.memo[key] = _corp_view(graph, corp, starts)
+    return view  # type: ignore[return-value]
+
+
+def _corp_view(graph: TrackGraph, corp: str, from_stations: tuple[tuple[str, int], ...] | None) -> CorpView:
     board = graph.board
     hexes = board.hexes
     stations: set[int] = set()
@@ -584,8 +598,8 @@ def _groups(graph: TrackGraph, view: CorpView) -> list[list[int]]:
         # the groups of the stops with track, the same for every corporation: kept with the graph
         groups = graph.memo.get("track_groups")
         if groups is None:
-            groups = graph.memo["track_groups"] = graph.exclusive_groups(n for n in range(len(graph.nodes))
-                                                                          if graph.adj[n])
+            groups = graph.memo["track_groups"] = graph.exclusive_groups(itertools.compress(range(len(graph.adj)),
+                                                                                            graph.adj))
         return groups  # type: ignore[return-value]
     return graph.exclusive_groups(n for n in range(len(graph.nodes)) if graph.adj[n] or n in view.stations)
 
@@ -824,16 +838,17 @@ def reach(board: Board, corp: str, *, location: Callable[[str], str | None] | No
     # The same corporation's reach is asked for several times per action (track lay, the station step, the
     # auto-passes of an import): a memo on the graph, keyed on what the search reads besides the track.
     starts = None if from_stations is None else tuple(from_stations)
-    key = ("reach", corp, starts, board.token_key())
+    tokens = board.token_key()
+    key = ("reach", corp, starts, tokens)
     memo = graph.memo.get(key)
     if memo is None:
-        memo = graph.memo[key] = _reach(graph, corp, starts)
+        memo = graph.memo[key] = _reach(graph, corp, starts, tokens)
     assert isinstance(memo, Reach)
     return memo
 
 
-def _reach(graph: TrackGraph, corp: str, from_stations: Iterable[tuple[str, int]] | None) -> Reach:
-    view = corp_view(graph, corp, from_stations)
+def _reach(graph: TrackGraph, corp: str, from_stations: tuple[tuple[str, int], ...] | None, tokens: tuple) -> Reach:
+    view = corp_view(graph, corp, from_stations, tokens)
     node_cost, seg_cost = _reached(graph, view)
     # (hex, index) of each city and town node, None for the rest: kept with the stops
     places = graph.stop_memo.get("reach_places")

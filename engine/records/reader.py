@@ -746,9 +746,7 @@ def sync_shares(ledger: ShareLedger, game: Game, tmap: TitleMap, only: set[str] 
     from ..state import RESERVED
 
     # our certificates per corporation, and the site ids read once per sync rather than once per corporation
-    certs: dict[str, list[Any]] = {sym: [] for sym in game.corps}
-    for c in game.certs:
-        certs.setdefault(c.corp, []).append(c)
+    certs: dict[str, list[Any]] = {sym: game.certs_of(sym) for sym in game.corps}
     # the ledger's single certificates per site corporation, in the ledger's order (a sync adds or moves only the
     # certificates of the corporation at hand, so one pass serves every corporation)
     singles: dict[str, list[str]] = {}
