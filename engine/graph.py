@@ -46,6 +46,8 @@ from .board import Board
 from .tiles import Layout
 
 STOP_KINDS = ("city", "town", "offboard")
+_NODE_KEY = attrgetter("kind", "hex", "index")  # a node's key in ``TrackGraph._node_ids``
+_TOKENS = attrgetter("tokens")
 
 
 @dataclass(frozen=True)
@@ -269,17 +271,18 @@ class TrackGraph:
         self._order, self._layouts, self._stops, self._stop_count = order, layouts, prev._stops, prev._stop_count
         self.nodes = prev.nodes[:k0]
         self._node_ids = node_ids = dict(prev._node_ids)
-        for n in prev.nodes[k0:]:
-            del node_ids[(n.kind, n.hex, n.index)]
+        for key in map(_NODE_KEY, prev.nodes[k0:]):
+            del node_ids[key]
         self.segs, self.seg_ends = prev.segs[:s0], prev.seg_ends[:s0]
         self.seg_hex, self.seg_edges = prev.seg_hex[:s0], prev.seg_edges[:s0]
         # Lists of nodes met only before ``first`` are shared: laying the rest never adds to them (a segment of a
         # later hex meets such a node only across a side of a hex that did not change, and did so before too), and
         # a node with no segment yet gets a new list with its first one.
         adj, moves = prev.adj[:k0], prev.moves[:k0]
-        for n in range(k0):
-            segs = adj[n]
-            if segs and segs[-1] >= s0:
+        # the nodes to cut are the ends of the segments laid from ``first`` on
+        for n in set(itertools.chain.from_iterable(prev.seg_ends[s0:])):
+            if n < k0:
+                segs = adj[n]
                 cut = bisect_left(segs, s0)
                 adj[n], moves[n] = (segs[:cut], moves[n][:cut]) if cut else ((), ())
         self.adj, self.moves = adj, moves
@@ -540,19 +543,44 @@ def corp_view(graph: TrackGraph, corp: str, from_stations: Iterable[tuple[str, i
     Kept in the graph's memo by what it reads besides the track, the board's tokens (a reach and the route check
     after it ask for the same corporation's view; making one reads every city of the board)."""
     starts = None if from_stations is None else tuple(from_stations)
-    key = ("view", corp, starts, graph.board.token_key() if tokens is None else tokens)
+    if tokens is None:
+        tokens = graph.board.token_key()
+    key = ("view", corp, starts, tokens)
     view = graph.memo.get(key)
     if view is None:
-        view = graph.memo[key] = _corp_view(graph, corp, starts)
+        view = graph.memo[key] = _corp_view(graph, corp, starts, tokens)
     return view  # type: ignore[return-value]
 
 
-def _corp_view(graph: TrackGraph, corp: str, from_stations: tuple[tuple[str, int], ...] | None) -> CorpView:
+def _corp_view(graph: TrackGraph, corp: str, from_stations: tuple[tuple[str, int], ...] | None,
+               tokens: tuple) -> CorpView:
     board = graph.board
     hexes = board.hexes
     stations: set[int] = set()
     terminal = list(graph.fixed_terminal)
     fixed = graph.fixed_terminal
+    slots_all, beside = tokens
+    memo = graph.stop_memo
+    shape = memo.get("view_cities")
+    if shape is None:
+        # each city node, and each hex's number of cities: the token key lists the slots of the same cities in the
+        # same order when every hex holds a slot list per city of its layout
+        shape = memo["view_cities"] = ([nid for nid, _, _ in graph.city_nodes],
+                                       tuple(len(lay.cities) for lay in graph._layouts.values()))
+    nids, counts = shape  # type: ignore[misc]
+    if not any(beside) and tuple(map(len, map(_TOKENS, hexes.values()))) == counts:
+        # the usual board (no token beside a tile) in C-level passes over the token key: the cities holding the
+        # corporation's token, and of the full ones those closed to it (below, city by city, for the others)
+        mine = list(map(operator.contains, slots_all, itertools.repeat(corp)))
+        full = map(operator.and_, map(bool, slots_all),
+                   map(operator.not_, map(operator.contains, slots_all, itertools.repeat(None))))
+        for i in itertools.compress(range(len(nids)), full):
+            if fixed[nids[i]] is None:
+                terminal[nids[i]] = not mine[i]
+        stations = set(itertools.compress(nids, mine))
+        if from_stations is not None:
+            stations = _start_nodes(graph, from_stations)
+        return CorpView(corp, frozenset(stations), tuple(map(bool, terminal)))
     # one pass over the graph's cities (rather than every hex, as ``Board.stations``): the corporation's stations
     # (slot or beside-tile token) and, of the cities that tokens may close, those closed to it (``city_blocked``)
     for nid, hex_id, ci in graph.city_nodes:
@@ -565,12 +593,17 @@ def _corp_view(graph: TrackGraph, corp: str, from_stations: tuple[tuple[str, int
         if fixed[nid] is None:
             terminal[nid] = bool(slots) and None not in slots and not mine
     if from_stations is not None:
-        stations = set()
-        for hex_id, ci in from_stations:
-            nid = graph.stop_node(hex_id, "city", ci)
-            if nid is not None:
-                stations.add(nid)
+        stations = _start_nodes(graph, from_stations)
     return CorpView(corp, frozenset(stations), tuple(map(bool, terminal)))
+
+
+def _start_nodes(graph: TrackGraph, from_stations: tuple[tuple[str, int], ...]) -> set[int]:
+    out = set()
+    for hex_id, ci in from_stations:
+        nid = graph.stop_node(hex_id, "city", ci)
+        if nid is not None:
+            out.add(nid)
+    return out
 
 
 def city_blocked(board: Board, corp: str, hex_id: str, city: int) -> bool:
