@@ -69,9 +69,10 @@ class Board(Tracked):
         """Every station token on the board (slot and beside-tile), as a key for what reachability reads of them.
         Cities in hex order: boards with the same tiles have the same cities, so the hexes are implied."""
         hexes = self.hexes.values()
-        # C-level passes (reach asks at every call): each city's slots, and each hex's beside-tile tokens (mostly
-        # none: the empty tuple, which costs nothing)
-        return (tuple(map(tuple, chain.from_iterable(map(_TOKENS, hexes)))), tuple(map(tuple, map(_EXTRA, hexes))))
+        # C-level passes (reach asks at every call): each city's slots, and each hex's beside-tile tokens if there
+        # are any (mostly none: then the empty tuple)
+        return (tuple(map(tuple, chain.from_iterable(map(_TOKENS, hexes)))),
+                tuple(map(tuple, map(_EXTRA, hexes))) if any(map(_EXTRA, hexes)) else ())
 
     def tile_name(self, hex_id: str) -> str:
         """The 18xx.games id of what lies on the hex: "9-3", or "B5-0" if preprinted."""
