@@ -40,6 +40,7 @@ from bisect import bisect_left
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from operator import attrgetter, itemgetter
 
 from .board import Board
@@ -47,7 +48,7 @@ from .tiles import Layout
 
 STOP_KINDS = ("city", "town", "offboard")
 _NODE_KEY = attrgetter("kind", "hex", "index")  # a node's key in ``TrackGraph._node_ids``
-_TOKENS = attrgetter("tokens")
+_TOKENS, _EXTRA = attrgetter("tokens"), attrgetter("extra_tokens")
 
 
 @dataclass(frozen=True)
@@ -538,28 +539,29 @@ def _rule_key(location: Callable[[str], str | None] | None) -> object:
 def corp_view(graph: TrackGraph, corp: str, from_stations: Iterable[tuple[str, int]] | None = None,
               tokens: tuple | None = None) -> CorpView:
     """``from_stations`` limits where walks start to those of the corporation's stations (18EZ: the home).
-    ``tokens``: the board's ``token_key()``, if the caller has it.
-
-    Kept in the graph's memo by what it reads besides the track, the board's tokens (a reach and the route check
-    after it ask for the same corporation's view; making one reads every city of the board)."""
+    ``tokens``: the board's ``token_key()``, if the caller has it (``reach``): the view is then kept in the
+    graph's memo by it, as the reach is."""
     starts = None if from_stations is None else tuple(from_stations)
     if tokens is None:
-        tokens = graph.board.token_key()
+        hexes = graph.board.hexes.values()
+        return _corp_view(graph, corp, starts, list(chain.from_iterable(map(_TOKENS, hexes))),
+                          any(map(_EXTRA, hexes)))
     key = ("view", corp, starts, tokens)
     view = graph.memo.get(key)
     if view is None:
-        view = graph.memo[key] = _corp_view(graph, corp, starts, tokens)
+        view = graph.memo[key] = _corp_view(graph, corp, starts, tokens[0], bool(tokens[1]))
     return view  # type: ignore[return-value]
 
 
 def _corp_view(graph: TrackGraph, corp: str, from_stations: tuple[tuple[str, int], ...] | None,
-               tokens: tuple) -> CorpView:
+               slots_all: Sequence[Sequence[str | None]], beside: bool) -> CorpView:
+    """``slots_all``: the slots of every city of the board, hex by hex (as ``Board.token_key``); ``beside``:
+    whether any hex has a token beside its tile."""
     board = graph.board
     hexes = board.hexes
     stations: set[int] = set()
     terminal = list(graph.fixed_terminal)
     fixed = graph.fixed_terminal
-    slots_all, beside = tokens
     memo = graph.stop_memo
     shape = memo.get("view_cities")
     if shape is None:
@@ -568,7 +570,7 @@ def _corp_view(graph: TrackGraph, corp: str, from_stations: tuple[tuple[str, int
         shape = memo["view_cities"] = ([nid for nid, _, _ in graph.city_nodes],
                                        tuple(len(lay.cities) for lay in graph._layouts.values()))
     nids, counts = shape  # type: ignore[misc]
-    if not any(beside) and tuple(map(len, map(_TOKENS, hexes.values()))) == counts:
+    if not beside and tuple(map(len, map(_TOKENS, hexes.values()))) == counts:
         # the usual board (no token beside a tile) in C-level passes over the token key: the cities holding the
         # corporation's token, and of the full ones those closed to it (below, city by city, for the others)
         mine = list(map(operator.contains, slots_all, itertools.repeat(corp)))
@@ -640,38 +642,57 @@ def _groups(graph: TrackGraph, view: CorpView) -> list[list[int]]:
 def _reached(graph: TrackGraph, view: CorpView) -> tuple[set[int], set[int]]:
     """The nodes and segments of the legal walks from the stations: the keys of ``_search``'s costs, without them.
 
-    Reach asks only what a walk can get to, so the states are explored once each in any order (a stack), and of
-    the states of one segment and direction only those with the fewest stops of several-stop locations are kept
-    (``_search_choices``: a walk that has entered fewer such stops can go on wherever one with more can). The
-    state argument of the module docstring does not depend on the order of the search.
+    Reach asks only what a walk can get to, so the states are explored once each in any order (a stack, of
+    ``segment * width + node it runs toward``), and of the states of one segment and direction only those with the
+    fewest stops of several-stop locations are kept (``_search_choices``: a walk that has entered fewer such stops
+    can go on wherever one with more can). The state argument of the module docstring does not depend on the order
+    of the search.
     """
     adj, moves, side, dead, seg_hex = graph.adj, graph.moves, graph.side, graph.dead, graph.seg_hex
     stations, terminal = view.stations, view.terminal
+    width = len(graph.nodes)
+    groups = _groups(graph, view)
+    stack = [nxt * width + far for st in sorted(stations) for nxt, far in zip(adj[st], moves[st], strict=True)]
+    stack.reverse()  # the first station's first segment first, as the search with costs starts
+    if not groups:
+        seen: set[int] = set()
+        while stack:
+            key = stack.pop()
+            if key in seen:
+                continue
+            seen.add(key)
+            seg, node = divmod(key, width)
+            if dead[node] or node in stations:
+                continue
+            if terminal[node] and _stops_here(graph, view, node, False):
+                continue
+            if side[node]:
+                here = seg_hex[seg]
+                stack += [nxt * width + far for nxt, far in zip(adj[node], moves[node], strict=True)
+                          if seg_hex[nxt] != here]
+            else:
+                stack += [nxt * width + far for nxt, far in zip(adj[node], moves[node], strict=True) if nxt != seg]
+        return set(stations).union([k % width for k in seen]), {k // width for k in seen}
     bit: dict[int, int] = {}
     rivals: dict[int, int] = {}
-    for g in _groups(graph, view):
+    for g in groups:
         for n in g:
             bit[n] = 1 << len(bit)
         mask = sum(bit[n] for n in g)
         for n in g:
             rivals[n] = mask & ~bit[n]
-    width = len(graph.nodes)
-    nodes: set[int] = set(stations)
-    segs: set[int] = set()
-    labels: dict[int, list[int]] = {}  # segment * width + node it runs toward -> stop sets (none within another)
-    stack: list[tuple[int, int, int]] = []
-    for st in sorted(stations):
-        start = bit.get(st, 0)
-        stack += [(nxt, far, start) for nxt, far in zip(adj[st], moves[st], strict=True)]
-    stack.reverse()  # the first station's first segment first, as the search with costs starts
-    while stack:
-        seg, node, stops = stack.pop()
+    labels: dict[int, list[int]] = {}  # state -> stop sets (none within another)
+    states = [(nxt * width + far, bit.get(st, 0)) for st in sorted(stations)
+              for nxt, far in zip(adj[st], moves[st], strict=True)]
+    states.reverse()
+    while states:
+        key, stops = states.pop()
+        seg, node = divmod(key, width)
         b = bit.get(node)
         if b is not None:
             if stops & rivals[node]:
                 continue  # another stop of this location is on the walk
             stops |= b
-        key = seg * width + node
         have = labels.get(key)
         if have is None:
             labels[key] = [stops]
@@ -680,19 +701,18 @@ def _reached(graph: TrackGraph, view: CorpView) -> tuple[set[int], set[int]]:
         else:
             have[:] = [s0 for s0 in have if stops & ~s0]
             have.append(stops)
-        nodes.add(node)
-        segs.add(seg)
         if dead[node] or node in stations:
             continue
         if terminal[node] and _stops_here(graph, view, node, False):
             continue
         if side[node]:
             here = seg_hex[seg]
-            stack += [(nxt, far, stops) for nxt, far in zip(adj[node], moves[node], strict=True)
-                      if seg_hex[nxt] != here]
+            states += [(nxt * width + far, stops) for nxt, far in zip(adj[node], moves[node], strict=True)
+                       if seg_hex[nxt] != here]
         else:
-            stack += [(nxt, far, stops) for nxt, far in zip(adj[node], moves[node], strict=True) if nxt != seg]
-    return nodes, segs
+            states += [(nxt * width + far, stops) for nxt, far in zip(adj[node], moves[node], strict=True)
+                       if nxt != seg]
+    return set(stations).union([k % width for k in labels]), {k // width for k in labels}
 
 
 def _search(

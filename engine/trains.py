@@ -6,8 +6,6 @@ off (a new phase, rusting, obsolescence, the title's events); a corporation over
 
 from __future__ import annotations
 
-from itertools import compress, repeat
-from operator import attrgetter, eq, is_
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action
@@ -19,8 +17,6 @@ from .wording import and_list, clauses, color_word, or_list, trains_text
 
 if TYPE_CHECKING:
     from .titles.base import TitleRules
-
-_OWNER = attrgetter("owner")
 
 
 class TrainsAndPhases:
@@ -38,7 +34,7 @@ class TrainsAndPhases:
 
     def depot(self) -> list[Train]:
         """Trains still in the bank, in the order they are sold."""
-        return list(compress(self.trains, map(is_, map(_OWNER, self.trains), repeat(None))))
+        return [t for t in self.trains if t.owner is None]
 
     def next_bank_trains(self) -> list[Train]:
         """The trains the bank sells now: the first of the current type (one per variant)."""
@@ -57,8 +53,7 @@ class TrainsAndPhases:
         return [t for t in self.trains if t.owner == POOL]
 
     def trains_of(self, corp: str) -> list[Train]:
-        # a pass in C over the owners (asked a thousand times in an 1830 import)
-        return list(compress(self.trains, map(eq, map(_OWNER, self.trains), repeat(corp))))
+        return [t for t in self.trains if t.owner == corp]
 
     def train(self, train_id: str) -> Train:
         for t in self.trains:
