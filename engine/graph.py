@@ -875,13 +875,19 @@ class Reach:
         (a track lay's check asks; the station step, which asks for a reach after each lay, does not)."""
         edges: dict[str, set[int]] = {}
         seg_hex, seg_edges, sides = self._seg_hex, self._seg_edges, self._sides
-        for s in sorted(self._segs):
+        for s in self._segs:  # sets: the order of the segments does not matter
             hex_id = seg_hex[s]
             for e in seg_edges[s]:
-                edges.setdefault(hex_id, set()).add(e)
+                here = edges.get(hex_id)
+                if here is None:
+                    here = edges[hex_id] = set()
+                here.add(e)
                 across = sides.get((hex_id, e))
                 if across is not None:
-                    edges.setdefault(across[0], set()).add(across[1])
+                    there = edges.get(across[0])
+                    if there is None:
+                        there = edges[across[0]] = set()
+                    there.add(across[1])
         return {h: frozenset(edges[h]) for h in self._hexes if h in edges}
 
 

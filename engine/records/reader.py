@@ -746,13 +746,15 @@ def sync_shares(ledger: ShareLedger, game: Game, tmap: TitleMap, only: set[str] 
     from ..state import RESERVED
 
     # our certificates per corporation, and the site ids read once per sync rather than once per corporation
-    certs: dict[str, list[Any]] = {sym: game.certs_of(sym) for sym in game.corps}
-    # the ledger's single certificates per site corporation, in the ledger's order (a sync adds or moves only the
-    # certificates of the corporation at hand, so one pass serves every corporation)
+    todo = [sym for sym in game.corps if only is None or sym in only]
+    certs: dict[str, list[Any]] = {sym: game.certs_of(sym) for sym in todo}
+    # the ledger's single certificates of the site corporations at hand, in the ledger's order (a sync adds or moves
+    # only the certificates of the corporation at hand, so one pass serves every corporation)
+    sites = {tmap.site_corp(sym) for sym in todo}
     singles: dict[str, list[str]] = {}
     for cid in ledger.owner:
         corp, idx = ids.split_share(cid)
-        if idx != 0:
+        if idx != 0 and corp in sites:
             singles.setdefault(corp, []).append(cid)
     for sym in game.corps:
         if only is not None and sym not in only:
