@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import chain
+from operator import attrgetter
 from typing import Any
 
 from .hexgrid import letters_are_x, neighbour, opposite
@@ -24,6 +26,9 @@ class HexState(Tracked):
     hotels: dict[int, str] = field(default_factory=dict)
     # bonus markers, e.g. {"port": "SAL"} or {"coal": "S&NA"}
     markers: dict[str, str] = field(default_factory=dict)
+
+
+_TOKENS, _EXTRA = attrgetter("tokens"), attrgetter("extra_tokens")
 
 
 class Board(Tracked):
@@ -64,8 +69,10 @@ class Board(Tracked):
         """Every station token on the board (slot and beside-tile), as a key for what reachability reads of them.
         Cities in hex order: boards with the same tiles have the same cities, so the hexes are implied."""
         hexes = self.hexes.values()
-        return (tuple(tuple(slots) for st in hexes for slots in st.tokens),
-                tuple((i, e) for i, st in enumerate(hexes) for e in st.extra_tokens))
+        # C-level passes (reach asks at every call): each city's slots, and each hex's beside-tile tokens if there
+        # are any (mostly none: then the empty tuple)
+        return (tuple(map(tuple, chain.from_iterable(map(_TOKENS, hexes)))),
+                tuple(map(tuple, map(_EXTRA, hexes))) if any(map(_EXTRA, hexes)) else ())
 
     def tile_name(self, hex_id: str) -> str:
         """The 18xx.games id of what lies on the hex: "9-3", or "B5-0" if preprinted."""
@@ -107,6 +114,10 @@ class Board(Tracked):
 
     def stations(self, corp: str) -> list[tuple[str, int]]:
         """Cities where the corporation has a station (slot or beside-tile token)."""
+        if not any(map(_EXTRA, self.hexes.values())):
+            # the usual board, with no token beside a tile: the slots alone, hexes without cities passed over
+            return [(hid, ci) for hid, st in self.hexes.items() if st.tokens
+                    for ci, slots in enumerate(st.tokens) if corp in slots]
         out: list[tuple[str, int]] = []
         for hid, st in self.hexes.items():
             for ci, slots in enumerate(st.tokens):

@@ -6,6 +6,7 @@ certificate changing hands when another player holds more.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from .market import Market
@@ -15,6 +16,8 @@ from .titledata import TitleData
 
 if TYPE_CHECKING:
     from .titles.base import TitleRules
+
+_OWNER = attrgetter("owner")
 
 
 class Certificates:
@@ -28,11 +31,25 @@ class Certificates:
     market: Market
 
 
+    def _corp_certs(self, corp: str) -> list[Certificate]:
+        """The corporation's certificates in the game's order. A game makes its certificates as it starts, each of
+        one corporation for good, so each corporation's are listed once, kept on the corporation as a cache (not
+        journalled, not in a snapshot or fingerprint), rather than sought among all of them at each of the
+        thousand holdings an 1830 import asks for."""
+        certs = self.certs
+        holder = self.corps.get(corp)
+        if holder is None:
+            return [c for c in certs if c.corp == corp]
+        index = holder.__dict__.get("_certs")
+        if index is None or index[0] is not certs or index[1] != len(certs):
+            index = holder.__dict__["_certs"] = (certs, len(certs), [c for c in certs if c.corp == corp])
+        return index[2]  # type: ignore[no-any-return]
+
     def certs_of(self, corp: str, owner: str | None = None) -> list[Certificate]:
-        return [c for c in self.certs if c.corp == corp and (owner is None or c.owner == owner)]
+        return [c for c in self._corp_certs(corp) if owner is None or c.owner == owner]
 
     def shares_held(self, owner: str, corp: str) -> int:
-        return sum(c.shares for c in self.certs if c.corp == corp and c.owner == owner)
+        return sum(c.shares for c in self._corp_certs(corp) if c.owner == owner)
 
     def percent_of(self, corp: str, shares: int) -> int:
         return shares * 100 // self.corps[corp].size
@@ -44,7 +61,7 @@ class Certificates:
     def cert_count_bound(self, player: str) -> int:
         """At least ``cert_count``: every certificate the player holds, whether the title counts it or not. Far
         cheaper (1830 asks the market of each certificate), it settles most checks against the limit."""
-        return [c.owner for c in self.certs].count(player) + self.rules.company_cert_count(self, player)
+        return list(map(_OWNER, self.certs)).count(player) + self.rules.company_cert_count(self, player)
 
     def cert_limit(self) -> int:
         return self.data.cert_limit[str(len(self.players))]

@@ -32,8 +32,7 @@ Frames are per thread (the bot applies actions in worker threads).
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from typing import Any
 
 __all__ = ["Frame", "TDict", "TList", "TSet", "Tracked", "begin", "commit", "rollback", "tracked", "transaction"]
@@ -107,16 +106,25 @@ def commit(frame: Frame) -> None:
             mine[1], mine[2] = _LIST, entry[2][: mine[2]]
 
 
-@contextmanager
-def transaction() -> Iterator[Frame]:
+class _Transaction:
+    """``transaction``'s context manager: a class rather than a generator (one per action of a replay)."""
+
+    __slots__ = ("frame",)
+
+    def __enter__(self) -> Frame:
+        self.frame = begin()
+        return self.frame
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: Any) -> None:
+        if kind is None:
+            commit(self.frame)
+        else:
+            rollback(self.frame)  # and the exception goes on
+
+
+def transaction() -> _Transaction:
     """All of the block or nothing: rolls back and re-raises on any exception."""
-    frame = begin()
-    try:
-        yield frame
-    except BaseException:
-        rollback(frame)
-        raise
-    commit(frame)
+    return _Transaction()
 
 
 # ---------------------------------------------------------------------------------------------- recording
@@ -166,13 +174,29 @@ class Tracked:
         rest determines (best routes, a track graph), so snapshots and fingerprints leave them out."""
         return {k: v for k, v in self.__dict__.items() if k[0] != "_"}
 
+    # the names a write must pass to ``object.__setattr__`` (data descriptors: properties, ``__class__``); every
+    # other write goes straight into the instance's dictionary
+    _descriptors: frozenset[str] = frozenset({"__class__"})
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._descriptors = frozenset(name for klass in cls.__mro__ for name, v in vars(klass).items()
+                                     if name not in ("__dict__", "__weakref__") and hasattr(type(v), "__set__"))
+
     def __setattr__(self, name: str, value: Any) -> None:
-        if type(value) in _PLAIN:
+        # the game's most frequent write (a replay makes thousands per hundred actions), so the common case skips
+        # ``object.__setattr__`` and its descriptor lookup
+        if value.__class__ in _PLAIN:
             value = tracked(value)
         frame = _active.frame
-        if frame is not None and id(self) not in frame.saved:
-            frame.saved[id(self)] = [self, _OBJ, dict(self.__dict__)]
-        object.__setattr__(self, name, value)
+        if frame is not None:
+            saved = frame.saved
+            if id(self) not in saved:
+                saved[id(self)] = [self, _OBJ, self.__dict__.copy()]
+        if name in self._descriptors:
+            object.__setattr__(self, name, value)
+        else:
+            self.__dict__[name] = value
 
     def __delattr__(self, name: str) -> None:
         _save(self, _OBJ)

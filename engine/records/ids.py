@@ -34,6 +34,16 @@ class IdError(TextError):
 @cache  # the reader reconciles its ledger after every action: the same few dozen ids, thousands of times
 def split_share(share_id: str) -> tuple[str, int]:
     """``"B&O_3"`` -> ("B&O", 3)."""
+    # a game's few dozen ids are read again after every action that moves a certificate: kept once read
+    return _split_known(share_id) if share_id.__class__ is str else _split_share(share_id)
+
+
+@cache
+def _split_known(share_id: str) -> tuple[str, int]:
+    return _split_share(share_id)
+
+
+def _split_share(share_id: str) -> tuple[str, int]:
     corp, sep, n = str(share_id).rpartition("_")
     if not sep or not corp or not n.isdigit():
         raise IdError(M("{id} is not a share id (<corporation>_<n>)", id=repr(share_id)))

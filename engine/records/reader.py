@@ -1,21 +1,21 @@
 """Replay an 18xx.games game record through our engine (18xx-games-format.md sections 3 and 7 to 12).
 
-The record's effective actions (undo and redo resolved, section 8) are turned into our actions one by one and
-processed, each followed by its embedded ``auto_actions``; ``message`` and ``program_*`` actions change nothing.
-The game uses the ``"18xx.games"`` rules profile, so it follows the site's documented deviations and goes on the
-way its players expect.
+The record's effective actions (undo and redo resolved, section 8: ``undo``) are turned into our actions one by one
+and processed, each followed by its embedded ``auto_actions``; ``message`` and ``program_*`` actions change
+nothing. The game uses the ``"18xx.games"`` rules profile (``seats``), so it follows the site's documented
+deviations and goes on the way its players expect.
 
 Records hold decisions only. Where the site passes by itself because the entity due to act has no legal action
 (section 7.1) and our engine waits for a pass, the reader makes that pass (``titles.auto_passes``). If an action
 still does not fit, the reader tries once more after passing the step our engine waits at, or drops a ``pass``
 our engine has no use for; every such repair is listed in ``Imported.adjustments`` (none for a record that
-matches our model of the site).
+matches our model of the site). After each action the site's ledgers of certificates and tiles follow our game
+(``sync``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any
 
@@ -50,219 +50,18 @@ from ..routes import RouteError, best_routes
 from ..titledata import load_title
 from ..titles import TITLES, new_game
 from . import ids
-from .ids import IPO, POOL, IdError, ShareLedger, TileLedger
+from .errors import RecordError, UnsupportedTitle
+from .ids import IPO, POOL, IdError, TileLedger
+from .results import Imported, RouteCheck, Seat
+from .seats import META_KEY, PROFILE, options_of, seats_of
+from .sync import cert_size, new_share_ledger, sync_shares, sync_tiles
 from .titles import KNOWN_TYPES, TitleMap, auto_passes, map_for, title_map
+from .undo import effective_actions, resolve_undo_redo, truncate
 
-PROFILE = "18xx.games"
-# our own rules profile, kept in records we export so that a re-import plays by the same rules
-META_KEY = "stationmaster"
-
-
-class RecordError(GameError):
-    """A record that cannot be replayed: names the action (id and content) and the reason."""
-
-    def __init__(self, reason: Text, action_id: Any = None, action: dict[str, Any] | None = None) -> None:
-        self.reason = reason
-        self.action_id = action_id
-        self.action = action
-        super().__init__(M("action {id}: {reason}", id=action_id, reason=reason) if action_id is not None else reason)
-
-
-class UnsupportedTitle(RecordError):
-    """A valid record of a title our engine does not have yet."""
-
-
-@dataclass(frozen=True)
-class Seat:
-    site_id: Any  # the player's id in the record (an int, or the name in legacy hotseat records)
-    name: str  # the player's name in our game
-
-    @property
-    def key(self) -> str:
-        """How the record's ``result`` names this player."""
-        return str(self.site_id)
-
-
-@dataclass
-class RouteCheck:
-    """Recorded route revenues against ours for one ``run_routes``."""
-
-    action_id: Any
-    corporation: str
-    recorded: list[int | None]  # per route, None where the record has no revenue
-    ours: list[int]
-    best: int | None = None  # our optimum for the same position, when asked for
-
-    @property
-    def recorded_total(self) -> int | None:
-        return None if any(r is None for r in self.recorded) else sum(r or 0 for r in self.recorded)
-
-    @property
-    def our_total(self) -> int:
-        return sum(self.ours)
-
-    @property
-    def agrees(self) -> bool:
-        return all(r is None or r == o for r, o in zip(self.recorded, self.ours, strict=True))
-
-
-@dataclass
-class Imported:
-    game: Game
-    record: dict[str, Any]
-    seats: list[Seat]
-    adjustments: list[str] = field(default_factory=list)
-    warnings: list[Text] = field(default_factory=list)
-    route_checks: list[RouteCheck] = field(default_factory=list)
-    chat: list[tuple[Any, Any, str]] = field(default_factory=list)  # (action id, entity, text)
-    tmap: TitleMap | None = None
-    applied: int = 0  # record actions (auto actions included) that became our actions
-    auto_passes: int = 0  # passes made for the site's silent skips
-
-    def site_result(self) -> dict[str, int]:
-        """Scores keyed the way the record's ``result`` keys them."""
-        return {s.key: self.game.net_worth(s.name) for s in self.seats}
-
-    def result_by_name(self) -> dict[str, int]:
-        """Scores keyed by the record's player names."""
-        return {self.record_name(s): self.game.net_worth(s.name) for s in self.seats}
-
-    def record_name(self, seat: Seat) -> str:
-        for p in self.record.get("players") or []:
-            if p.get("id", p.get("name")) == seat.site_id:
-                return str(p.get("name", seat.site_id))
-        return seat.name
-
-    def route_disagreements(self) -> list[RouteCheck]:
-        return [c for c in self.route_checks if not c.agrees]
-
-    def summary(self) -> dict[str, Any]:
-        g = self.game
-        return {
-            "title": g.title_name,
-            "players": [self.record_name(s) for s in self.seats],
-            "actions": self.applied,
-            "finished": g.finished,
-            "end_reason": g.end_reason,
-            "result": self.result_by_name(),
-        }
-
-
-# -- undo and redo ----------------------------------------------------------------------------------------------
-
-
-def truncate(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The site stops at the first action whose id exceeds the last action's id (section 14.2)."""
-    if not actions:
-        return []
-    last = actions[-1].get("id")
-    if not isinstance(last, int | float):
-        return list(actions)
-    out = []
-    for a in actions:
-        aid = a.get("id")
-        if isinstance(aid, int | float) and aid > last:
-            break
-        out.append(a)
-    return out
-
-
-def resolve_undo_redo(actions: list[dict[str, Any]]) -> list[dict[str, Any] | None]:
-    """``kept[i]`` is ``actions[i]`` if it is effective, else None (section 8, exactly)."""
-    kept: list[dict[str, Any] | None] = [None] * len(actions)
-    stack: list[list[tuple[int, dict[str, Any]]]] = []
-    index_of: dict[Any, int] = {}
-    for i, a in enumerate(actions):
-        if "id" in a:
-            index_of.setdefault(a["id"], i)
-        kind = a.get("type")
-        if kind == "undo":
-            target = a.get("action_id")
-            if target is not None:
-                if target == 0:
-                    start = 0
-                elif target in index_of and index_of[target] < i:
-                    start = index_of[target] + 1
-                else:
-                    raise RecordError(M("undo to action {target}, which is not earlier in the record", target=target),
-                                      a.get("id"), a)
-            else:
-                start = next((j for j in range(i - 1, -1, -1)
-                              if kept[j] is not None and kept[j].get("type") != "message"), 0)  # type: ignore[union-attr]
-            group = []
-            for j in range(start, i):
-                b = kept[j]
-                if b is not None and b.get("type") != "message":
-                    group.append((j, b))
-                    kept[j] = None
-            stack.append(group)
-        elif kind == "redo":
-            if not stack:
-                raise RecordError(M("redo with nothing to redo"), a.get("id"), a)
-            for j, b in stack.pop():
-                kept[j] = b
-        elif kind == "message":
-            kept[i] = a
-        else:
-            stack.clear()
-            kept[i] = a
-    return kept
-
-
-def effective_actions(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [a for a in resolve_undo_redo(actions) if a is not None]
-
-
-# -- the reader ------------------------------------------------------------------------------------------------
-
-
-def seats_of(record: dict[str, Any], reserved: frozenset[str] = frozenset()) -> list[Seat]:
-    players = record.get("players")
-    if not isinstance(players, list) or not players:
-        raise RecordError(M("the record has no players"))
-    raw = []
-    for p in players:
-        if not isinstance(p, dict) or ("id" not in p and "name" not in p):
-            raise RecordError(M("player entry {entry} has neither id nor name", entry=repr(p)))
-        raw.append((p.get("id", p.get("name")), str(p.get("name", p.get("id")))))
-    names = [n for _, n in raw]
-    seats = []
-    for site_id, name in raw:
-        # our entities share one name space: a player may not be called like another player or a symbol
-        if names.count(name) > 1 or name in reserved:
-            name = f"{name} ({site_id})"
-        seats.append(Seat(site_id, name))
-    if len({s.site_id for s in seats}) != len(seats):
-        raise RecordError(M("two players share one id"))
-    return seats
-
-
-def options_of(record: dict[str, Any], game_title: str) -> tuple[dict[str, Any], list[Text]]:
-    from ..titles import rules_for
-
-    warnings: list[Text] = []
-    settings = record.get("settings") or {}
-    meta = record.get(META_KEY) or {}
-    profile = meta.get("rules_profile", PROFILE) if isinstance(meta, dict) else PROFILE
-    options: dict[str, Any] = {"rules_profile": profile}
-    known = rules_for(game_title, profile).options
-    for rule in settings.get("optional_rules") or []:
-        if rule not in known:
-            raise RecordError(M("optional rule {rule} is not known for {title}; known: {known}", rule=repr(rule),
-                                title=game_title, known=tuple(known)))
-        options[rule] = True
-    ours = meta.get("options") if isinstance(meta, dict) else None
-    for rule, value in (ours or {}).items():  # our own options, kept by our exporter
-        if rule not in known:
-            raise RecordError(M("option {rule} is not known for {title}; known: {known}", rule=repr(rule),
-                                title=game_title, known=tuple(known)))
-        options[rule] = value
-    if settings.get("pin"):
-        warnings.append(M("the game is pinned to an older version of the site ({pin}); it may not replay under "
-                          "current rules", pin=settings["pin"]))
-    if "settings" not in record:
-        warnings.append(M("the record has no settings (a very old record): no optional rules"))
-    return options, warnings
+# what other modules and tests import from here, now at home in the modules above
+__all__ = ["META_KEY", "PROFILE", "Imported", "RecordError", "RouteCheck", "Seat", "UnsupportedTitle", "cert_size",
+           "effective_actions", "is_site_record", "new_share_ledger", "nodes_from_connections", "options_of",
+           "read_record", "resolve_undo_redo", "seats_of", "sync_shares", "sync_tiles", "truncate"]
 
 
 class _Reader:
@@ -717,95 +516,6 @@ class _Reader:
 
 
 _OWNER = attrgetter("owner")
-_TILE = attrgetter("tile")
-
-
-def cert_size(cert: str) -> int:
-    """Shares in a certificate: two for the President's, one for any other (18FL, 18AL, 1830)."""
-    return 2 if ids.split_share(cert)[1] == 0 else 1
-
-
-def new_share_ledger(game: Game, tmap: TitleMap) -> ShareLedger:
-    ledger = ShareLedger()
-    for c in game.certs:
-        if c.owner in (IPO,):
-            ledger.add(ids.share_id(tmap.site_corp(c.corp), c.index), IPO)
-    return ledger
-
-
-def sync_shares(ledger: ShareLedger, game: Game, tmap: TitleMap, only: set[str] | None = None) -> list[Text]:
-    """Bring the site model of certificates in line with our game after an action.
-
-    Conversions create the new certificates in the IPO; presidency changes swap the President's certificate
-    for the first singles of the new president. Any other difference (the private that comes with a share,
-    bankruptcy sales) is settled by moving certificates from the front of the holder's list; the notes say so.
-    Each corporation is settled on its own certificates alone, and settling it again changes nothing: ``only``
-    names the corporations whose certificates moved on either side since the last sync (None: all).
-    """
-    notes: list[Text] = []
-    from ..state import RESERVED
-
-    # our certificates per corporation, and the site ids read once per sync rather than once per corporation
-    certs: dict[str, list[Any]] = {sym: [] for sym in game.corps}
-    for c in game.certs:
-        certs.setdefault(c.corp, []).append(c)
-    # the ledger's single certificates per site corporation, in the ledger's order (a sync adds or moves only the
-    # certificates of the corporation at hand, so one pass serves every corporation)
-    singles: dict[str, list[str]] = {}
-    for cid in ledger.owner:
-        corp, idx = ids.split_share(cid)
-        if idx != 0:
-            singles.setdefault(corp, []).append(cid)
-    for sym in game.corps:
-        if only is not None and sym not in only:
-            continue
-        site = tmap.site_corp(sym)
-        mine = singles.setdefault(site, [])
-        for c in certs[sym]:
-            cid = ids.share_id(site, c.index)
-            if c.owner != RESERVED and not ledger.exists(cid):
-                ledger.add(cid, IPO)
-                if c.index != 0:
-                    mine.append(cid)
-        pres = certs[sym][0]
-        pid = ids.share_id(site, 0)
-        if ledger.owner.get(pid) != pres.owner and pres.owner not in (IPO, RESERVED):
-            holder = ledger.owner.get(pid)
-            if holder not in (IPO, POOL) and pres.owner != POOL:
-                ledger.swap_president(site, pres.owner, cert_size)
-            else:
-                ledger.move(pid, pres.owner)
-        # counts per holder
-        ours: dict[str, int] = {}
-        for c in certs[sym]:
-            if c.owner != RESERVED and c.index != 0:
-                ours[c.owner] = ours.get(c.owner, 0) + 1
-        theirs: dict[str, int] = {}
-        for cid in mine:
-            holder = ledger.owner[cid]
-            theirs[holder] = theirs.get(holder, 0) + 1
-        surplus = [h for h in theirs if theirs[h] > ours.get(h, 0)]
-        for h in surplus:
-            while theirs[h] > ours.get(h, 0):
-                need = next((k for k in ours if ours[k] > theirs.get(k, 0)), None)
-                if need is None:
-                    break
-                cert = next(c for c in ledger.of(h, site) if ids.split_share(c)[1] != 0)
-                ledger.move(cert, need)
-                theirs[h] -= 1
-                theirs[need] = theirs.get(need, 0) + 1
-                notes.append(M("{share} moves from {holder} to {owner}", share=cert, holder=h, owner=need))
-    return notes
-
-
-def sync_tiles(ledger: TileLedger, game: Game) -> None:
-    """Tiles our engine removed by itself (the 18FL hurricane) go back to the site's supply too."""
-    hexes = game.board.hexes
-    if None not in map(_TILE, map(hexes.__getitem__, ledger.on_hex)):
-        return  # asked after every action: the common answer in one pass
-    for hex_id in list(ledger.on_hex):
-        if game.board.hexes[hex_id].tile is None:
-            ledger.remove(hex_id)
 
 
 def nodes_from_connections(game: Game, corp: str, route: dict[str, Any]) -> list[str]:

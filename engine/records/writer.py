@@ -41,7 +41,8 @@ from ..routes import Route
 from ..state import POOL
 from . import ids
 from .ids import TileLedger
-from .reader import META_KEY, PROFILE, cert_size, new_share_ledger, sync_shares, sync_tiles
+from .seats import META_KEY, PROFILE
+from .sync import cert_size, new_share_ledger, sync_shares, sync_tiles
 from .titles import TitleMap, auto_passes, map_for
 
 LOCAL_TYPES = frozenset({"name_train"})  # our actions with no 18xx.games counterpart
