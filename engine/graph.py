@@ -276,12 +276,8 @@ def _search_choices(graph: TrackGraph, view: CorpView, groups: list[list[int]], 
         have = labels.get(key)
         if have is None:
             labels[key] = [(stops, cost)]
-        else:
-            for s0, c0 in have:
-                if not s0 & ~stops and c0 <= cost:
-                    return
-            have[:] = [(s0, c0) for s0, c0 in have if s0 & ~stops or c0 < cost]
-            have.append((stops, cost))
+        elif not _add_label(have, stops, cost):
+            return
         (queue.appendleft if front else queue.append)((seg, far, stops, cost))
 
     for st in sorted(stations):
@@ -310,6 +306,18 @@ def _search_choices(graph: TrackGraph, view: CorpView, groups: list[list[int]], 
             for nxt, far in zip(adj[node], moves[node], strict=True):
                 if nxt != seg:
                     push(nxt, far, stops, cost, True)
+
+
+def _add_label(have: list[tuple[int, int]], stops: int, cost: int) -> bool:
+    """Add the label (stops entered, cost) to the labels of one state unless one of them is as good (no more stops at
+    no more cost); drop those it is as good as. False if it was not added."""
+    for s0, c0 in have:
+        if not s0 & ~stops and c0 <= cost:
+            return False
+    # a label with fewer stops stays even when it costs more: it may go where the new one may not
+    have[:] = [(s0, c0) for s0, c0 in have if stops & ~s0 or c0 < cost]
+    have.append((stops, cost))
+    return True
 
 
 def _search_once(graph: TrackGraph, view: CorpView, through_blocked: bool, node_cost: dict[int, int],

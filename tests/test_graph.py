@@ -248,3 +248,17 @@ def test_a_graph_resumed_after_a_lay_equals_a_build_from_scratch(record: str,
     monkeypatch.setattr(operating_round, "lay_tile", checked)
     read_record(json.loads(path.read_text()), routes=False)
     assert sum(resumed) > len(resumed) // 2  # most lays resume rather than build anew
+
+
+def test_a_state_keeps_a_label_with_fewer_stops_that_costs_more() -> None:
+    """The labels of one state in the search over choices of stops: (stops entered, cost). A label with fewer stops
+    but a higher cost is not beaten by the new one (it may enter a stop the new one may not) and must stay; one with
+    more stops at no less cost is beaten and goes."""
+    from engine.graph import _add_label
+
+    have = [(0b01, 5)]
+    assert _add_label(have, 0b11, 3)  # more stops, cheaper: both stay
+    assert sorted(have) == [(0b01, 5), (0b11, 3)]
+    assert not _add_label(have, 0b11, 4)  # beaten by (0b11, 3)
+    assert _add_label(have, 0b01, 2)  # as few stops and cheaper: beats both
+    assert have == [(0b01, 2)]
