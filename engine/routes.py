@@ -49,7 +49,7 @@ Algorithm
    non-decreasing list order, so each unordered choice is tried once. If no set beats ``lb``, the greedy set is the
    maximum. On equal totals the first set found in this fixed order wins, so the same position always gives the
    same answer (two identical trains: the first runs the better walk).
-7. *Budget*: every stage spends steps from one budget (``DEFAULT_BUDGET``, about 150 ms; steps, not time, so the
+7. *Budget*: every stage spends steps from one budget (``DEFAULT_BUDGET``, at most about 200 ms; steps, not time, so the
    answer is deterministic). A search that runs out answers with the best set found so far, legal but marked
    ``proven=False``; the bot says so and logs the position.
 
@@ -85,10 +85,10 @@ from .route_types import (
 __all__ = ["DEFAULT_BUDGET", "GenericRules", "Route", "RouteError", "RouteHooks", "RouteSet", "Stop", "TrainSpec",
            "best_routes", "phase_value", "train_spec"]
 
-DEFAULT_BUDGET = 36_000
-"""Search steps (walk extensions and branch-and-bound nodes) one ``best_routes`` may take before it answers with the
-best set found so far, marked not proven. About 150 ms on the development machine; counted in steps, not time, so
-that the same position always gives the same answer."""
+DEFAULT_BUDGET = 30_000
+"""Search steps (walk extensions, walks listed or paired, branch-and-bound nodes) one ``best_routes`` may take before
+it answers with the best set found so far, marked not proven. At most about 200 ms on the development machine;
+counted in steps, not time, so that the same position always gives the same answer."""
 
 
 def best_routes(board: Board, corp: str, trains: Sequence[TrainSpec], rules: RouteHooks, *,
