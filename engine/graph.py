@@ -158,35 +158,26 @@ def _reached(graph: TrackGraph, view: CorpView) -> tuple[set[int], set[int]]:
     stations, terminal = view.stations, view.terminal
     width = len(graph.nodes)
     groups = _groups(graph, view)
+    def onward(seg: int, node: int) -> list[int]:
+        """The states a walk standing on ``seg`` at ``node`` goes on to (none where it must stop)."""
+        if dead[node] or node in stations or terminal[node] and _stops_here(graph, view, node, False):
+            return []
+        if side[node]:
+            here = seg_hex[seg]
+            return [nxt * width + far for nxt, far in zip(adj[node], moves[node], strict=True) if seg_hex[nxt] != here]
+        return [nxt * width + far for nxt, far in zip(adj[node], moves[node], strict=True) if nxt != seg]
+
     stack = [nxt * width + far for st in sorted(stations) for nxt, far in zip(adj[st], moves[st], strict=True)]
     stack.reverse()  # the first station's first segment first, as the search with costs starts
     if not groups:
         seen: set[int] = set()
         while stack:
             key = stack.pop()
-            if key in seen:
-                continue
-            seen.add(key)
-            seg, node = divmod(key, width)
-            if dead[node] or node in stations:
-                continue
-            if terminal[node] and _stops_here(graph, view, node, False):
-                continue
-            if side[node]:
-                here = seg_hex[seg]
-                stack += [nxt * width + far for nxt, far in zip(adj[node], moves[node], strict=True)
-                          if seg_hex[nxt] != here]
-            else:
-                stack += [nxt * width + far for nxt, far in zip(adj[node], moves[node], strict=True) if nxt != seg]
+            if key not in seen:
+                seen.add(key)
+                stack += onward(*divmod(key, width))
         return set(stations).union([k % width for k in seen]), {k // width for k in seen}
-    bit: dict[int, int] = {}
-    rivals: dict[int, int] = {}
-    for g in groups:
-        for n in g:
-            bit[n] = 1 << len(bit)
-        mask = sum(bit[n] for n in g)
-        for n in g:
-            rivals[n] = mask & ~bit[n]
+    bit, rivals = _choice_bits(groups)
     labels: dict[int, list[int]] = {}  # state -> stop sets (none within another)
     states = [(nxt * width + far, bit.get(st, 0)) for st in sorted(stations)
               for nxt, far in zip(adj[st], moves[st], strict=True)]
@@ -207,17 +198,7 @@ def _reached(graph: TrackGraph, view: CorpView) -> tuple[set[int], set[int]]:
         else:
             have[:] = [s0 for s0 in have if stops & ~s0]
             have.append(stops)
-        if dead[node] or node in stations:
-            continue
-        if terminal[node] and _stops_here(graph, view, node, False):
-            continue
-        if side[node]:
-            here = seg_hex[seg]
-            states += [(nxt * width + far, stops) for nxt, far in zip(adj[node], moves[node], strict=True)
-                       if seg_hex[nxt] != here]
-        else:
-            states += [(nxt * width + far, stops) for nxt, far in zip(adj[node], moves[node], strict=True)
-                       if nxt != seg]
+        states += [(k, stops) for k in onward(seg, node)]
     return set(stations).union([k % width for k in labels]), {k // width for k in labels}
 
 
@@ -253,14 +234,7 @@ def _search_choices(graph: TrackGraph, view: CorpView, groups: list[list[int]], 
     adj, moves, side, dead = graph.adj, graph.moves, graph.side, graph.dead
     seg_hex = graph.seg_hex
     stations, terminal = view.stations, view.terminal
-    bit: dict[int, int] = {}
-    rivals: dict[int, int] = {}
-    for g in groups:
-        for n in g:
-            bit[n] = 1 << len(bit)
-        mask = sum(bit[n] for n in g)
-        for n in g:
-            rivals[n] = mask & ~bit[n]
+    bit, rivals = _choice_bits(groups)
     width = len(graph.nodes)
     big = 1 << 30
     labels: dict[int, list[tuple[int, int]]] = {}  # segment * width + node it runs toward -> (stops, crossings)
@@ -306,6 +280,20 @@ def _search_choices(graph: TrackGraph, view: CorpView, groups: list[list[int]], 
             for nxt, far in zip(adj[node], moves[node], strict=True):
                 if nxt != seg:
                     push(nxt, far, stops, cost, True)
+
+
+def _choice_bits(groups: list[list[int]]) -> tuple[dict[int, int], dict[int, int]]:
+    """Per stop of a location of several stops: its bit in a walk's set of such stops entered, and the bits of the
+    other stops of its location (entering it is forbidden once one of those is entered)."""
+    bit: dict[int, int] = {}
+    rivals: dict[int, int] = {}
+    for g in groups:
+        for n in g:
+            bit[n] = 1 << len(bit)
+        mask = sum(bit[n] for n in g)
+        for n in g:
+            rivals[n] = mask & ~bit[n]
+    return bit, rivals
 
 
 def _add_label(have: list[tuple[int, int]], stops: int, cost: int) -> bool:

@@ -17,6 +17,7 @@ from .words import either
 if TYPE_CHECKING:
     from ..game import Game
     from ..rounds.operating_round import OperatingRound
+    from ..state import Company
 
 PORT_HEXES = ("B5", "B23", "G20", "K28")
 
@@ -33,14 +34,19 @@ class FLPrivates:
         c = game.companies.get(sym)
         return self._usable(game, sym) and c is not None and c.owner == game.corps[rnd.corp or ""].president
 
+    def _open_company(self, game: Game, act: Action) -> Company:
+        """The private an action is taken with, refused if it has closed (or was never bought)."""
+        company = game.companies[act.entity]
+        if company.closed or company.owner is None:
+            raise GameError(M("{company} is closed.", company=company.sym))
+        return company
+
     def company_action(self, game: Game, rnd: OperatingRound, act: Action) -> None:
         from ..rounds.operating_round import lay_tile
 
-        company = game.companies[act.entity]
+        company = self._open_company(game, act)
         sym = rnd.corp
         assert sym is not None
-        if company.closed or company.owner is None:
-            raise GameError(M("{company} is closed.", company=company.sym))
         if company.sym == "TR" and isinstance(act, LayTile):
             if rnd.step != "track":
                 raise GameError(M("The Tallahassee Railroad's extra yellow tile is laid in the track step."))

@@ -108,11 +108,9 @@ class Rules18FLSite(Rules18FL):
         return out
 
     def company_action(self, game: Game, rnd: OperatingRound, act: Action) -> None:
-        company = game.companies[act.entity]
+        company = self._open_company(game, act)
         sym = rnd.corp
         assert sym is not None
-        if company.closed or company.owner is None:
-            raise GameError(M("{company} is closed.", company=company.sym))
         if company.sym == "TR" and isinstance(act, LayTile) and not self._tr_for(game, rnd):
             raise GameError(M("On 18xx.games TR lays a tile only for a corporation its owner {player} presides "
                               "(D17).", player=company.owner))
