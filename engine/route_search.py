@@ -224,7 +224,14 @@ def _pair_beside_high(net: Network, kinds: list[TrainSpec], ub: list[int], floor
     if nested is not None and floors[1 - nested] <= min(floors[nested], ub[1 - nested]):
         s, long_ = nested, 1 - nested
         listed[long_] = _kind_walks(net, kinds[long_], 0, max(floors[long_], 1), True, steps)
-        listed[s] = [f for f in listed[long_] if f[0] >= floors[s] and _fits(net, kinds[s], f[1])]
+        fits: dict[tuple[int, ...], bool] = {}  # once per stop sequence, not per realisation
+        for f in listed[long_]:
+            if f[0] >= floors[s]:
+                ok = fits.get(f[1])
+                if ok is None:
+                    ok = fits[f[1]] = _fits(net, kinds[s], f[1])
+                if ok:
+                    listed[s].append(f)
     else:
         listed = [_kind_walks(net, k, 0, max(f, 1), True, steps) if f <= u else []
                   for k, f, u in zip(kinds, floors, ub, strict=True)]
@@ -526,7 +533,15 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
 
 
 def _minimal(real: list[tuple[int, tuple[Link, ...]]]) -> list[tuple[int, tuple[Link, ...]]]:
-    """The realisations on track no other one's is a subset of (the first of equals stays)."""
+    """The realisations on track no other one's is a subset of (the first of equals stays), fewest classes first."""
+    if len(real) == 2:  # the commonest case, without sorting
+        (u, _), (v, _) = real
+        common = u & v
+        if common == u:
+            return real[:1]
+        if common == v:
+            return real[1:]
+        return real if u.bit_count() <= v.bit_count() else real[::-1]
     real.sort(key=lambda r: r[0].bit_count())
     kept: list[tuple[int, tuple[Link, ...]]] = []
     for r in real:
