@@ -2,7 +2,8 @@
 
 Trains (``TrainSpec``), stops, routes and route sets, the error naming the rule a submitted route breaks, and the
 title hooks (``RouteHooks``; ``GenericRules`` is the default, titles subclass it). The search for the best routes is
-``engine.routes`` (and ``route_network``, ``route_search``); checking submitted routes is ``engine.route_check``.
+``engine.routes`` (and ``route_network``, ``route_search``, ``route_sets``); checking submitted routes is
+``engine.route_check``.
 """
 
 from __future__ import annotations

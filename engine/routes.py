@@ -1,8 +1,8 @@
 """Train routes: the route set of highest revenue (``best_routes``), and the names other modules use for routes.
 
 The rooms: ``route_types`` (trains, stops, routes, the title hooks), ``route_network`` (points 1-3 below),
-``route_search`` (points 4-7), ``route_check`` (checking a submitted route set), ``route_text`` (routes typed by a
-player).
+``route_search`` (points 4, 5 and 7), ``route_sets`` (point 6 and the budget), ``route_check`` (checking a submitted
+route set), ``route_text`` (routes typed by a player).
 
 Algorithm
 ---------
@@ -68,7 +68,8 @@ from collections.abc import Sequence
 
 from .board import Board
 from .route_network import Network
-from .route_search import Budget, solve
+from .route_search import solve
+from .route_sets import Budget
 from .route_types import (
     GenericRules,
     Route,

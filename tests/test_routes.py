@@ -842,15 +842,16 @@ def every_walk_maximum(board: Board, corp: str, trains: list[TrainSpec], rules: 
     """The maximum by listing every walk any of the trains may run and combining them with no floor (the search
     before bounds): independent of the greedy set, the per-train floors and the walk-search bound."""
     from engine.route_network import Network
-    from engine.route_search import Budget, _all_options, _branch_and_bound, _kind
+    from engine.route_search import _kind
+    from engine.route_sets import Budget, all_options, branch_and_bound
 
     net = Network(board, corp, rules)
     walks = net.walks(trains)
     kinds = [_kind(t) for t in trains]
     unique = list(dict.fromkeys(kinds))
-    by_kind = _all_options(net, walks, unique, dict.fromkeys(unique, 1))
+    by_kind = all_options(net, walks, unique, dict.fromkeys(unique, 1))
     opts = [by_kind[k] for k in kinds]
-    picks = _branch_and_bound(opts, kinds, 0, Budget(1 << 60))
+    picks = branch_and_bound(opts, kinds, 0, Budget(1 << 60))
     if picks is None:
         return 0
     return sum(o.pricing.revenue[p] for o, p in zip(opts, picks, strict=True) if p is not None)
