@@ -212,17 +212,15 @@ def _search(
     """
     node_cost: dict[int, int] = {}
     seg_cost: dict[int, int] = {}
-    groups = _groups(graph, view)
-    if groups:
-        _search_choices(graph, view, groups, through_blocked, node_cost, seg_cost)
-    else:
-        _search_once(graph, view, through_blocked, node_cost, seg_cost)
+    _search_choices(graph, view, _groups(graph, view), through_blocked, node_cost, seg_cost)
     return node_cost, seg_cost
 
 
 def _search_choices(graph: TrackGraph, view: CorpView, groups: list[list[int]], through_blocked: bool,
                     node_cost: dict[int, int], seg_cost: dict[int, int]) -> None:
-    """``_search_once`` for every choice of one stop per location of several stops, in one search.
+    """The search with costs (a breadth-first search, side crossings costing one) for every choice of one stop per
+    location of several stops, in one search (with no such locations, ``groups`` is empty and every state has one
+    label).
 
     A state carries the stops of such locations its walk has entered (a bit each); entering a stop whose location
     already has another entered one is the move an excluded stop forbids. So a state with stops A is reached
@@ -306,53 +304,6 @@ def _add_label(have: list[tuple[int, int]], stops: int, cost: int) -> bool:
     have[:] = [(s0, c0) for s0, c0 in have if stops & ~s0 or c0 < cost]
     have.append((stops, cost))
     return True
-
-
-def _search_once(graph: TrackGraph, view: CorpView, through_blocked: bool, node_cost: dict[int, int],
-                 seg_cost: dict[int, int]) -> None:
-    """The state search where every stop may be on a walk (no location holds several of the stops)."""
-    adj, moves, side, dead = graph.adj, graph.moves, graph.side, graph.dead
-    seg_hex = graph.seg_hex
-    stations, terminal = view.stations, view.terminal
-    width = len(graph.nodes)
-    big = 1 << 30
-    best: dict[int, int] = {}  # segment * width + node it runs toward -> crossings
-    queue: deque[tuple[int, int, int]] = deque()
-    for st in sorted(stations):
-        node_cost[st] = 0
-        for nxt, far in zip(adj[st], moves[st], strict=True):
-            key = nxt * width + far
-            if best.get(key, big) > 0:
-                best[key] = 0
-                queue.appendleft((nxt, far, 0))
-    while queue:
-        seg, node, cost = queue.popleft()
-        if best[seg * width + node] < cost:
-            continue
-        if cost < node_cost.get(node, big):
-            node_cost[node] = cost
-        if cost < seg_cost.get(seg, big):
-            seg_cost[seg] = cost
-        if dead[node] or node in stations:
-            # a station is a starting point already; arriving there again adds nothing new
-            continue
-        if terminal[node] and _stops_here(graph, view, node, through_blocked):
-            continue
-        if side[node]:
-            # a side is crossed into the other hex, never back into the one the walk came from
-            here = seg_hex[seg]
-            step = cost + 1
-            for nxt, far in zip(adj[node], moves[node], strict=True):
-                key = nxt * width + far
-                if seg_hex[nxt] != here and best.get(key, big) > step:
-                    best[key] = step
-                    queue.append((nxt, far, step))
-        else:
-            for nxt, far in zip(adj[node], moves[node], strict=True):
-                key = nxt * width + far
-                if nxt != seg and best.get(key, big) > cost:
-                    best[key] = cost
-                    queue.appendleft((nxt, far, cost))
 
 
 # -- public API -------------------------------------------------------------------------------------------------
