@@ -22,6 +22,7 @@ _OFFER_COST = 1  # steps per walk paired with the other train's best listed walk
 _CHECKS_PER_STEP = 64  # comparisons of two realisations' track per step
 _GROUP = 16  # realisations a branch of a single train's search carries at most
 _LAST_RESORT = 500  # steps a single train's search may still take after the budget is spent
+_PAIR_LAST_RESORT = 3_000  # steps a search beside the other train's high walks may still take after that
 
 
 _Found = tuple[int, tuple[int, ...], tuple[Link, ...], int]  # revenue, stops in walk order, links, track classes
@@ -291,8 +292,12 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
     found: list[_Found] = []
     mark = [floor - 1 if collect else floor]  # a walk must earn more than this to be kept
     seq: list[int] = []
-    # Once the budget is spent a train still gets a short search of its own, so that the answer keeps a route for it.
-    left = [steps.left if collect else max(steps.left, _LAST_RESORT)]
+    # Once the budget is spent a train still gets a short search of its own, so that the answer keeps a route for it,
+    # and a search beside the other train's high walks (however many were listed) a short one to pair them.
+    if partner is not None:
+        left = [max(steps.left, _PAIR_LAST_RESORT)]
+    else:
+        left = [steps.left if collect else max(steps.left, _LAST_RESORT)]
     start_left = left[0]
     done = [0]  # stops every walk ending at has been found from (walks run both ways: each is found once)
     explored: dict[int, list[int]] = {}  # smask * n + end stop -> track of the realisations already extended
@@ -306,39 +311,9 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
             for c in classes:
                 around[i] |= c
 
-    def bound(cur: int, smask: int, allowance: int, used: int) -> int:
-        """The most the walk could still add, ignoring what its own rest would use: unvisited stops reachable
-        from ``cur`` without passing a visited one, on track clear of ``used`` (track every realisation of the walk
-        so far uses); counted ones up to ``allowance``. The rest of a walk is a path from ``cur``, so a stop it can
-        only end at (an off-board, a blocked city, or a stop with one way in at most) is taken once at most."""
-        if terminal[cur] and smask != 1 << cur:
-            return bonus_cap
-        cur_bit = 1 << cur
-        closed = smask & ~cur_bit | done[0] & terminal_mask
-        reach = 0
-        end_only = 0
-        frontier = cur_bit
-        while frontier:
-            low = frontier & -frontier
-            frontier ^= low
-            i = low.bit_length() - 1
-            if not around[i] & used:
-                ways = adj[i] & ~closed  # no link from i touches the track used
-            else:
-                ways = 0
-                for jbit, classes in ends_of[i]:
-                    if jbit & closed:
-                        continue
-                    for c in classes:
-                        if not c & used:
-                            ways |= jbit
-                            break
-            if i != cur and (ways & (ways - 1)) == 0:
-                end_only |= low  # one way in, none out
-            new = ways & ~reach & ~cur_bit
-            reach |= new
-            frontier |= new & ~terminal_mask
-        end_only |= reach & terminal_mask
+    def part_value(reach: int, end_only: int, allowance: int) -> int:
+        """The most a path earns from the stops ``reach``: every free town, the best counted stops up to
+        ``allowance``, and of the stops it can only end at (``end_only``) one at most."""
         total = 0
         free_end = 0
         free = reach & free_mask
@@ -364,7 +339,55 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
         best = sum(picked) + free_end
         if counted_end and allowance > 0:
             best = max(best, counted_end + sum(picked[:allowance - 1]))
-        return total + best + bonus_cap
+        return total + best
+
+    def bound(cur: int, smask: int, allowance: int, used: int) -> int:
+        """The most the walk could still add, ignoring what its own rest would use: unvisited stops reachable
+        from ``cur`` without passing a visited one, on track clear of ``used`` (track every realisation of the walk
+        so far uses); counted ones up to ``allowance``. The rest of a walk is a path from ``cur``: after its first
+        step it stays in the part of those stops it can reach without coming back through ``cur``, so the best part
+        counts; and a stop it can only end at (an off-board, a blocked city, or a stop with one way in at most) is
+        taken once at most."""
+        if terminal[cur] and smask != 1 << cur:
+            return bonus_cap
+        cur_bit = 1 << cur
+        closed = smask & ~cur_bit | done[0] & terminal_mask
+        most = 0
+        firsts = reach = end_only = 0
+        frontier = cur_bit  # cur first: its ways out are the first steps
+        while True:
+            while frontier:
+                low = frontier & -frontier
+                frontier ^= low
+                i = low.bit_length() - 1
+                if not around[i] & used:
+                    ways = adj[i] & ~closed  # no link from i touches the track used
+                else:
+                    ways = 0
+                    for jbit, classes in ends_of[i]:
+                        if jbit & closed:
+                            continue
+                        for c in classes:
+                            if not c & used:
+                                ways |= jbit
+                                break
+                if low == cur_bit:
+                    firsts = ways
+                    continue
+                if (ways & (ways - 1)) == 0:
+                    end_only |= low  # one way in, none out
+                new = ways & ~reach & ~cur_bit
+                reach |= new
+                frontier |= new & ~terminal_mask
+            if reach:
+                most = max(most, part_value(reach, end_only | reach & terminal_mask, allowance))
+            firsts &= ~reach
+            if not firsts:
+                break
+            reach = firsts & -firsts  # the part entered by the next first step
+            end_only = 0
+            frontier = reach & ~terminal_mask
+        return most + bonus_cap
 
     def extend(cur: int, real: list[tuple[int, tuple[Link, ...]]], smask: int, gmask: int, cnt: int, nm: int,
                nt: int, has: bool, value: int, was: int, clash: int) -> None:
@@ -390,9 +413,17 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
             explored[key] = [u for u, _ in real]
         else:
             left[0] -= len(real) * len(tried) // _CHECKS_PER_STEP
-            real = [r for r in real if not any(o & r[0] == o for o in tried)]
-            if not real:
+            fresh = []
+            for r in real:
+                u = r[0]
+                for o in tried:
+                    if o & u == o:
+                        break
+                else:
+                    fresh.append(r)
+            if not fresh:
                 return
+            real = fresh
             tried.extend(u for u, _ in real)
         for j, lks in groups_of[cur]:
             jbit = 1 << j

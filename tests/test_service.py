@@ -315,6 +315,42 @@ async def test_players_give_their_own_routes(svc: Service) -> None:
     assert not again.ok and "moved on" in again.text
 
 
+async def test_a_prompt_whose_routes_are_not_proven_searches_longer_and_runs_what_it_shows(
+        svc: Service, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 11: when the engine's answer within its default budget is not proven best, the prompt searches again
+    with a longer budget (in the worker thread that prepares it) and shows that answer; the run button then runs the
+    routes shown, not the engine's own shorter answer."""
+    import engine.routes
+    from bot.service import table
+
+    monkeypatch.setattr(engine.routes, "DEFAULT_BUDGET", 1)
+    monkeypatch.setattr(table, "LONGER_SEARCH", 1 << 40)
+    row, game = await play_to_routes_step(svc)
+    rng = random.Random(5)
+    for _ in range(600):  # on to a run-trains step where one step of search does not find the maximum
+        legal = svc.legal(row.id, game)
+        if any(a["type"] == "run_routes" for a in legal):
+            quick, exact = game.round.best(game), game.round.best(game, budget=1 << 40)
+            if quick.routes != exact.routes:
+                break
+        a = choose(rng, [parse_action(x) for x in legal], game).model_dump(exclude_none=True)
+        assert (await act(svc, a)).ok
+        row, game = await state(svc)
+    else:
+        pytest.fail("no run-trains step where the search needs more than one step")
+    corp = game.current_entity
+    pres = USERS[game.player_for(corp)]
+    assert not quick.proven and exact.proven
+    shown = await do(svc, pres, "train run")
+    assert shown.ok and "Best routes:" in shown.text and "not proven" not in shown.text, shown.text
+    assert f"Total {game.fmt(exact.revenue)}" in shown.text
+    done = await svc.click(CH, GUILD, pres, button(shown, "Run trains").custom_id)
+    assert done.ok and f"{corp} runs" in done.text, done.text
+    _row, game = await state(svc)
+    assert game.round.revenue == exact.revenue
+    assert [r.stops for r in game.round.last_routes[corp].routes] == [r.stops for r in exact.routes]
+
+
 async def test_routes_given_with_confirm_run_at_once_and_the_unproven_hint_says_how(
         svc: Service, monkeypatch: pytest.MonkeyPatch) -> None:
     import engine.routes

@@ -190,6 +190,7 @@ class Play(Table):
             proposal = self._needs_seller_consent(ctx, game, action)
             if proposal is not None:
                 return proposal
+        action = self.with_shown_routes(row.id, game, action)
         before = self._before(game)
         try:
             # a run may search routes for seconds: off the loop

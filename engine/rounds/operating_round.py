@@ -312,17 +312,19 @@ class OperatingRound(TrainStep, EmergencyMoney, Tracked):
     def route_text(self, game: Game, route: Any) -> Text:
         return Join(tuple(game.rules.stop_name(game, s) for s in route.stops), "–")
 
-    def best(self, game: Game) -> RouteSet:
-        """The corporation's maximum-revenue routes now (cached until the next action)."""
+    def best(self, game: Game, budget: int | None = None) -> RouteSet:
+        """The corporation's maximum-revenue routes now (cached until the next action), searched within ``budget``
+        steps (default ``DEFAULT_BUDGET``). A run without routes runs the answer of the default budget."""
         assert self.corp is not None
         key = (len(game.actions), self.corp)
         cached = getattr(self, "_best", None)
-        if cached is not None and cached[0] == key:
-            return cached[1]
-        result = best_routes(game.board, self.corp, game.rules.train_specs(game, self.corp),
-                             game.rules.route_rules(game))
-        self._best = (key, result)
-        return result
+        if cached is None or cached[0] != key:
+            cached = self._best = (key, {})
+        found: dict[int | None, RouteSet] = cached[1]
+        if budget not in found:
+            found[budget] = best_routes(game.board, self.corp, game.rules.train_specs(game, self.corp),
+                                        game.rules.route_rules(game), budget=budget)
+        return found[budget]
 
     # -- dividend
     def _dividend_dividend(self, game: Game, act: Dividend) -> None:
