@@ -263,8 +263,8 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
     Where junction meshes join two stops by many tracks, this is what keeps the search small: revenue depends on
     the stops alone, the track only on whether the sequence can still go on. A branch is cut when its stops' value
     plus the most its remaining allowance could still add (see ``bound``) plus the largest route bonus the network
-    allows cannot reach the mark. Route bonuses are assumed never to shrink when stops are added (true of ports,
-    coal, name chits).
+    allows cannot reach the mark. Route bonuses are assumed never negative and never to shrink when stops are added
+    (true of ports, coal, name chits).
     """
     n = len(net.nodes)
     if n == 0 or not any(net.station):
@@ -445,7 +445,8 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
             seq.append(j)
             v2 = value + gain[j]
             if has2 and not done[0] & jbit and v2 + bonus_cap > mark[0] and train.scoring_stops(m2, t2) >= 2:
-                revenue = net.price(tuple(seq), train, values)
+                # with no route bonus anywhere on the network the price is the stops' value
+                revenue = net.price(tuple(seq), train, values) if bonus_cap else v2
                 if revenue > mark[0]:
                     if partner is not None:
                         walk = tuple(seq)
