@@ -1,6 +1,6 @@
 """Route search speed over real positions, per title, next to the targets and the Ruby auto-router.
 
-Run: ``python benchmarks/routes.py [--games N] [--titles 18FL,18AL] [--worst K]`` (from the repository root).
+Run: ``python benchmarks/routes.py [--games N] [--titles 18FL,18AL] [--worst K] [--longer]`` (from the repository root).
 
 Positions (``benchmarks/route_positions.py``): every ``run_routes`` point of the reference records of the title, and
 every route run of N seeded self-played games per title (default 30, spread over the player counts; captured once
@@ -8,7 +8,9 @@ and cached under ``.cache/``, which takes a while the first time). Each position
 ``best_routes`` at its default budget. Printed per title and source: p50, p95 and max of the CPU time (steadier
 than wall time on a shared machine; wall p95 beside it), the positions whose answer is not proven best, and the
 ratios to the target (p95 20 ms, max 250 ms) and to the 18xx.games auto-router on the record points
-(``../shared/reference/anchors/ruby-engine.md``; a ratio below 1 is faster).
+(``../shared/reference/anchors/ruby-engine.md``; a ratio below 1 is faster). With ``--longer``, the positions not
+proven are searched again as the bot's prompt does (``LONGER_SEARCH`` times the budget): how many are then proven,
+how long that takes and how much their answers rise.
 """
 
 from __future__ import annotations
@@ -73,6 +75,26 @@ def report(title: str, source: str, rows: list[tuple[float, float, Position, int
         print(f"{'':18s}{cpu_ms:7.1f} ms  {revenue:4d}{'' if proven else ' (not proven)'}  {p.label()}")
 
 
+def longer(title: str, rows: list[tuple[float, float, Position, int, bool]]) -> None:
+    """The positions not proven, searched again as the bot's prompt does (``LONGER_SEARCH`` times the budget)."""
+    from bot.service.table import LONGER_SEARCH
+    from engine import routes
+
+    again = []
+    for _, _, p, revenue, proven in rows:
+        if proven:
+            continue
+        c0 = time.process_time()
+        rs = best_routes(p.board, p.corp, p.trains, p.rules, budget=LONGER_SEARCH * routes.DEFAULT_BUDGET)
+        again.append(((time.process_time() - c0) * 1000, rs.proven, rs.revenue - revenue))
+        p.board.graph_cache.clear()
+    if again:
+        ms = sorted(a[0] for a in again)
+        print(f"{title:6s} {'':10s} searched again with {LONGER_SEARCH}x the budget (the bot's prompt): "
+              f"{sum(a[1] for a in again)} of {len(again)} proven, p50 {ms[len(ms) // 2]:.0f} ms, max {ms[-1]:.0f} ms; "
+              f"{sum(1 for a in again if a[2] > 0)} answers rise, by {sum(a[2] for a in again)} in all")
+
+
 def figures(games: int = GAMES_PER_TITLE) -> list[tuple[str, str, str, str, str]]:
     """Rows for ``engine_speed.py``'s table: (work, figure, target, Ruby figure, ratios) per title and source."""
     out = []
@@ -102,6 +124,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--games", type=int, default=GAMES_PER_TITLE, help="self-played games per title")
     ap.add_argument("--titles", default="", help="comma-separated titles (default: every title)")
     ap.add_argument("--worst", type=int, default=3, help="slowest positions to list per line")
+    ap.add_argument("--longer", action="store_true", help="search the positions not proven again, as the bot does")
     args = ap.parse_args(argv)
     wanted = [t for t in args.titles.split(",") if t]
     print(f"targets: p95 <= {TARGET_P95_MS:.0f} ms, max <= {TARGET_MAX_MS:.0f} ms; times are CPU ms per search")
@@ -113,6 +136,8 @@ def main(argv: list[str] | None = None) -> None:
         for source in ("records", "selfplay"):
             rows = measure([p for p in positions if p.source.startswith(source.rstrip("s"))])
             report(title, source, rows, args.worst)
+            if args.longer:
+                longer(title, rows)
 
 
 if __name__ == "__main__":

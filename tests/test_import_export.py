@@ -127,6 +127,31 @@ async def test_import_claim_seats_play_on_and_export(svc: Service, tmp_path: Pat
         await again.close()
 
 
+async def test_a_record_exported_from_a_game_played_here_is_imported_and_its_seats_claimed(svc: Service) -> None:
+    """A record this bot exported keeps the rulebook's rules profile; imported again (another channel, another
+    server), its lobby is an import lobby all the same: the seats are claimed from the menu and play continues. The
+    import says which rules the game follows."""
+    import random
+
+    from engine.records import write_record
+    from engine.selfplay import choose
+    from engine.titles import new_game
+
+    game = new_game("18FL", ["ann", "ben"], seed=3)
+    rng = random.Random(3)
+    for _ in range(30):
+        game.process(choose(rng, game.legal_actions(), game))
+    r = await do(svc, ALICE, "game import", file=as_file(write_record(game)))
+    assert r.ok and "It follows the rulebook (rules profile rulebook)." in r.text, r.full_text()
+    r = await claim(svc, ALICE, claim_menu(r), "ann")
+    assert r.ok and "Still to claim: ben" in r.text, r.full_text()
+    r = await claim(svc, BOB, claim_menu(r), "ben")
+    assert r.ok and "continues from the record" in r.text, r.full_text()
+    cur = await svc.current_game(CH)
+    assert cur is not None
+    assert cur[1].action_log() == game.action_log() and cur[1].options["rules_profile"] == "rulebook"
+
+
 async def test_a_finished_record_is_imported_finished_and_exported(svc: Service) -> None:
     data = record()
     r = await do(svc, ALICE, "game import", file=as_file(data))

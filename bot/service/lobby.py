@@ -334,7 +334,7 @@ class Lobby(Table):
                         players=tuple(p.name for p in ctx.players)))
 
     def _not_import(self, ctx: Ctx) -> None:
-        if ctx.row is not None and is_import_lobby(ctx.row):
+        if is_import_lobby(ctx):
             raise Refusal(M("This channel's game is an imported record: {hint}", hint=self._lobby_hint(ctx)))
 
 

@@ -13,6 +13,7 @@ from engine.game import Game
 from engine.messages import Join, M, Text
 from engine.record import to_record
 from engine.records import RecordError, is_site_record, read_record, write_record
+from engine.records.reader import PROFILE as SITE_PROFILE
 from engine.titles import new_game
 
 from .. import texts
@@ -108,9 +109,8 @@ class Records(Table):
         state = M("finished") if game.finished else M("in {round}", round=texts.round_line(game))
         lines: list[Text] = [
             M("📥 {member} imported an 18xx.games record of **{title}** as game #{game}: {players} players, {n} "
-              "actions, {state}. It follows the site's rules (rules profile {profile}).", member=ctx.user.name,
-              title=game.title_name, game=gid, players=len(names), n=len(actions), state=state,
-              profile=game.options.get("rules_profile")),
+              "actions, {state}. {rules}", member=ctx.user.name, title=game.title_name, game=gid,
+              players=len(names), n=len(actions), state=state, rules=rules_followed(game)),
             M("Each player claims their seat with the menu below; play continues when every seat is claimed. "
               "Seats: {seats}.", seats=tuple(names))]
         if game.finished:
@@ -194,3 +194,12 @@ class Records(Table):
         reply = Reply(text=text)
         merge(reply, self._prompt(ctx, game, previous=[]))
         return reply
+
+
+def rules_followed(game: Game) -> Text:
+    """Which rules an imported game follows: the site's (a record from 18xx.games) or the rulebook's (a record
+    exported from a game played here says so)."""
+    profile = game.options.get("rules_profile")
+    if profile == SITE_PROFILE:
+        return M("It follows the site's rules (rules profile {profile}).", profile=profile)
+    return M("It follows the rulebook (rules profile {profile}).", profile=profile)

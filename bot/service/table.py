@@ -151,7 +151,7 @@ class Table:
             ctx.away = {m.user_id: local_text(m.away_until, m.time_zone)
                         for m in await self.store.members([p.user_id for p in ctx.players])
                         if m.away_until is not None and is_away(m, now)}
-            if is_import_lobby(ctx.row):
+            if ctx.row.status == "lobby":
                 ctx.pending = await self.store.pending_import(ctx.row.id)
 
     async def _game(self, ctx: Ctx) -> Game:
@@ -259,7 +259,7 @@ class Table:
 
     def _lobby_hint(self, ctx: Ctx) -> Text:
         """Who is seated and how to go on, for a game that has not started (an import lobby: the seats to claim)."""
-        if ctx.row is not None and is_import_lobby(ctx.row):
+        if is_import_lobby(ctx):
             pending = ctx.pending
             if pending is None:
                 return LOST_IMPORT
@@ -303,9 +303,13 @@ LOST_IMPORT = M("an imported game whose record was lost (an older version of the
 NO_GAME = M("There is no game in this channel. Create one with `/game create title:18FL`.")
 
 
-def is_import_lobby(row: GameRow) -> bool:
-    """A lobby holding an imported record: only imports get the site's rules profile (/game create cannot)."""
-    return row.status == "lobby" and row.options.get("rules_profile") == SITE_PROFILE
+def is_import_lobby(ctx: Ctx) -> bool:
+    """A lobby holding an imported record: its record is kept with it (a record exported from a game played here
+    keeps the rulebook's profile), or it has the site's rules profile, which /game create cannot give (a lobby whose
+    record an older version of the bot lost)."""
+    row = ctx.row
+    return row is not None and row.status == "lobby" and (
+        ctx.pending is not None or row.options.get("rules_profile") == SITE_PROFILE)
 
 
 def map_values(text: Any, fn: Callable[[str], str]) -> Any:
