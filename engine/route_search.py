@@ -397,14 +397,18 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
             common &= u
         if left[0] <= 0:
             return
-        most = value + bound(cur, smask, limit - cnt, common)
-        if most <= mark[0]:
-            return
+        # The bound is worked out only where it could cut: not for a walk already over the mark (or, beside a
+        # partner, already over its mark with the partner's best walk clear of it).
         if partner is not None:
             # track only grows along a walk: the clash with the partner's walks too
             clash = partner.clash(common & ~was, clash)
-            if most + partner.beside(clash) <= partner.beat:
-                return
+            side = partner.beside(clash)
+            if value + side <= partner.beat:
+                most = value + bound(cur, smask, limit - cnt, common)
+                if most <= mark[0] or most + side <= partner.beat:
+                    return
+        elif value <= mark[0] and value + bound(cur, smask, limit - cnt, common) <= mark[0]:
+            return
         # The rest of a walk depends only on where it is, the stops visited (which fix its value and count) and the
         # track used: after another realisation with the same stops and end on no more track, nothing new follows.
         key = smask * n + cur
