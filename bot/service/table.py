@@ -40,8 +40,8 @@ log = logging.getLogger("stationmaster.service")
 
 LONGER_SEARCH = 10
 """How many times the engine's default route budget a prompt searches again when the first answer is not proven
-best. Of the 113 route runs of 30 self-played 18FL games that the default budget leaves unproven, 88 are then proven
-(0.4 s CPU median, 1.2 s at most), and 103 get the true maximum instead of 82."""
+best. Of the 113 route runs of 30 self-played 18FL games that the default budget leaves unproven, 87 are then proven
+(0.46 s CPU median, 1.3 s at most: `benchmarks/routes.py --longer`)."""
 
 
 @dataclass
