@@ -135,14 +135,8 @@ def _routes(args: argparse.Namespace) -> int:
     site = None
     try:
         if is_own_record(data):
-            if args.index is None:
-                print(json.dumps({"error": "give --index N for a game file of our own format"}))
-                return 2
-            game = from_record(data, upto=args.index)
+            game = from_record(data, upto=args.index)  # no index: after the last action
         elif is_site_record(data):
-            if args.before is None:
-                print(json.dumps({"error": "give --before ACTION_ID for an 18xx.games record"}))
-                return 2
             site = read_record(data, before=args.before, routes=False)
             game = site.game
         else:
@@ -160,7 +154,7 @@ def _routes(args: argparse.Namespace) -> int:
         return 1
     trains = game.rules.train_specs(game, corp)
     start = time.perf_counter()
-    best = best_routes(game.board, corp, trains, game.rules.route_rules(game))
+    best = best_routes(game.board, corp, trains, game.rules.route_rules(game), budget=args.budget)
     ms = (time.perf_counter() - start) * 1000
     name = site.tmap.site_corp(corp) if site is not None and site.tmap is not None else corp
     res = {
@@ -200,8 +194,10 @@ def main(argv: list[str] | None = None) -> int:
     x.set_defaults(func=_export)
     o = sub.add_parser("routes", help="the best routes of the corporation operating at a point of a game")
     o.add_argument("file")
-    o.add_argument("--before", type=int, help="18xx.games record: stop before the action with this id")
-    o.add_argument("--index", type=int, help="our game file: replay this many actions")
+    o.add_argument("--before", type=int, help="18xx.games record: stop before the action with this id (default: "
+                   "after the last action)")
+    o.add_argument("--index", type=int, help="our game file: replay this many actions (default: all)")
+    o.add_argument("--budget", type=int, help="search steps (default: the engine's DEFAULT_BUDGET)")
     o.add_argument("--json", action="store_true")
     o.set_defaults(func=_routes)
     args = ap.parse_args(argv)

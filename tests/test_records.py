@@ -511,6 +511,14 @@ def test_cli_routes_before_an_action(tmp_path: Path, capsys: pytest.CaptureFixtu
     own.write_text(json.dumps(to_record(read_record(record("18FL-4p-bankrupt.json")).game)))
     assert main(["routes", str(own), "--index", str(len(imported.game.actions)), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["revenue"] == 320
+    # a file cut at the position (as the bot's export of a game where a search ran out): no point to give; and a
+    # budget of its own, to see whether more steps prove the answer
+    cut = tmp_path / "cut.json"
+    cut.write_text(json.dumps(to_record(imported.game)))
+    assert main(["routes", str(cut), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["revenue"] == 320
+    assert main(["routes", str(cut), "--json", "--budget", "0"]) == 0
+    assert json.loads(capsys.readouterr().out)["proven"] is False
 
 
 # -- the example of the format spec (section 16) -----------------------------------------------------------------
