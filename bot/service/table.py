@@ -228,9 +228,9 @@ class Table:
                 log.debug("game %s: best routes failed while preparing the prompt", game_id, exc_info=True)
 
     def best_routes(self, game_id: int, game: Game) -> Any:
-        """The best routes the prompt shows: the engine's answer within its default budget, or when that is not
-        proven best, a search with ``LONGER_SEARCH`` times the budget if it proves more (about two seconds at most,
-        in the worker thread that prepares the prompt)."""
+        """The best routes the prompt shows: the engine's answer within its default budget; when that is not
+        proven best, the answer of a search with ``LONGER_SEARCH`` times the budget instead, if that one is proven or
+        earns more (about a second and a half at most, in the worker thread that prepares the prompt)."""
         token = self.state_token(game)
         hit = self._best.get(game_id)
         if hit is not None and hit[0] == token:
