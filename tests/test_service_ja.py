@@ -130,6 +130,28 @@ async def test_a_new_game_speaks_the_guilds_preferred_locale(svc: Service, guild
     assert again.text == "You are already seated as alice."
 
 
+@pytest.mark.parametrize(("guild_locale", "lang"), [("ja", "ja"), ("en-US", "en")])
+async def test_an_imported_game_speaks_the_guilds_preferred_locale(svc: Service, guild_locale: str,
+                                                                    lang: str) -> None:
+    """As a game created here: the channel's posts after the seats are claimed follow the guild's locale."""
+    import json
+
+    from bot.service import Select
+    from tests.test_import_export import RECORD
+
+    if not RECORD.exists():
+        pytest.skip("the reference records are not beside the repository")
+    data = json.loads(RECORD.read_text(encoding="utf-8"))
+    data["actions"] = data["actions"][:10]
+    imported = await do(svc, ALICE, "game import", guild_locale=guild_locale, file=json.dumps(data).encode())
+    row = await svc.store.active_game(CH)
+    assert imported.ok and row is not None and row.language == lang, imported.full_text()
+    menu = next(c for r in imported.all() for line in r.components for c in line if isinstance(c, Select))
+    assert (await svc.click(CH, GUILD, ALICE, menu.custom_id, ["Player 1"], guild_locale=guild_locale)).ok
+    last = await svc.click(CH, GUILD, HANAKO, menu.custom_id, ["Player 2"], guild_locale=guild_locale)
+    assert last.ok and japanese(last.full_text()) == (lang == "ja"), last.full_text()
+
+
 async def test_a_member_without_a_known_locale_reads_the_channels_language(svc: Service) -> None:
     nobody = User(11, "nolocale")  # a tool or a test: no locale
     assert (await do(svc, ALICE, "game create", title="18FL", language="ja")).ok

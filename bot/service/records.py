@@ -18,6 +18,7 @@ from engine.titles import new_game
 
 from .. import texts
 from ..commands import make_custom_id
+from ..i18n import language_of
 from ..storage import GameRow, PendingImportRow
 from ..texts import mention
 from .lobby import FORBIDDEN_IN_NAMES, MAX_NAME, RESERVED_NAMES, game_words
@@ -99,8 +100,10 @@ class Records(Table):
                             "imported."))
         now = self.now()
         async with self.store.transaction() as tx:
+            # the channel's language, as for /game create: the guild's preferred locale (English without one)
             gid = await tx.create_game(guild_id=ctx.guild_id, channel_id=ctx.channel_id, title=game.title_name,
-                                       options=game.options, seed=game.seed, creator_id=ctx.user.id, now=now)
+                                       options=game.options, seed=game.seed, creator_id=ctx.user.id, now=now,
+                                       settings={"language": language_of(ctx.guild_locale)})
             # stored with the lobby, not kept in memory: the seats can be claimed across a restart of the bot
             await tx.save_pending_import(gid, names, actions, now)
             row = await tx.game(gid)
