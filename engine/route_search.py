@@ -6,6 +6,7 @@ walks while listing them, more are combined by ``route_sets``), within a budget 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 from dataclasses import replace
 
 from .route_network import Link, Network, Walk, dominant
@@ -285,6 +286,7 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
             if not lk.cls & used0:
                 by_end.setdefault(lk.end, []).append(lk)
         groups_of.append(sorted(by_end.items(), key=lambda kv: -gain[kv[0]]))
+    tracks_to = [{j: _union(lk.cls for lk in lks) for j, lks in groups} for groups in groups_of]
     # Counted stops, best first.
     counted_order = sorted((i for i in range(n) if counts[i]), key=lambda i: -gain[i])
     free_mask = sum(1 << i for i in range(n) if not counts[i] and gain[i] > 0)
@@ -393,8 +395,10 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
                nt: int, has: bool, value: int, was: int, clash: int) -> None:
         left[0] -= 1
         common = -1
+        union = 0
         for u, _ in real:
             common &= u
+            union |= u
         if left[0] <= 0:
             return
         # The bound is worked out only where it could cut: not for a walk already over the mark (or, beside a
@@ -439,16 +443,24 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
             has2 = has or station[j]
             if not has2 and c2 + need[j] > limit:
                 continue
-            nxt = [(used | lk.cls, links + (lk,)) for used, links in real for lk in lks if not lk.cls & used]
-            if not nxt:
-                continue
-            if len(nxt) > 1:
-                left[0] -= len(nxt) * len(nxt) // _CHECKS_PER_STEP
-                nxt = _minimal(nxt)
             m2, t2 = nm + major[j], nt + town[j]
-            seq.append(j)
             v2 = value + gain[j]
-            if has2 and not done[0] & jbit and v2 + bonus_cap > mark[0] and train.scoring_stops(m2, t2) >= 2:
+            ends = has2 and not done[0] & jbit and v2 + bonus_cap > mark[0] and train.scoring_stops(m2, t2) >= 2
+            if not ends and terminal[j]:
+                continue  # a walk neither ends nor goes on here: its realisations are not needed
+            if union & tracks_to[cur][j]:
+                nxt = [(used | lk.cls, links + (lk,)) for used, links in real for lk in lks if not lk.cls & used]
+                if not nxt:
+                    continue
+                if len(nxt) > 1:
+                    left[0] -= len(nxt) * len(nxt) // _CHECKS_PER_STEP
+                    nxt = _minimal(nxt)
+            else:
+                # Track apart from every realisation's: each pair is one, and none is on more track than another (the
+                # realisations, and the tracks to j, are each on track no other's contains; so are their unions).
+                nxt = [(used | lk.cls, links + (lk,)) for used, links in real for lk in lks]
+            seq.append(j)
+            if ends:
                 # with no route bonus anywhere on the network the price is the stops' value
                 revenue = net.price(tuple(seq), train, values) if bonus_cap else v2
                 if revenue > mark[0]:
@@ -480,6 +492,13 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
         done[0] |= 1 << s  # every walk with an end here is found: later starts only end elsewhere
     steps.left -= start_left - left[0]
     return found
+
+
+def _union(classes: Iterable[int]) -> int:
+    out = 0
+    for c in classes:
+        out |= c
+    return out
 
 
 def _minimal(real: list[tuple[int, tuple[Link, ...]]]) -> list[tuple[int, tuple[Link, ...]]]:
