@@ -363,7 +363,14 @@ class Game(Certificates, TrainsAndPhases, Tracked):
         if self.pending_discards:
             sym = self.pending_discards[0]
             return [parse_action({"type": "discard_train", "entity": sym, "train": t.id}) for t in self.trains_of(sym)]
-        return self.round.legal_actions(self)
+        acts = self.round.legal_actions(self)
+        return acts + [a for a in self.rules.anytime_company_actions(self, self.round) if a not in acts]
+
+    def is_turn_move(self, entity: str) -> bool:
+        """Whether a move by ``entity`` belongs to the turn: not the ability of a private its owner may use whoever's
+        turn it is (1830's M&H exchange), which neither takes nor ends a turn (18xx.games skips a player who can do
+        nothing else, owner or not)."""
+        return entity not in self.companies or not self.rules.anytime_company(self, entity)
 
     def describe_turn(self) -> Text:
         """One line: who must act and what they may do."""

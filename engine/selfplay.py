@@ -21,6 +21,10 @@ WEIGHTS = {
 
 
 def choose(rng: random.Random, actions: list[Action], game: Game) -> Action:
+    turn = [a for a in actions if game.is_turn_move(a.entity)]
+    if len(turn) == 1 < len(actions) and turn[0].type == "pass":
+        # only a pass besides a private's any-time ability: passed at once, as the bot and 18xx.games do
+        return turn[0]
     weights = []
     for a in actions:
         w = WEIGHTS.get(a.type, 1.0)

@@ -12,9 +12,11 @@ from bot.commands import decode_action, encode_action
 from bot.service import Service
 from bot.service.choices import _legal_choices
 from engine.actions import dump_action
+from engine.records.writer import write_record
 from tests.c1830_helpers import diesel_position, legal, to_operating
 from tests.c1830_helpers import game as engine_game
-from tests.test_service import ALICE, BOB, CAROL, CH, SEED, USERS, Clock, do, state
+from tests.test_import_export import as_file, claim_menu
+from tests.test_service import ALICE, BOB, CAROL, CH, GUILD, SEED, USERS, Clock, do, state
 
 
 @pytest.fixture
@@ -83,3 +85,29 @@ def test_the_mh_exchange_is_offered_by_private_use() -> None:
     mine = [dump_action(a) for a in g.legal_actions()]
     choices = _legal_choices(g, "private use", "ability", {}, mine)
     assert any("MH: Exchange for a share of NYC from the IPO" in str(c.name) for c in choices)
+
+
+async def test_the_mh_owner_exchanges_it_between_other_players_turns(svc: Service) -> None:
+    g = to_operating(engine_game())
+    while g.round.kind == "operating":
+        g.process(([a for a in legal(g) if a["type"] == "pass"] or legal(g))[0])
+    while g.current_entity == g.companies["MH"].owner:
+        g.process({"type": "pass", "entity": g.current_entity})
+    owner, turn = USERS[g.companies["MH"].owner], g.current_entity
+    r = await do(svc, ALICE, "game import", file=as_file(write_record(g)))
+    assert r.ok, r.full_text()
+    for u in (ALICE, BOB, CAROL):
+        r = await svc.click(CH, GUILD, u, claim_menu(r).custom_id, [u.name])
+        assert r.ok, r.full_text()
+        if u is not CAROL:
+            continue
+        # the prompt is for the player whose turn it is: the exchange is not in its menus
+        menus = [c for m in r.all() for row in m.components for c in row if hasattr(c, "options")]
+        assert menus and not any("MH" in str(o.label) for m in menus for o in m.options)
+    offered = await svc.autocomplete(CH, owner, "private use", "ability", "")
+    exchange = next(c for c in offered if "MH: Exchange for a share of NYC from the IPO" in str(c.name))
+    r = await do(svc, owner, "private use", ability=exchange.value)
+    assert r.ok, r.full_text()
+    _row, game = await state(svc)
+    assert game.companies["MH"].closed and game.shares_held(owner.name, "NYC") == 1
+    assert game.current_entity == turn

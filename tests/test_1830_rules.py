@@ -328,6 +328,32 @@ def test_4_mh_exchange_for_an_nyc_share() -> None:
     assert g.companies["MH"].closed and g.shares_held("alice", "NYC") == 1
 
 
+def test_4_mh_exchange_between_other_players_turns_of_a_stock_round() -> None:
+    g = _sr2()
+    assert g.companies["MH"].owner == "alice"
+    while g.current_entity == "alice":
+        act(g, "pass")
+    turn = g.current_entity
+    offered = [a for a in legal(g) if a["entity"] == "MH"]
+    assert offered and all(a["type"] == "buy_shares" and a["corporation"] == "NYC" for a in offered)
+    act(g, "buy_shares", entity="MH", corporation="NYC", source="ipo")
+    assert g.companies["MH"].closed and g.shares_held("alice", "NYC") == 1
+    # the turn stays with the player whose it was, who has not acted yet
+    assert g.current_entity == turn and any(a["type"] == "buy_shares" and a["entity"] == turn for a in legal(g))
+    assert not [a for a in legal(g) if a["entity"] == "MH"]
+
+
+def test_4_mh_exchange_during_another_corporations_operating_turn() -> None:
+    g = to_operating(game())
+    g.companies["MH"].owner = "bob"  # PRR operates, run by alice
+    corp, step = g.current_entity, g.round.step
+    assert (corp, g.corps[corp].president) == ("PRR", "alice")
+    assert any(a["entity"] == "MH" for a in legal(g))
+    act(g, "buy_shares", entity="MH", corporation="NYC", source="ipo")
+    assert g.companies["MH"].closed and g.shares_held("bob", "NYC") == 1
+    assert (g.current_entity, g.round.step) == (corp, step)
+
+
 def test_4_cs_lays_its_town_free_without_a_connection() -> None:
     g = to_operating(game())
     g.companies["CS"].owner = "PRR"

@@ -42,6 +42,7 @@ def _names(game: Game) -> set[str]:
         words += [sym, comp.name]
     words += [h.id for h in game.data.hexes] + [h.name or "" for h in game.data.hexes]
     words += [t.name for t in game.data.trains] + [t.variant for t in game.trains]
+    words += list(game.data.tiles)  # tile ids (#57, #PORT-G)
     return {w for text in words for w in WORD.findall(str(text))}
 
 

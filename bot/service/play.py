@@ -26,7 +26,7 @@ from ..commands import ANY_ENTITY, Command, decode_action, encode_action, make_c
 from ..storage import GameRow, PlayerRow
 from .ids import normalise_ids
 from .replies import Button, Picture, Refusal, Reply, merge
-from .table import Ctx, Table, drafting, game_result
+from .table import Ctx, Table, drafting, game_result, turn_moves
 from .views import routes_text
 
 log = logging.getLogger("stationmaster.service")
@@ -233,7 +233,7 @@ class Play(Table):
         for _ in range(MAX_FORCED_PASSES):
             if game.finished or drafting(game) or getattr(game.round, "kind", "") not in ("operating", "stock"):
                 return
-            legal = self.legal(row.id, game)
+            legal = turn_moves(game, self.legal(row.id, game))
             if len(legal) != 1 or legal[0]["type"] != "pass":
                 return
             entity = str(legal[0]["entity"])

@@ -17,7 +17,7 @@ from ..storage import GameRow, PlayerRow
 from ..texts import mention
 from .choices import token_costs
 from .replies import Button, ButtonStyle, Component, Refusal, Reply, Select, SelectOption
-from .table import Ctx, Table
+from .table import Ctx, Table, turn_moves
 from .views import routes_text
 
 log = logging.getLogger("stationmaster.service")
@@ -80,6 +80,7 @@ class Prompt(Table):
 
     def _components(self, row: GameRow, game: Game, legal: list[dict[str, Any]]) -> list[list[Component]]:
         state = self.state_token(game)
+        everything, legal = legal, turn_moves(game, legal)  # an any-time ability only in its owner's menu
         buttons: list[Button] = []
         selects: list[Select] = []
 
@@ -146,7 +147,7 @@ class Prompt(Table):
                                                  and a["entity"] not in game.companies])
         # a private's menu is for its owner: shown only while the owner is one of those who act now
         acting = set(game.acting_players())
-        select("s:private", M("Use your private company…"), [a for a in legal if a["entity"] in game.companies
+        select("s:private", M("Use your private company…"), [a for a in everything if a["entity"] in game.companies
                                                               and game.player_for(a["entity"]) in acting])
         rows: list[list[Component]] = []
         for i in range(0, len(buttons), 5):

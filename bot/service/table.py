@@ -290,6 +290,11 @@ def drafting(game: Game) -> bool:
     return getattr(rnd, "kind", "") == "draft" and bool(getattr(rnd, "bidding", lambda: False)())
 
 
+def turn_moves(game: Game, legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The legal moves of the turn: not a private's ability usable whoever's turn it is (1830's M&H exchange)."""
+    return [a for a in legal if game.is_turn_move(a["entity"])]
+
+
 def game_result(game: Game) -> dict[str, Any]:
     """What the store keeps of a finished game: why it ended, the standings, the winners."""
     ranking = sorted(game.result().items(), key=lambda kv: -kv[1])

@@ -103,6 +103,9 @@ class PrivateSaleStockRound(StockRound):
             return
         if act.entity in game.companies and self.auction is None and not self.selling_privates(game):
             owner = game.companies[act.entity].owner
+            if game.rules.anytime_company(game, act.entity):
+                game.rules.stock_company_action(game, self, act)
+                return  # whoever's turn it is: the turn is not taken, and stays with the player whose it is
             if owner != self.player(game):
                 raise GameError(M("{company}'s owner uses it in his own stock turn; it is {player}'s.",
                                   company=act.entity, player=self.player(game)))

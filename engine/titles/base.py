@@ -219,6 +219,14 @@ class TitleRules:
         """The abilities of the player's privates usable in his stock turn now (1830 M&H exchange)."""
         return []
 
+    def anytime_company(self, game: Game, company: str) -> bool:
+        """Whether the private's ability may be used whoever's turn it is (1830 M&H exchange)."""
+        return False
+
+    def anytime_company_actions(self, game: Game, rnd: Any) -> list[Action]:
+        """The abilities of players' privates usable now whoever's turn it is; listed with every legal move."""
+        return []
+
     def stock_company_action(self, game: Game, rnd: Any, act: Action) -> None:
         """A private's ability used by its owner in a stock round (1830 M&H exchange)."""
         raise GameError(M("{company} has no ability usable in a stock round.", company=act.entity))

@@ -114,6 +114,7 @@ class Rules1830(PrivateAuction, Privates1830, HomeStations, TitleRules):
     emergency_cheapest_only = True
     sell_down_to_cert_limit = True
     privates_count_for_cert_limit = True
+    over_limit_kept = True  # nobody must sell when a price leaves the orange zone (a sold-out rise can do it)
     ipo_at_par = True
     sell_only_what_is_needed = True
     rulings = RULINGS

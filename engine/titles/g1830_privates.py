@@ -72,13 +72,20 @@ class Privates1830:
         game.update_presidency(corp)
         stock.check_float(game, corp)
 
-    def stock_company_actions(self, game: Game, rnd: Any, player: str) -> list[Action]:
-        out: list[Action] = []
-        for c in game.companies.values():
-            if c.owner == player:
-                out += [BuyShares(entity=c.sym, corporation=cert.corp, source=cert.owner)  # type: ignore[arg-type]
-                        for cert in self.exchange_options(game, c.sym)]
-        return out
+    def anytime_company(self, game: Game, company: str) -> bool:
+        """title.json (M&H): in the owner's stock turn or between other players' and corporations' turns, in stock
+        and operating rounds."""
+        return bool(game.data.company(company).abilities.get("exchange"))
+
+    def anytime_company_actions(self, game: Game, rnd: Any) -> list[Action]:
+        if rnd.kind == "stock":
+            if getattr(rnd, "auction", None) is not None or rnd.selling_privates(game) or \
+                    self.pending_par(game) is not None:
+                return []
+        elif rnd.kind != "operating":
+            return []
+        return [BuyShares(entity=c.sym, corporation=cert.corp, source=cert.owner)  # type: ignore[arg-type]
+                for c in game.companies.values() for cert in self.exchange_options(game, c.sym)]
 
     def stock_company_action(self, game: Game, rnd: Any, act: Action) -> None:
         if isinstance(act, BuyShares) and game.data.company(act.entity).abilities.get("exchange"):
