@@ -216,7 +216,8 @@ class TitleRules:
         return None
 
     def stock_company_actions(self, game: Game, rnd: Any, player: str) -> list[Action]:
-        """The abilities of the player's privates usable in his stock turn now (1830 M&H exchange)."""
+        """The abilities of the player's privates usable only in his own stock turn (those usable whoever's turn it
+        is, such as 1830's M&H exchange, come from ``anytime_company_actions``)."""
         return []
 
     def anytime_company(self, game: Game, company: str) -> bool:
