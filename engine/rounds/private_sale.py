@@ -362,7 +362,6 @@ class PrivateSaleStockRound(StockRound):
         player = self.player(game)
         if not self.selling_privates(game):
             yield from super().iter_actions(game)
-            yield from game.rules.stock_company_actions(game, self, player)
             if not self.bought_this_turn and game.rules.stock_turn_end_problem(game, self, player) is None \
                     and game.rules.player_trade_problem(game, self) is None:
                 # any agreed price from $1 (3.2): the least and the face value are offered

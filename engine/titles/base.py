@@ -215,11 +215,6 @@ class TitleRules:
         """Why privates may not change hands between players in this stock round, or None."""
         return None
 
-    def stock_company_actions(self, game: Game, rnd: Any, player: str) -> list[Action]:
-        """The abilities of the player's privates usable only in his own stock turn (those usable whoever's turn it
-        is, such as 1830's M&H exchange, come from ``anytime_company_actions``)."""
-        return []
-
     def anytime_company(self, game: Game, company: str) -> bool:
         """Whether the private's ability may be used whoever's turn it is (1830 M&H exchange)."""
         return False
