@@ -286,22 +286,25 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
             if not lk.cls & used0:
                 by_end.setdefault(lk.end, []).append(lk)
         groups_of.append(sorted(by_end.items(), key=lambda kv: -gain[kv[0]]))
-    tracks_to = [{j: _union(lk.cls for lk in lks) for j, lks in groups} for groups in groups_of]
+    express = train.express
+    # per stop, each next stop with what the walk's step to it needs of it, and the tracks to it
+    kids = [[(j, 1 << j, group_bit[j], counts[j], station[j], major[j], town[j], gain[j], terminal[j], need[j], lks,
+              _union(lk.cls for lk in lks)) for j, lks in groups] for groups in groups_of]
     # Counted stops, best first.
     counted_order = sorted((i for i in range(n) if counts[i]), key=lambda i: -gain[i])
     free_mask = sum(1 << i for i in range(n) if not counts[i] and gain[i] > 0)
     counted_mask = sum(1 << i for i in counted_order)
     found: list[_Found] = []
-    mark = [floor - 1 if collect else floor]  # a walk must earn more than this to be kept
+    mark = floor - 1 if collect else floor  # a walk must earn more than this to be kept
     seq: list[int] = []
     # Once the budget is spent a train still gets a short search of its own, so that the answer keeps a route for it,
     # and a search beside the other train's high walks (however many were listed) a short one to pair them.
     if partner is not None:
-        left = [max(steps.left, _PAIR_LAST_RESORT)]
+        left = max(steps.left, _PAIR_LAST_RESORT)
     else:
-        left = [steps.left if collect else max(steps.left, _LAST_RESORT)]
-    start_left = left[0]
-    done = [0]  # stops every walk ending at has been found from (walks run both ways: each is found once)
+        left = steps.left if collect else max(steps.left, _LAST_RESORT)
+    start_left = left
+    done = 0  # stops every walk ending at has been found from (walks run both ways: each is found once)
     explored: dict[int, list[int]] = {}  # smask * n + end stop -> track of the realisations already extended
 
     ends_of = [[(1 << j, tuple(lk.cls for lk in lks)) for j, lks in groups_of[i]] for i in range(n)]
@@ -324,7 +327,7 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
             free ^= low
             g = gain[low.bit_length() - 1]
             if low & end_only:
-                if not low & done[0]:
+                if not low & done:
                     free_end = max(free_end, g)
             else:
                 total += g
@@ -334,7 +337,7 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
             for i in counted_order:
                 if reach >> i & 1:
                     if end_only >> i & 1:
-                        if not done[0] >> i & 1:
+                        if not done >> i & 1:
                             counted_end = max(counted_end, gain[i])
                     elif len(picked) < allowance:
                         picked.append(gain[i])
@@ -353,7 +356,7 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
         if terminal[cur] and smask != 1 << cur:
             return bonus_cap
         cur_bit = 1 << cur
-        closed = smask & ~cur_bit | done[0] & terminal_mask
+        closed = smask & ~cur_bit | done & terminal_mask
         most = 0
         firsts = reach = end_only = 0
         frontier = cur_bit  # cur first: its ways out are the first steps
@@ -393,13 +396,14 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
 
     def extend(cur: int, real: list[tuple[int, tuple[Link, ...]]], smask: int, gmask: int, cnt: int, nm: int,
                nt: int, has: bool, value: int, was: int, clash: int) -> None:
-        left[0] -= 1
+        nonlocal left, mark
+        left -= 1
         common = -1
         union = 0
         for u, _ in real:
             common &= u
             union |= u
-        if left[0] <= 0:
+        if left <= 0:
             return
         # The bound is worked out only where it could cut: not for a walk already over the mark (or, beside a
         # partner, already over its mark with the partner's best walk clear of it).
@@ -409,9 +413,9 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
             side = partner.beside(clash)
             if value + side <= partner.beat:
                 most = value + bound(cur, smask, limit - cnt, common)
-                if most <= mark[0] or most + side <= partner.beat:
+                if most <= mark or most + side <= partner.beat:
                     return
-        elif value <= mark[0] and value + bound(cur, smask, limit - cnt, common) <= mark[0]:
+        elif value <= mark and value + bound(cur, smask, limit - cnt, common) <= mark:
             return
         # The rest of a walk depends only on where it is, the stops visited (which fix its value and count) and the
         # track used: after another realisation with the same stops and end on no more track, nothing new follows.
@@ -420,7 +424,7 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
         if tried is None:
             explored[key] = [u for u, _ in real]
         else:
-            left[0] -= len(real) * len(tried) // _CHECKS_PER_STEP
+            left -= len(real) * len(tried) // _CHECKS_PER_STEP
             fresh = []
             for r in real:
                 u = r[0]
@@ -433,27 +437,27 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
                 return
             real = fresh
             tried.extend(u for u, _ in real)
-        for j, lks in groups_of[cur]:
-            jbit = 1 << j
-            if smask & jbit or gmask & group_bit[j]:
+        for j, jbit, jgroup, jcount, jstation, jmajor, jtown, jgain, jterminal, jneed, lks, tracks in kids[cur]:
+            if smask & jbit or gmask & jgroup:
                 continue
-            c2 = cnt + counts[j]
+            c2 = cnt + jcount
             if c2 > limit:
                 continue
-            has2 = has or station[j]
-            if not has2 and c2 + need[j] > limit:
+            has2 = has or jstation
+            if not has2 and c2 + jneed > limit:
                 continue
-            m2, t2 = nm + major[j], nt + town[j]
-            v2 = value + gain[j]
-            ends = has2 and not done[0] & jbit and v2 + bonus_cap > mark[0] and train.scoring_stops(m2, t2) >= 2
-            if not ends and terminal[j]:
+            m2 = nm + jmajor
+            v2 = value + jgain
+            ends = (has2 and not done & jbit and v2 + bonus_cap > mark
+                    and (m2 if express else m2 + nt + jtown) >= 2)
+            if not ends and jterminal:
                 continue  # a walk neither ends nor goes on here: its realisations are not needed
-            if union & tracks_to[cur][j]:
+            if union & tracks:
                 nxt = [(used | lk.cls, links + (lk,)) for used, links in real for lk in lks if not lk.cls & used]
                 if not nxt:
                     continue
                 if len(nxt) > 1:
-                    left[0] -= len(nxt) * len(nxt) // _CHECKS_PER_STEP
+                    left -= len(nxt) * len(nxt) // _CHECKS_PER_STEP
                     nxt = _minimal(nxt)
             else:
                 # Track apart from every realisation's: each pair is one, and none is on more track than another (the
@@ -463,23 +467,23 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
             if ends:
                 # with no route bonus anywhere on the network the price is the stops' value
                 revenue = net.price(tuple(seq), train, values) if bonus_cap else v2
-                if revenue > mark[0]:
+                if revenue > mark:
                     if partner is not None:
                         walk = tuple(seq)
                         for used, links in nxt:
                             partner.offer((revenue, walk, links, used ^ used0), partner.clash(used & ~common, clash))
-                        left[0] -= _OFFER_COST * len(nxt)
+                        left -= _OFFER_COST * len(nxt)
                     elif collect:
                         walk = tuple(seq)
-                        found.extend((revenue, walk, links, used ^ used0) for used, links in nxt)
-                        left[0] -= _WALK_COST * len(nxt)
+                        found.extend([(revenue, walk, links, used ^ used0) for used, links in nxt])
+                        left -= _WALK_COST * len(nxt)
                     else:
                         found[:] = [(revenue, tuple(seq), nxt[0][1], nxt[0][0] ^ used0)]
-                        mark[0] = revenue
-            if not terminal[j]:
+                        mark = revenue
+            if not jterminal:
                 # many realisations go on in groups: the cost of keeping them apart grows with the square of a group
                 for k in range(0, len(nxt), _GROUP):
-                    extend(j, nxt[k:k + _GROUP], smask | jbit, gmask | group_bit[j], c2, m2, t2, has2, v2, common,
+                    extend(j, nxt[k:k + _GROUP], smask | jbit, gmask | jgroup, c2, m2, nt + jtown, has2, v2, common,
                            clash)
             seq.pop()
 
@@ -489,8 +493,8 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
         seq.append(s)
         extend(s, [(used0, ())], 1 << s, group_bit[s], counts[s], major[s], town[s], station[s], gain[s], 0, 0)
         seq.pop()
-        done[0] |= 1 << s  # every walk with an end here is found: later starts only end elsewhere
-    steps.left -= start_left - left[0]
+        done |= 1 << s  # every walk with an end here is found: later starts only end elsewhere
+    steps.left -= start_left - left
     return found
 
 
