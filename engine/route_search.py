@@ -24,6 +24,7 @@ _CHECKS_PER_STEP = 64  # comparisons of two realisations' track per step
 _GROUP = 16  # realisations a branch of a single train's search carries at most
 _LAST_RESORT = 500  # steps a single train's search may still take after the budget is spent
 _PAIR_LAST_RESORT = 3_000  # steps a search beside the other train's high walks may still take after that
+_NO_CAP = 1 << 30
 
 
 _Found = tuple[int, tuple[int, ...], tuple[Link, ...], int]  # revenue, stops in walk order, links, track classes
@@ -128,7 +129,9 @@ def _pair_beside_high(net: Network, kinds: list[TrainSpec], ub: list[int], floor
 
     Each train's walks earning at least its floor are listed (*high*). Then each train's walks are searched beside
     the other's high walks: each walk found is paired with the best high walk clear of its track, raising the mark
-    as it goes, and a branch is cut as soon as no high walk clear of its track could lift it over the mark.
+    as it goes, and a branch is cut as soon as no high walk clear of its track could lift it over the mark. The
+    search beside the first train's high walks finds every better set with one of them, so the second search, of
+    the first train's walks beside the second's high walks, leaves out the first train's high walks.
     """
     a, b = kinds
     if a == b:
@@ -151,15 +154,21 @@ def _pair_beside_high(net: Network, kinds: list[TrainSpec], ub: list[int], floor
     else:
         listed = [_kind_walks(net, k, 0, max(f, 1), True, steps) if f <= u else []
                   for k, f, u in zip(kinds, floors, ub, strict=True)]
-    partner_a, partner_b = _Partner(beat, listed[0]), _Partner(beat, listed[1])
-    if listed[1]:
-        _kind_walks(net, a, 0, max(partner_b.beat + 1 - ub[1], 1), True, steps, partner_b)
-    partner_a.beat = partner_b.beat
-    if listed[0]:
-        _kind_walks(net, b, 0, max(partner_a.beat + 1 - ub[0], 1), True, steps, partner_a)
-    if partner_a.best is not None:  # found beside a's high walks: the pair is (high walk of a, walk of b)
-        return [partner_a.best[1], partner_a.best[0]]
-    return partner_b.best
+    best: list[_Found] | None = None
+    cap = _NO_CAP
+    for x in (0, 1):
+        y = 1 - x  # y's walks are searched beside x's high walks
+        partner = _Partner(beat, listed[x])
+        if listed[x]:
+            _kind_walks(net, kinds[y], 0, max(beat + 1 - ub[x], 1), True, steps, partner, cap)
+        if partner.best is not None:
+            beat = partner.beat
+            best = [partner.best[1], partner.best[0]] if x == 0 else partner.best
+        if not steps.spent:
+            # every better set in which the first train's walk is high is found: beside the second train's high
+            # walks, the first train's walks earning that much need not be searched again
+            cap = floors[0] - 1
+    return best
 
 
 def _shorter(net: Network, a: TrainSpec, b: TrainSpec) -> int | None:
@@ -250,14 +259,15 @@ def _make_walk(net: Network, seq: tuple[int, ...], links: tuple[Link, ...], cls:
 
 
 def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect: bool,
-                steps: Budget, partner: _Partner | None = None) -> list[_Found]:
+                steps: Budget, partner: _Partner | None = None, cap: int = _NO_CAP) -> list[_Found]:
     """Walks of one train on track clear of the classes ``used0``, by a depth-first search over stop sequences.
 
     ``collect``: every walk earning at least ``floor`` (of the walks visiting the same stops in the same order, those
     on no more track than another). Otherwise the single best walk earning more than ``floor`` (the first found of
     equals), or nothing. With a ``partner`` (and ``collect``), each walk earning at least ``floor`` is offered to it
     instead (``_Partner.offer``), and nothing is returned; branches no walk of the partner could lift over its mark
-    are cut.
+    are cut, and so are walks earning more than ``cap`` (their sets are known already; stop values are never
+    negative, so every walk on from a stop earns at least what the walk so far does).
 
     The search branches on the next stop, not on the track to it: a sequence of stops carries every way of laying it
     on track that no other way beats (its *realisations*: the track classes used, none a superset of another's).
@@ -413,7 +423,7 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
             side = partner.beside(clash)
             if value + side <= partner.beat:
                 most = value + bound(cur, smask, limit - cnt, common)
-                if most <= mark or most + side <= partner.beat:
+                if most <= mark or min(most, cap) + side <= partner.beat:
                     return
         elif value <= mark and value + bound(cur, smask, limit - cnt, common) <= mark:
             return
@@ -448,6 +458,8 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
                 continue
             m2 = nm + jmajor
             v2 = value + jgain
+            if v2 > cap:
+                continue  # every walk on from here earns more than the cap
             ends = (has2 and not done & jbit and v2 + bonus_cap > mark
                     and (m2 if express else m2 + nt + jtown) >= 2)
             if not ends and jterminal:
@@ -469,10 +481,12 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
                 revenue = net.price(tuple(seq), train, values) if bonus_cap else v2
                 if revenue > mark:
                     if partner is not None:
-                        walk = tuple(seq)
-                        for used, links in nxt:
-                            partner.offer((revenue, walk, links, used ^ used0), partner.clash(used & ~common, clash))
-                        left -= _OFFER_COST * len(nxt)
+                        if revenue <= cap:
+                            walk = tuple(seq)
+                            for used, links in nxt:
+                                partner.offer((revenue, walk, links, used ^ used0),
+                                              partner.clash(used & ~common, clash))
+                            left -= _OFFER_COST * len(nxt)
                     elif collect:
                         walk = tuple(seq)
                         found.extend([(revenue, walk, links, used ^ used0) for used, links in nxt])
