@@ -135,8 +135,9 @@ def _pair_beside_high(net: Network, kinds: list[TrainSpec], ub: list[int], floor
     """
     a, b = kinds
     if a == b:
+        # of two walks the better one is high: each set is found with its worse walk searched beside the better
         partner = _Partner(beat, _kind_walks(net, a, 0, max(floors[0], 1), True, steps))
-        _kind_walks(net, a, 0, max(beat + 1 - ub[0], 1), True, steps, partner)
+        _kind_walks(net, a, 0, max(beat + 1 - ub[0], 1), True, steps, partner, lower=True)
         # identical trains: the first runs the better walk
         return None if partner.best is None else sorted(partner.best, key=lambda f: -f[0])
     listed: list[list[_Found]] = [[], []]
@@ -258,16 +259,17 @@ def _make_walk(net: Network, seq: tuple[int, ...], links: tuple[Link, ...], cls:
     return Walk(seq, links, cls, smask, majors, len(seq) - majors)
 
 
-def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect: bool,
-                steps: Budget, partner: _Partner | None = None, cap: int = _NO_CAP) -> list[_Found]:
+def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect: bool, steps: Budget,
+                partner: _Partner | None = None, cap: int = _NO_CAP, lower: bool = False) -> list[_Found]:
     """Walks of one train on track clear of the classes ``used0``, by a depth-first search over stop sequences.
 
     ``collect``: every walk earning at least ``floor`` (of the walks visiting the same stops in the same order, those
     on no more track than another). Otherwise the single best walk earning more than ``floor`` (the first found of
     equals), or nothing. With a ``partner`` (and ``collect``), each walk earning at least ``floor`` is offered to it
     instead (``_Partner.offer``), and nothing is returned; branches no walk of the partner could lift over its mark
-    are cut, and so are walks earning more than ``cap`` (their sets are known already; stop values are never
-    negative, so every walk on from a stop earns at least what the walk so far does).
+    are cut, and so are walks earning more than ``cap``, or with ``lower`` more than the partner's walk beside them
+    (their sets are found otherwise; stop values are never negative, so every walk on from a stop earns at least what
+    the walk so far does).
 
     The search branches on the next stop, not on the track to it: a sequence of stops carries every way of laying it
     on track that no other way beats (its *realisations*: the track classes used, none a superset of another's).
@@ -421,9 +423,12 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
             # track only grows along a walk: the clash with the partner's walks too
             clash = partner.clash(common & ~was, clash)
             side = partner.beside(clash)
+            top = min(cap, side) if lower else cap  # the most the walk may earn
+            if value > top:
+                return  # it earns more than any partner beside it could: found the other way round
             if value + side <= partner.beat:
                 most = value + bound(cur, smask, limit - cnt, common)
-                if most <= mark or min(most, cap) + side <= partner.beat:
+                if most <= mark or min(most, top) + side <= partner.beat:
                     return
         elif value <= mark and value + bound(cur, smask, limit - cnt, common) <= mark:
             return
