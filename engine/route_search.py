@@ -127,11 +127,13 @@ def _pair_beside_high(net: Network, kinds: list[TrainSpec], ub: list[int], floor
     """The best set of two walks on separate track earning more than ``beat`` among those in which a train's walk
     earns at least its floor, if any.
 
-    Each train's walks earning at least its floor are listed (*high*). Then each train's walks are searched beside
-    the other's high walks: each walk found is paired with the best high walk clear of its track, raising the mark
-    as it goes, and a branch is cut as soon as no high walk clear of its track could lift it over the mark. The
-    search beside the first train's high walks finds every better set with one of them, so the second search, of
-    the first train's walks beside the second's high walks, leaves out the first train's high walks.
+    Each train's walks earning at least its floor are listed (*high*), and the other train's walks are searched
+    beside them: each walk found is paired with the best high walk clear of its track, raising the mark as it goes,
+    and a branch is cut as soon as no high walk clear of its track could lift it over the mark. The search beside
+    the first train's high walks finds every better set with one of them, so the second search, of the first
+    train's walks beside the second's high walks, leaves out the first train's high walks; and as the first train's
+    walk then earns less than its floor, the second train's needs more than the mark found less that: its high
+    walks are listed only after the first search, at a floor raised by what that search added to the mark.
     """
     a, b = kinds
     if a == b:
@@ -140,27 +142,37 @@ def _pair_beside_high(net: Network, kinds: list[TrainSpec], ub: list[int], floor
         _kind_walks(net, a, 0, max(beat + 1 - ub[0], 1), True, steps, partner, lower=True)
         # identical trains: the first runs the better walk
         return None if partner.best is None else sorted(partner.best, key=lambda f: -f[0])
-    listed: list[list[_Found]] = [[], []]
-    if nested is not None and floors[1 - nested] <= min(floors[nested], ub[1 - nested]):
-        s, long_ = nested, 1 - nested
-        listed[long_] = _kind_walks(net, kinds[long_], 0, max(floors[long_], 1), True, steps)
-        fits: dict[tuple[int, ...], bool] = {}  # once per stop sequence, not per realisation
-        for f in listed[long_]:
-            if f[0] >= floors[s]:
-                ok = fits.get(f[1])
-                if ok is None:
-                    ok = fits[f[1]] = _fits(net, kinds[s], f[1])
-                if ok:
-                    listed[s].append(f)
+    # The first train's high walks are listed at its floor; the second's, after the search beside them has raised
+    # the mark, at a floor raised as much. The longer train of a nested pair goes first: its walks hold the shorter's.
+    if nested is not None:
+        first = 1 - nested
     else:
-        listed = [_kind_walks(net, k, 0, max(f, 1), True, steps) if f <= u else []
-                  for k, f, u in zip(kinds, floors, ub, strict=True)]
+        first = 0 if ub[0] <= ub[1] else 1
     best: list[_Found] | None = None
     cap = _NO_CAP
-    for x in (0, 1):
+    lists: dict[int, tuple[int, list[_Found]]] = {}
+    for x in (first, 1 - first):
         y = 1 - x  # y's walks are searched beside x's high walks
-        partner = _Partner(beat, listed[x])
-        if listed[x]:
+        # a set earning more than beat needs x's walk to earn more than beat less the most y's walk may earn
+        floor = max(floors[x], beat + 1 - min(cap, ub[y]), 1)
+        if floor > ub[x]:
+            high: list[_Found] = []
+        elif nested is not None and x == nested and 1 - x in lists and lists[1 - x][0] <= floor:
+            # the longer train's walks listed already hold the shorter's
+            fits: dict[tuple[int, ...], bool] = {}  # once per stop sequence, not per realisation
+            high = []
+            for f in lists[1 - x][1]:
+                if f[0] >= floor:
+                    ok = fits.get(f[1])
+                    if ok is None:
+                        ok = fits[f[1]] = _fits(net, kinds[x], f[1])
+                    if ok:
+                        high.append(f)
+        else:
+            high = _kind_walks(net, kinds[x], 0, floor, True, steps)
+        lists[x] = (floor, high)
+        partner = _Partner(beat, high)
+        if high:
             _kind_walks(net, kinds[y], 0, max(beat + 1 - ub[x], 1), True, steps, partner, cap)
         if partner.best is not None:
             beat = partner.beat
@@ -168,7 +180,7 @@ def _pair_beside_high(net: Network, kinds: list[TrainSpec], ub: list[int], floor
         if not steps.spent:
             # every better set in which the first train's walk is high is found: beside the second train's high
             # walks, the first train's walks earning that much need not be searched again
-            cap = floors[0] - 1
+            cap = floors[x] - 1
     return best
 
 
