@@ -38,7 +38,10 @@ Algorithm
    half the gap between ``lb`` and the sum of their bests (its *high* walks), so those are listed, and each train's
    walks are searched beside the other's high walks: every walk found is paired at once with the best high walk
    clear of its track (a bit-sliced index, as below), raising the mark, and a branch is cut when no high walk clear
-   of its track could lift it over the mark.
+   of its track could lift it over the mark. Each better set is looked for once: the second search leaves out the
+   walks the first found every set of (its train's high walks), so the second train's high walks need earn only
+   the mark less what is left, and are listed after the first search, at a floor raised by what it added to the
+   mark; of two trains of one kind, the worse walk of a set is searched beside the better.
 6. *Combination* (three trains or more): each train prices the listed walks through the title's hooks
    (``RouteHooks``): stop values and a route bonus; cities and off-boards are multiplied by the train's multiplier,
    towns are added (for an express, ignored). Trains pricing every walk alike (a 5 and a 6) share one list sorted by
