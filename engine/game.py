@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import journal
-from .actions import Action, dump_action, parse_action
+from .actions import Action, PlaceToken, dump_action, parse_action
 from .board import Board
 from .certificates import Certificates
 from .errors import GameError
@@ -143,6 +143,11 @@ class Game(Certificates, TrainsAndPhases, Tracked):
         if act.type == "end_game" and not (admin or self.replaying):
             raise GameError(M("Only an administrator may end a game by hand (/game end); no player action ends it."))
         act = self._canonical_ids(act)
+        if isinstance(act, PlaceToken) and act.corporation not in (None, act.entity) \
+                and act.entity not in self.companies:
+            # the field is for a private company placing a token for a corporation (18FL's Terminal Company)
+            raise GameError(M("{entity} places its own station tokens; a token is placed for another corporation "
+                              "({corp}) only by a private company.", entity=act.entity, corp=act.corporation))
         with journal.transaction():
             self._apply(act)
         return self

@@ -190,3 +190,41 @@ def _min_players(title: str) -> int:
     from engine.titledata import load_title
 
     return load_title(title).min_players
+
+
+def test_a_corporation_token_naming_another_corporation_is_refused() -> None:
+    """`corporation` on a station token is for a private placing it (18FL's Terminal Company); a corporation's own
+    token naming another is refused, not placed as its own."""
+    game = new_game("18FL", ["Ann", "Bob", "Cy"], seed=3)
+    rng = random.Random(3)
+    while True:
+        legal = game.legal_actions()
+        token = next((a for a in legal if a.type == "place_token" and a.entity in game.corps), None)
+        if token is not None:
+            break
+        game.process(choose(rng, legal, game))
+    other = next(c for c in game.corps if c != token.entity)
+    before = state_bytes(game)
+    with pytest.raises(GameError, match=f"{token.entity} places its own station tokens.*\\({other}\\)"):
+        game.process({**token.model_dump(), "corporation": other})
+    assert same(game, before)
+    game.process({**token.model_dump(), "corporation": token.entity})  # naming itself is the same move
+    assert game.actions[-1].type == "place_token"
+
+
+def test_a_train_from_another_corporation_named_as_another_variant_is_refused() -> None:
+    game = new_game("1830", ["Ann", "Bob", "Cy"], seed=5)
+    rng = random.Random(5)
+    while True:
+        legal = game.legal_actions()
+        buy = next((a for a in legal if a.type == "buy_train" and game.train(a.train).owner in game.corps), None)
+        if buy is not None:
+            break
+        game.process(choose(rng, legal, game))
+    t = game.train(buy.train)
+    before = state_bytes(game)
+    with pytest.raises(GameError, match=f"{t.owner}'s train {t.id} is a {t.variant}-train, not a D-train"):
+        game.process({**buy.model_dump(), "variant": "D"})
+    assert same(game, before)
+    game.process({**buy.model_dump(), "variant": t.variant})
+    assert t.owner == buy.entity

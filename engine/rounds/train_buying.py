@@ -182,6 +182,10 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
         raise GameError(M("{corp} already owns that {train}-train.", corp=sym, train=t.variant))
     if t.obsolete:
         raise GameError(M("That {train}-train is obsolete; nobody may buy it.", train=t.variant))
+    if act.variant not in (None, t.variant):
+        # a train bought from a corporation keeps its side: the variant is chosen only when it leaves the bank
+        raise GameError(M("{seller}'s train {id} is a {train}-train, not a {variant}-train.", seller=t.owner, id=t.id,
+                          train=t.variant, variant=act.variant))
     if act.price is None or act.price < 1:
         raise GameError(M("Name a price of at least $1 to buy a train from another corporation."))
     seller = t.owner
