@@ -102,20 +102,30 @@ def distinct_rotations(tile: TileDef) -> list[int]:
 
 
 def keeps_track(old: Layout, new: Layout) -> bool:
-    """True if ``new`` keeps every connection of ``old`` (cities may merge)."""
-    old_conn = old.connections()
-    if not old_conn:
-        return True
-    new_conn = new.connections()
+    """True if ``new`` keeps every connection of ``old`` (see ``city_mapping``)."""
+    return city_mapping(old, new) is not None
+
+
+def city_mapping(old: Layout, new: Layout) -> tuple[int, ...] | None:
+    """The city of ``new`` each city of ``old`` becomes, such that ``new`` keeps every connection of ``old``; None
+    if no mapping does. Cities merge only on a tile with fewer of them (18FL's Jacksonville): where the count stays,
+    each keeps its own city, or two stations would be crowded into one circle. Of several mappings, the first in
+    the order of the new cities (an old city with no track yet takes the lowest new city left)."""
     n_old, n_new = len(old.cities), len(new.cities)
-    if n_old and not n_new:
-        return False
-    if len(old.towns) != len(new.towns):
-        return False
+    old_conn = old.connections()
+    if old_conn:
+        if n_old and not n_new:
+            return None
+        if len(old.towns) != len(new.towns):
+            return None
+    new_conn = new.connections()
+    merge = n_new < n_old
     for mapping in itertools.product(range(max(n_new, 1)), repeat=n_old):
+        if not merge and len(set(mapping)) < n_old:
+            continue
         if all(_pair(_mapped(a, mapping), _mapped(b, mapping)) in new_conn for a, b in old_conn):
-            return True
-    return False
+            return mapping
+    return None
 
 
 def _mapped(node: Node, mapping: tuple[int, ...]) -> Node:

@@ -14,7 +14,7 @@ from .describe import compass_word, track_words
 from .graph import Reach
 from .graph import reach as graph_reach
 from .messages import M, Msg, Text
-from .tiles import COLOR_ORDER, Layout, distinct_rotations, keeps_track, tile_layout
+from .tiles import COLOR_ORDER, Layout, city_mapping, distinct_rotations, keeps_track, tile_layout
 from .wording import color_word
 
 if TYPE_CHECKING:
@@ -200,20 +200,13 @@ def _added_track_connected(game: Game, corp: str, hex_id: str, old: Layout, new:
 
 
 def city_map(game: Game, hex_id: str, tile_id: str, rotation: int) -> list[int]:
-    """Where each old city's tokens go on the new tile: the city its track continues into."""
+    """Where each old city's tokens go on the new tile: the city its track continues into (``city_mapping``)."""
     old = game.board.layout(hex_id)
     new = tile_layout(game.data.tiles[tile_id], rotation)
-    out = []
-    for ci in range(len(old.cities)):
-        old_edges = {n[1] for p in old.paths for n in p if n[0] == "edge" and ("city", ci) in p}
-        best = 0
-        for nj in range(len(new.cities)):
-            new_edges = {n[1] for p in new.paths for n in p if n[0] == "edge" and ("city", nj) in p}
-            if old_edges <= new_edges:
-                best = nj
-                break
-        out.append(best)
-    return out
+    mapping = city_mapping(old, new)
+    if mapping is None:  # a lay the title allows without keeping the old track: each city keeps its place
+        return [min(ci, max(len(new.cities) - 1, 0)) for ci in range(len(old.cities))]
+    return list(mapping)
 
 
 def legal_tiles(game: Game, corp: str, hex_id: str, reach: Reach, *, yellow_only: bool = False) -> list[TileOption]:

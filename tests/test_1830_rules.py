@@ -432,3 +432,28 @@ def test_track_and_tokens_reach_past_both_cities_of_an_oo_tile() -> None:
     general = reach(b, "NYC")
     assert ("E11", 1) not in general.cities and "F12" not in {h for h, _ in general.paths}
 
+
+
+def test_an_oo_upgrade_keeps_the_two_cities_apart() -> None:
+    """Brown #65 turned so that both of green #59's exits lead into one of its cities keeps the track but would
+    crowd two stations into one circle: it is refused (a seeded game once offered it, and laying it crashed). The
+    rotation keeping each city's track on its own city is laid, each station in its own city."""
+    from engine import track
+    from engine.tiles import city_mapping, tile_layout
+
+    g = game(4)
+    g.phase_index = next(i for i, ph in enumerate(g.data.phases) if "brown" in ph.tiles)
+    b = g.board
+    b.place_tile("H18", "59", 1, [0, 1])
+    b.hexes["H18"].tokens = [["PRR"], ["B&O"]]
+    old = b.layout("H18")
+    merged = tile_layout(g.data.tiles["65"], 3)  # its city 0 has both old exits, 1 and 3
+    assert city_mapping(old, merged) is None
+    reach = g.rules.reach(g, "B&O")
+    problem = track.tile_problem(g, "B&O", "H18", "65", 3, reach)
+    assert problem is not None and "does not keep all the existing track" in str(problem)
+    good = [o for o in track.legal_tiles(g, "B&O", "H18", reach) if o.tile == "65"]
+    assert good and all(len(set(city_mapping(old, tile_layout(g.data.tiles["65"], o.rotation)) or ())) == 2
+                        for o in good)
+    b.place_tile("H18", "65", good[0].rotation, track.city_map(g, "H18", "65", good[0].rotation))
+    assert sorted(b.hexes["H18"].tokens) == [["B&O"], ["PRR"]]
