@@ -689,3 +689,23 @@ def test_geneve_pass_through_offboard() -> None:
     stops = [s.hex for s in best.routes[0].stops]
     assert geneve in stops[1:-1]  # through Genève, on to Mulhouse, Strasbourg and Germany
     assert stops == ["H18", "J20", "I23", "H24", "H26"] and best.revenue == 20 + 30 + 10 + 20 + 30
+
+
+def test_le_havre_tile_and_station_are_one_purchase_of_80fr() -> None:
+    """Ruling 14: #3 lays the #57 and a station in Le Havre for 80fr in all. Both are paid with the tile, so money
+    spent before the token step (a private bought, here money moved to the bank) cannot leave the station unpaid:
+    a seeded game once placed it with 20fr in hand and ended at -60fr."""
+    g = operating({"PRO": 100})
+    g.companies["LH"].owner = "PRO"  # PRO has bought #3 from its owner
+    to_step(g, "PRO", "track")
+    special = legal(g, type="lay_tile", entity="LH")
+    assert special and {m["hex"] for m in special} == {"C13"}
+    cash, tokens = g.corps["PRO"].cash, g.corps["PRO"].tokens_left
+    act(g, **special[0])
+    assert g.corps["PRO"].cash == cash - 80  # C13 has no terrain: the 80fr is the station's
+    g.pay("PRO", BANK, g.corps["PRO"].cash - 10)  # spent on something else before the token step
+    assert g.round.step == "token"
+    assert legal(g, type="place_token") == [{"entity": "PRO", "type": "place_token", "hex": "C13", "city": 0}]
+    act(g, type="place_token", entity="PRO", hex="C13", city=0)
+    assert g.corps["PRO"].cash == 10 and g.corps["PRO"].tokens_left == tokens - 1
+    assert "PRO" in g.board.hexes["C13"].tokens[0]

@@ -165,6 +165,12 @@ class Privates1830:
             rnd.lays.append("yellow")
             token = game.data.company(act.entity).abilities.get("token")
             if token is not None and token["hex"] == act.hex:
+                # The tile and the station are one purchase (18FR-RCE #3: both for 80fr): the station is paid with
+                # the tile, so that nothing bought before the token step can leave it unpaid.
+                if token.get("price"):
+                    game.pay(sym, BANK, token["price"])
+                    game.say(M("{corp} pays {price} for the {company} station in {hex}, placed in its token step.",
+                               corp=sym, price=game.fmt(token["price"]), company=act.entity, hex=act.hex))
                 state(game).dh_token_due = sym
             rnd.advance(game)
 
@@ -180,7 +186,7 @@ class Privates1830:
         if game.corps[sym].tokens_left <= 0:
             st.dh_token_due = None
             raise GameError(M("{corp} has no station tokens left.", corp=sym))
-        self.put_station(game, sym, act.hex, act.city, token.get("price", 0))
+        self.put_station(game, sym, act.hex, act.city, 0)  # paid with the tile
         st.dh_token_due = None
         rnd.token_placed = True
         rnd.advance(game)
