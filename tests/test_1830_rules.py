@@ -364,6 +364,28 @@ def test_4_cs_lays_its_town_free_without_a_connection() -> None:
     assert g.corps["PRR"].cash == cash and g.round.step == "track"  # an extra lay: the turn's own lay remains
 
 
+def test_4_dh_tile_and_token_need_a_station_token_left() -> None:
+    """The D&H lays its #57 and a free station in F16 for the $120: with no station token left the ability is not
+    offered (a seeded game once laid the tile and was then stuck at a token it could not place)."""
+    g = to_operating(game())
+    g.companies["DH"].owner = "PRR"
+    g.pay("bank", "PRR", 200)  # the $120 in hand (from the bank: money stays constant)
+    lays = [a for a in legal(g) if a["entity"] == "DH"]
+    assert lays and {a["hex"] for a in lays} == {"F16"}
+    tokens = g.corps["PRR"].tokens_left
+    g.corps["PRR"].tokens_left = 0
+    assert not [a for a in legal(g) if a["entity"] == "DH"]
+    with pytest.raises(GameError, match="DH lays its tile where its ability says: none now"):
+        g.process(lays[0])
+    g.corps["PRR"].tokens_left = tokens
+    g.process(lays[0])
+    assert g.round.step == "token" and [a for a in legal(g) if a["type"] == "place_token"] == [
+        {"entity": "PRR", "type": "place_token", "hex": "F16", "city": 0}]
+    cash = g.corps["PRR"].cash
+    act(g, "place_token", hex="F16", city=0)
+    assert g.corps["PRR"].cash == cash and g.corps["PRR"].tokens_left == tokens - 1
+
+
 # -- 5. Round sequence and game end -----------------------------------------------------------------------------
 
 

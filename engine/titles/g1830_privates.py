@@ -124,6 +124,15 @@ class Privates1830:
                 if game.board.hexes[h].tile is not None:
                     continue
                 cost = 0 if lay.get("free") else self.lay_cost(game, h)
+                token = game.data.company(c.sym).abilities.get("token")
+                if token is not None and token["hex"] == h:
+                    # the tile comes with a station (D&H, 18FR-RCE's Le Havre): only with a token left, a free circle
+                    # for it, and the station's price in hand too
+                    corp = game.corps[rnd.corp or ""]
+                    slots = [t for city in game.board.hexes[h].tokens for t in city]
+                    if corp.tokens_left <= 0 or None not in slots or corp.sym in slots:
+                        continue
+                    cost += token.get("price", 0)
                 if game.corps[rnd.corp or ""].cash < cost:
                     continue
                 for tid in lay["tiles"]:
@@ -183,9 +192,6 @@ class Privates1830:
         if act.hex != token["hex"]:
             raise GameError(M("{corp} places the {company} station token in {hex} now.", corp=sym, company=company,
                               hex=token["hex"]))
-        if game.corps[sym].tokens_left <= 0:
-            st.dh_token_due = None
-            raise GameError(M("{corp} has no station tokens left.", corp=sym))
         self.put_station(game, sym, act.hex, act.city, 0)  # paid with the tile
         st.dh_token_due = None
         rnd.token_placed = True

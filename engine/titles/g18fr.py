@@ -389,21 +389,6 @@ class Rules18FR(Rules1830):
             # the lay itself is the action now being applied: the move must be the next one
             fr.port_offer = (hex_id, len(game.actions) + 1)
 
-    def special_lays(self, game: Game, rnd: OperatingRound) -> list[LayTile]:
-        """#3 Le Havre's tile comes with its station for 80fr: only when the corporation can pay it, has a token
-        left and there is a free circle for it (a station may already sit on the printed city, which its stub
-        makes reachable)."""
-        sym = rnd.corp or ""
-        out = []
-        for lay in super().special_lays(game, rnd):
-            token = game.data.company(lay.entity).abilities.get("token")
-            slots = [t for city in game.board.hexes[token["hex"]].tokens for t in city] if token else []
-            if token and (game.corps[sym].cash < token.get("price", 0) + self.lay_cost(game, lay.hex)
-                          or game.corps[sym].tokens_left <= 0 or None not in slots or sym in slots):
-                continue
-            out.append(lay)
-        return out
-
     def company_action(self, game: Game, rnd: OperatingRound, act: Action) -> None:
         ability = game.data.company(act.entity).abilities.get("extra_yellow_lay") if act.entity in game.companies \
             else None
