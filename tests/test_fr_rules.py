@@ -567,6 +567,22 @@ def test_rule_25_face_value_cap_on_a_president_funded_purchase() -> None:
     assert g.train(two.id).owner == "PRO"  # (a refused action restores copies: look the train up again)
 
 
+def test_bankruptcy_with_a_share_of_a_corporation_not_yet_started() -> None:
+    """A share got by exchanging #4 (Val de Loire) for an ETA share before ETA is started goes to the pool at the
+    bankruptcy with no price to move (a seeded game once crashed there)."""
+    g = _forced_purchase()
+    own(g, "SO", "Bob", {"Cy": 2})  # Ann has nothing left to sell
+    own(g, "PRO", "Ann", {"Cy": 2})
+    eta = next(c for c in g.certs_of("ETA") if not c.president)
+    eta.owner = "Ann"  # as the exchange of #4 leaves it
+    g.pay("Ann", BANK, g.player("Ann").cash)
+    assert not g.corps["ETA"].started and "ETA" not in g.market.positions
+    bankrupt = legal(g, type="bankrupt")
+    assert bankrupt, [a["type"] for a in legal(g)]
+    act(g, **bankrupt[0])
+    assert g.finished and g.end_reason == "bankrupt" and eta.owner == POOL and "ETA" not in g.market.positions
+
+
 # -- 26-29: ports ----------------------------------------------------------------------------------------------
 def test_rule_27_upgrade_offers_the_port_side() -> None:
     g = operating({"SO": 100})

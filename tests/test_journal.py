@@ -137,6 +137,20 @@ def refusal_candidates(rng: random.Random, game: Game, legal: list[Action], stal
     return out
 
 
+def unknown_names(rng: random.Random, legal: list[Action]) -> list[Action]:
+    """A legal move with one of its names (a hex, a tile, a company, a train, a variant, or an optional one left
+    out) replaced by a name nothing has: always refused, never taken as the move without it."""
+    data = rng.choice(legal).model_dump()
+    out = []
+    for key, value in data.items():
+        if key not in ("type", "entity") and (value is None or isinstance(value, str)):
+            try:
+                out.append(parse_action({**data, key: "NOPE"}))
+            except Exception:  # noqa: BLE001 - a field that takes no name (a choice among fixed words) is not one
+                continue
+    return out
+
+
 def audit(title: str, players: int, seed: int, max_actions: int) -> int:
     """Play a seeded game checking atomicity at every action; returns the number of refusals checked."""
     game = new_game(title, [f"Player {i + 1}" for i in range(players)], seed=seed)
@@ -159,6 +173,14 @@ def audit(title: str, players: int, seed: int, max_actions: int) -> int:
                 assert same(game, before), f"{where}: refused {bad.model_dump()} changed the state"
             finally:
                 journal.rollback(outer)
+        for bad in unknown_names(rng, legal):
+            try:
+                game.process(bad)
+            except GameError:
+                refusals += 1
+            else:
+                raise AssertionError(f"{where}: {bad.model_dump()} was accepted")
+            assert same(game, before), f"{where}: refused {bad.model_dump()} changed the state"
         act = choose(rng, legal, game)
         frame = journal.begin()
         game.process(act)

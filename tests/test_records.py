@@ -653,6 +653,8 @@ def test_s5_new_decatur_yards_buys_a_3_4_or_5_new_or_used() -> None:
     assert rulebook == {"4-2"} and site == {"4-2", "3-0"}
     with pytest.raises(GameError, match="New Decatur Yards buys"):
         g.process(BuyTrain(entity="NDY", train="3-0", price=90, variant="4D"))  # a 3-train has no other side
+    with pytest.raises(GameError, match="New Decatur Yards buys"):
+        g.process(BuyTrain(entity="NDY", train="3-0", price=90, exchange="2-0"))  # no trade-in in 18AL
     g.process(BuyTrain(entity="NDY", train="3-0", price=90))
     assert g.train("3-0").owner == "ABC" and g.companies["NDY"].closed
 

@@ -138,7 +138,8 @@ class ALPrivates:
         if rnd.step != "buy_train":
             raise GameError(M("New Decatur Yards is used in the train-buying step."))
         offers = self.ndy_offers(game, rnd)
-        match = [(t, src) for t, src in offers if act.train in (t.id, t.name) and act.variant in (None, t.variant)]
+        match = [(t, src) for t, src in offers
+                 if act.train in (t.id, t.name) and act.variant in (None, t.variant) and act.exchange is None]
         if not match:
             what = tuple(M("a {train} for {price}", train=t.name, price=game.fmt(t.price // 2))
                          for t, _src in offers) or M("nothing now")
