@@ -27,7 +27,7 @@ from .certificates import Certificates
 from .errors import GameError
 from .journal import Tracked
 from .market import Market
-from .messages import M, Text
+from .messages import M, Msg, Text
 from .state import BANK, IPO, RESERVED, Certificate, Company, Corporation, Player, Train
 from .titledata import PhaseDef, TitleData, load_title
 from .trains import TrainsAndPhases
@@ -143,11 +143,9 @@ class Game(Certificates, TrainsAndPhases, Tracked):
         if act.type == "end_game" and not (admin or self.replaying):
             raise GameError(M("Only an administrator may end a game by hand (/game end); no player action ends it."))
         act = self._canonical_ids(act)
-        if isinstance(act, PlaceToken) and act.corporation not in (None, act.entity) \
-                and act.entity not in self.companies:
-            # the field is for a private company placing a token for a corporation (18FL's Terminal Company)
-            raise GameError(M("{entity} places its own station tokens; a token is placed for another corporation "
-                              "({corp}) only by a private company.", entity=act.entity, corp=act.corporation))
+        problem = self._name_problem(act)
+        if problem is not None:
+            raise GameError(problem)
         with journal.transaction():
             self._apply(act)
         return self
@@ -160,6 +158,19 @@ class Game(Certificates, TrainsAndPhases, Tracked):
         changes = {f: aliases[v] for f in ("hex", "target") if isinstance(v := getattr(act, f, None), str)
                    and v in aliases}
         return act.model_copy(update=changes) if changes else act
+
+    def _name_problem(self, act: Action) -> Msg | None:
+        """What is wrong with the names an action gives, whatever the round: a hex not on the map, or a corporation
+        named for a station token by anyone but a private company."""
+        hex_id = getattr(act, "hex", None)
+        if isinstance(hex_id, str) and not self.data.has_hex(hex_id):
+            return M("There is no hex {hex} on this map.", hex=hex_id)
+        if isinstance(act, PlaceToken) and act.corporation not in (None, act.entity) \
+                and act.entity not in self.companies:
+            # the field is for a private company placing a token for a corporation (18FL's Terminal Company)
+            return M("{entity} places its own station tokens; a token is placed for another corporation ({corp}) "
+                     "only by a private company.", entity=act.entity, corp=act.corporation)
+        return None
 
     def check(self, action: dict[str, Any] | Action, *, admin: bool = False) -> None:
         """Raise GameError if ``action`` would be refused now; the state is left as it is either way."""

@@ -239,6 +239,7 @@ def test_rule_5_private_0_extra_lay_then_closes() -> None:
     assert g.round.step == "track"  # #0 is still usable right after PRO's own 20fr extra lay
     cash = g.corps["PRO"].cash
     third = legal(g, type="lay_tile", entity="TB")[0]
+    refused(g, "There is no hex Z99 on this map.", **{**third, "hex": "Z99"})  # once a crash, not a refusal
     act(g, **third)
     assert tb.closed and g.corps["PRO"].cash == cash - 20 - g.data.hex(third["hex"]).cost
     assert g.board.hexes[third["hex"]].tile == third["tile"]

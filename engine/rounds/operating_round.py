@@ -237,8 +237,6 @@ class OperatingRound(TrainStep, EmergencyMoney, Tracked):
     # -- track
     def _track_lay_tile(self, game: Game, act: LayTile) -> None:
         assert self.corp is not None
-        if not game.data.has_hex(act.hex):
-            raise GameError(M("There is no hex {hex} on this map.", hex=act.hex))
         # a non-yellow tile on an empty hex (18FR-RCE's direct brown port tile) is a build like an upgrade
         tdef = game.data.tiles.get(act.tile)
         yellow = tdef is None or tdef.color == "yellow"
