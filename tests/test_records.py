@@ -779,3 +779,17 @@ def test_s6_the_chits_go_only_when_a_stock_turn_ends_under_another_president() -
     assert st.chit_corp == "M&O"  # the site does not look now (the rulebook removes them at once)
     g.process(Pass(entity=g.current_entity))
     assert st.chit_corp is None and st.chits == {}
+
+
+def test_d2_a_bankrupt_keeps_what_the_pool_limits_leave_unsold() -> None:
+    """A seeded self-played game under the site's rules whose bankrupt player cannot sell everything: the
+    invariants allow the certificates left with him (D2), and hold after every action."""
+    from engine.invariants import violations
+
+    g = new_game("18FL", ["P0", "P1", "P2"], seed=6017, options={"rules_profile": "18xx.games"})
+    rng = random.Random(6017)
+    while not g.finished:
+        g.process(choose(rng, g.legal_actions(), g))
+        assert violations(g) == [], len(g.actions)
+    bankrupt = [p.name for p in g.players if p.bankrupt]
+    assert g.end_reason == "bankrupt" and any(c.owner in bankrupt for c in g.certs)

@@ -49,6 +49,7 @@ DEVIATIONS = (
 class Rules18FLSite(Rules18FL):
     profile = "18xx.games"
     pool_trains_count_as_depot = True  # D8
+    bankrupt_keeps_holdings = True  # D2: what the pool limits leave unsold stays with the bankrupt player
 
     # -- D15 --------------------------------------------------------------------------------------------------
     def dividend_for(self, game: Game, corp: str, revenue: int, shares: int) -> int:
