@@ -720,6 +720,7 @@ def test_le_havre_tile_and_station_are_one_purchase_of_80fr() -> None:
     cash, tokens = g.corps["PRO"].cash, g.corps["PRO"].tokens_left
     act(g, **special[0])
     assert g.corps["PRO"].cash == cash - 80  # C13 has no terrain: the 80fr is the station's
+    assert str(g.messages[-1][1]) == "PRO pays 80fr for the LH station in C13, placed in its token step."
     g.pay("PRO", BANK, g.corps["PRO"].cash - 10)  # spent on something else before the token step
     assert g.round.step == "token"
     assert legal(g, type="place_token") == [{"entity": "PRO", "type": "place_token", "hex": "C13", "city": 0}]
