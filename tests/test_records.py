@@ -160,6 +160,13 @@ def test_unknown_types_titles_and_players_are_rejected() -> None:
     data["actions"][0]["entity"] = 99
     with pytest.raises(RecordError, match="no player 99"):
         read_record(data)
+    # auto actions are actions too (a fuzzed record once crashed on them)
+    for autos, problem in (("pass", "not a list of actions"), (["pass"], "not an action: 'pass'"),
+                           ([{"type": "take_loan"}], "take_loan")):
+        data = _spec_example()
+        data["actions"][1]["auto_actions"] = autos
+        with pytest.raises(RecordError, match=problem):
+            read_record(data)
 
 
 # -- undo and redo (format spec section 8) ---------------------------------------------------------------------

@@ -142,11 +142,17 @@ class _Reader:
     # -- the walk
     def run(self, actions: list[dict[str, Any]]) -> Imported:
         for a in actions:
-            if not isinstance(a, dict) or "type" not in a:
+            if not isinstance(a, dict):
                 raise RecordError(M("not an action: {action}", action=repr(a)))
-            if a["type"] not in KNOWN_TYPES:
-                raise RecordError(M("action type {type} does not occur in {title} records", type=repr(a["type"]),
-                                    title=self.game.title_name), a.get("id"), a)
+            autos = a.get("auto_actions") or []
+            if not isinstance(autos, list):
+                raise RecordError(M("not a list of actions: {actions}", actions=repr(autos)), a.get("id"), a)
+            for item in [a, *autos]:
+                if not isinstance(item, dict) or "type" not in item:
+                    raise RecordError(M("not an action: {action}", action=repr(item)), a.get("id"), a)
+                if item["type"] not in KNOWN_TYPES:
+                    raise RecordError(M("action type {type} does not occur in {title} records",
+                                        type=repr(item["type"]), title=self.game.title_name), a.get("id"), a)
         effective = effective_actions(truncate(actions))
         # a record's route choices are the players' (the site does not insist on the maximum)
         self.game.replaying = True
