@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import journal
-from .actions import Action, PlaceToken, dump_action, parse_action
+from .actions import Action, HexToken, PlaceToken, dump_action, parse_action
 from .board import Board
 from .certificates import Certificates
 from .errors import GameError
@@ -160,11 +160,15 @@ class Game(Certificates, TrainsAndPhases, Tracked):
         return act.model_copy(update=changes) if changes else act
 
     def _name_problem(self, act: Action) -> Msg | None:
-        """What is wrong with the names an action gives, whatever the round: a hex not on the map, or a corporation
-        named for a station token by anyone but a private company."""
+        """What is wrong with the names an action gives, whatever the round: a hex not on the map, a city or town
+        the hex does not have, or a corporation named for a station token by anyone but a private company."""
         hex_id = getattr(act, "hex", None)
         if isinstance(hex_id, str) and not self.data.has_hex(hex_id):
             return M("There is no hex {hex} on this map.", hex=hex_id)
+        if isinstance(act, PlaceToken) and not 0 <= act.city < len(self.board.hexes[act.hex].tokens):
+            return M("There is no city {city} in {hex}.", city=act.city, hex=act.hex)
+        if isinstance(act, HexToken) and not 0 <= act.town < len(self.board.layout(act.hex).towns):
+            return M("There is no town {town} in {hex}.", town=act.town, hex=act.hex)
         if isinstance(act, PlaceToken) and act.corporation not in (None, act.entity) \
                 and act.entity not in self.companies:
             # the field is for a private company placing a token for a corporation (18FL's Terminal Company)

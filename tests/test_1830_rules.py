@@ -381,6 +381,8 @@ def test_4_dh_tile_and_token_need_a_station_token_left() -> None:
     g.process(lays[0])
     assert g.round.step == "token" and [a for a in legal(g) if a["type"] == "place_token"] == [
         {"entity": "PRR", "type": "place_token", "hex": "F16", "city": 0}]
+    with pytest.raises(GameError, match="There is no city -1 in F16"):  # once taken as the last city
+        act(g, "place_token", hex="F16", city=-1)
     cash = g.corps["PRR"].cash
     act(g, "place_token", hex="F16", city=0)
     assert g.corps["PRR"].cash == cash and g.corps["PRR"].tokens_left == tokens - 1

@@ -131,7 +131,7 @@ def refusal_candidates(rng: random.Random, game: Game, legal: list[Action], stal
         data = act.model_dump()
         if others:
             out.append(parse_action({**data, "entity": rng.choice(others)}))
-        for key in ("price", "rotation", "count", "size"):
+        for key in ("price", "rotation", "count", "size", "city", "town"):
             if isinstance(data.get(key), int):
                 out.append(parse_action({**data, key: data[key] + rng.choice((-15, 1, 7, 1000))}))
     return out
