@@ -284,6 +284,18 @@ def test_4_station_tokens_cost_and_reserved_homes() -> None:
     assert g.rules.reserved_slots(g, "E11", 0, "PRR") == 1
 
 
+def test_4_an_unplaced_home_keeps_its_token_and_price() -> None:
+    """The Erie waits to choose its Buffalo city until E11 has track; meanwhile its home token is its own: a station
+    placed elsewhere costs the second token's price, and the last token is never placed elsewhere (a seeded game once
+    ended the Erie at -1 tokens when it came home)."""
+    g = to_operating(game(), "ERIE")
+    assert "ERIE" not in g.rules.homes_placed(g) and not g.board.layout("E11").paths
+    assert g.rules.home_pending(g, "ERIE") == 1
+    assert g.rules.station_cost(g, "ERIE") == g.data.corporation("ERIE").tokens[1]
+    g.corps["ERIE"].tokens_left = 1
+    assert g.rules.station_options(g, "ERIE") == []
+
+
 def test_4_routes_altoona_through_track_and_off_board_areas() -> None:
     g = to_operating(game())
     rules = g.rules.route_rules(g)

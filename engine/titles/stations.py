@@ -95,15 +95,21 @@ class HomeStations:
                 out += 0 if free_elsewhere else 1
         return out
 
+    def home_pending(self, game: Game, corp: str) -> int:
+        """1 while the home station waits to be placed (1830's Erie until its OO hex has track; 18FR-RCE's PRO and
+        SO until their first tile): that token is the home's, so it is neither placed elsewhere nor priced as a
+        later one."""
+        return 0 if corp in self.homes_placed(game) or self.home(game, corp)[0] is None else 1
+
     def station_cost(self, game: Game, corp: str) -> int:
         cd = game.data.corporation(corp)
-        used = len(game.corps[corp].tokens_used)
+        used = len(game.corps[corp].tokens_used) + self.home_pending(game, corp)
         return cd.tokens[used] if used < len(cd.tokens) else 0
 
     def station_options(self, game: Game, corp: str) -> list[tuple[str, int, int]]:
         """(hex, city, cost) where the corporation may place its next station now."""
         c = game.corps[corp]
-        if c.tokens_left <= 0:
+        if c.tokens_left - self.home_pending(game, corp) <= 0:
             return []
         cost = self.station_cost(game, corp)
         if c.cash < cost:
