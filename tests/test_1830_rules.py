@@ -312,6 +312,7 @@ def test_4_diesel_on_sale_with_the_6_and_trade_ins() -> None:
     trade = [a for a in legal(g) if a.get("exchange")]
     assert trade and trade[0]["price"] == 800
     refused(g, "buy_train", "not one", train="D", price=800, exchange=next(t.id for t in g.trains if t.name == "3"))
+    refused(g, "buy_train", "does not sell a D-train", train="D", price=800, exchange=four.id, variant="6")
     act(g, "buy_train", train="D", price=800, exchange=four.id)
     assert four not in g.trains and [t.name for t in g.trains_of("PRR")].count("D") == 1
 
