@@ -114,6 +114,11 @@ class TrainStep:
         return out
 
 
+def names_train(act: BuyTrain, t: Train) -> bool:
+    """Whether a purchase names this train: by id, type or side, and no other side."""
+    return act.train in (t.id, t.name, t.variant) and act.variant in (None, t.variant)
+
+
 def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
     sym = rnd.corp
     assert sym is not None
@@ -122,8 +127,7 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
         raise GameError(M("{corp} already has {n} trains, its limit in phase {phase}.", corp=sym,
                           n=len(game.trains_of(sym)), phase=game.phase.name))
     available = rnd.available_trains(game)
-    match = [(t, src) for t, src in available
-             if act.train in (t.id, t.name, t.variant) and (act.variant in (None, t.variant))]
+    match = [(t, src) for t, src in available if names_train(act, t)]
     if act.variant is None and len(match) > 1:
         match = match[:1]
     if match:

@@ -324,10 +324,11 @@ class Rules1830(PrivateAuction, Privates1830, HomeStations, TitleRules):
 
     def exchange_train(self, game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
         """NOTES 4, Trains: a Diesel for $800 handing in one of the corporation's own 4, 5 or 6 trains."""
+        from ..rounds.train_buying import names_train
+
         sym = rnd.corp or ""
         own = game.train(act.exchange or "")
-        offers = [t for t, src in rnd.available_trains(game)
-                  if src == "bank" and act.train in (t.id, t.name) and act.variant in (None, t.variant)]
+        offers = [t for t, src in rnd.available_trains(game) if src == "bank" and names_train(act, t)]
         if not offers:
             raise GameError(M("The bank does not sell a {train}-train now.", train=act.train))
         t = offers[0]

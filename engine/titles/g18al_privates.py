@@ -135,11 +135,12 @@ class ALPrivates:
         return [(t, src) for t, src in rnd.available_trains(game) if src == "bank"][:1]
 
     def _ndy_buy(self, game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
+        from ..rounds.train_buying import names_train
+
         if rnd.step != "buy_train":
             raise GameError(M("New Decatur Yards is used in the train-buying step."))
         offers = self.ndy_offers(game, rnd)
-        match = [(t, src) for t, src in offers
-                 if act.train in (t.id, t.name) and act.variant in (None, t.variant) and act.exchange is None]
+        match = [(t, src) for t, src in offers if names_train(act, t) and act.exchange is None]
         if not match:
             what = tuple(M("a {train} for {price}", train=t.name, price=game.fmt(t.price // 2))
                          for t, _src in offers) or M("nothing now")
