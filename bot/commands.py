@@ -184,9 +184,9 @@ COMMANDS: tuple[Command, ...] = (
         Option("format", "str", "18xx.games (loads on that site, default) or stationmaster (our own format)",
                choices=("18xx.games", "stationmaster")),
     )),
-    Command("game import", "Import an 18xx.games game record into this channel; players then claim its seats",
+    Command("game import", "Import a game record (18xx.games, or this bot's own) here; players then claim its seats",
             "lifecycle", (
-        Option("file", "attachment", "The record: the JSON file exported from 18xx.games (at most 2 MB)",
+        Option("file", "attachment", "The record: the JSON file from 18xx.games or from /game export (at most 2 MB)",
                required=True),
     )),
     # -- privates

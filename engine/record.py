@@ -6,8 +6,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+from .errors import GameError
 from .game import Game
-from .titles import new_game
+from .messages import M
+from .records.errors import RecordError
+from .titles import TITLES, new_game
 
 FORMAT = "stationmaster"
 
@@ -29,8 +32,41 @@ def from_record(data: dict[str, Any], upto: int | None = None) -> Game:
     return new_game(data["title"], data["players"], data.get("seed", 0), data.get("options") or {}, actions)
 
 
-def is_own_record(data: dict[str, Any]) -> bool:
-    return data.get("format") == FORMAT
+def is_own_record(data: Any) -> bool:
+    return isinstance(data, dict) and data.get("format") == FORMAT
+
+
+def read_own(data: Any) -> Game:
+    """Our own record brought from outside (a file a player attaches): unlike our stored log it is not trusted, so
+    every action is checked as it is played, as an 18xx.games record's is. Raises ``RecordError`` naming the action."""
+    if not is_own_record(data):
+        raise RecordError(M("it is not a stationmaster record"))
+    title, players, seed = data.get("title"), data.get("players"), data.get("seed", 0)
+    options, actions = data.get("options") or {}, data.get("actions")
+    if title not in TITLES:
+        raise RecordError(M("its title {title} is not one of {titles}", title=str(title)[:40], titles=tuple(TITLES)))
+    if not (isinstance(players, list) and players and all(isinstance(p, str) and p for p in players)
+            and len(set(players)) == len(players)):
+        raise RecordError(M("its players must be a list of distinct names"))
+    if not isinstance(seed, int) or isinstance(seed, bool) or not isinstance(options, dict) \
+            or not isinstance(actions, list):
+        raise RecordError(M("its seed must be a number, its options a table and its actions a list"))
+    try:
+        game = new_game(title, players, seed, options)
+    except GameError as e:
+        raise RecordError(e.msg) from None
+    game.replaying = True  # route choices and an administrator's end stand as they were accepted
+    try:
+        for i, a in enumerate(actions):
+            if not isinstance(a, dict):
+                raise RecordError(M("an action must be a table"), i, None)
+            try:
+                game.process(a)
+            except GameError as e:
+                raise RecordError(e.msg, i, a) from None
+    finally:
+        game.replaying = False
+    return game
 
 
 def load(path: str | Path) -> dict[str, Any]:

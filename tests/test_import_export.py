@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
-from bot.commands import make_custom_id, parse_custom_id
+from bot.commands import encode_action, make_custom_id, parse_custom_id
 from bot.local import main
 from bot.service import Reply, Select, Service, User
+from engine.actions import parse_action
 from engine.record import from_record
 from engine.records import read_record
 
@@ -176,8 +177,10 @@ async def test_import_refusals(svc: Service) -> None:
     assert not (await do(svc, ALICE, "game export")).ok  # nothing to export
     r = await do(svc, ALICE, "game import", file=b"not json")
     assert not r.ok and "not JSON" in r.text
+    r = await do(svc, ALICE, "game import", file=as_file({"title": "18FL"}))
+    assert not r.ok and "not an 18xx.games game record" in r.text and "format:stationmaster" in r.text
     r = await do(svc, ALICE, "game import", file=as_file({"format": "stationmaster"}))
-    assert not r.ok and "not an 18xx.games game record" in r.text
+    assert not r.ok and "its title None is not one of" in r.text, r.text
     r = await do(svc, ALICE, "game import", file=b" " * (2 * 1024 * 1024 + 1))
     assert not r.ok and "too large" in r.text
     broken = record(10)
@@ -191,6 +194,57 @@ async def test_import_refusals(svc: Service) -> None:
     assert (await do(svc, ALICE, "game create", title="18FL")).ok
     r = await do(svc, BOB, "game import", file=as_file(record(10)))
     assert not r.ok and "already has game" in r.text
+
+
+async def test_a_game_the_site_does_not_have_moves_between_channels_as_our_own_record(svc: Service) -> None:
+    """18EZ is not on 18xx.games: `/game export` writes our own record and says why, `/game import` takes it in
+    another channel, where the seats are claimed and play goes on from the same state; a forged record is checked
+    action by action as it is read, and refused naming the action."""
+    import random
+
+    from engine import snapshot
+    from engine.record import to_record
+    from engine.selfplay import choose
+    from engine.titles import new_game
+
+    game = new_game("18EZ", ["ann", "ben"], seed=5)
+    rng = random.Random(5)
+    for _ in range(60):
+        game.process(choose(rng, game.legal_actions(), game))
+    r = await do(svc, DAVE, "game import", file=as_file(to_record(game)))
+    assert r.ok and "imported a stationmaster record of **18EZ**" in r.text, r.full_text()
+    assert (await claim(svc, ALICE, claim_menu(r), "ann")).ok
+    assert (await claim(svc, BOB, claim_menu(r), "ben")).ok
+    out = await do(svc, ALICE, "game export")
+    assert out.ok and out.text.startswith("18xx.games has no 18EZ, so here is our own record."), out.full_text()
+    assert "/game import" in out.text
+    (name, body), = out.files
+    assert name.endswith("-stationmaster.json")
+    refused = await do(svc, ALICE, "game export", format="18xx.games")
+    assert not refused.ok and "18EZ records are not supported" in refused.text
+    assert "`/game export format:stationmaster`" in refused.text
+
+    other = 301
+    forged = json.loads(body)
+    bid = next(i for i, a in enumerate(forged["actions"]) if a["type"] == "par")
+    forged["actions"][bid]["price"] = 7
+    r = await svc.handle(other, GUILD, DAVE, "game import", {"file": as_file(forged)})
+    assert not r.ok and f"action {bid}:" in r.text, r.text
+    assert await svc.store.active_game(other) is None  # nothing was created
+
+    r = await svc.handle(other, GUILD, DAVE, "game import", {"file": body})
+    assert r.ok, r.full_text()
+    menu = claim_menu(r)
+    assert (await svc.click(other, GUILD, ALICE, menu.custom_id, ["ann"])).ok
+    assert (await svc.click(other, GUILD, BOB, menu.custom_id, ["ben"])).ok
+    here, there = await svc.current_game(CH), await svc.current_game(other)
+    assert here is not None and there is not None
+    assert snapshot.fingerprint(there[1]) == snapshot.fingerprint(game) == snapshot.fingerprint(here[1])
+    legal = svc.legal(there[0].id, there[1])
+    move = choose(rng, [parse_action(x) for x in legal], there[1]).model_dump(exclude_none=True)
+    who = {"ann": ALICE, "ben": BOB}[there[1].player_for(move["entity"])]
+    r = await svc.handle(other, GUILD, who, "act", {"action": encode_action(move)})
+    assert r.ok, r.full_text()
 
 
 async def test_abandoning_a_pending_import_frees_the_channel(svc: Service) -> None:

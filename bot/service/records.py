@@ -11,8 +11,8 @@ from typing import Any
 from engine.errors import GameError
 from engine.game import Game
 from engine.messages import Join, M, Text
-from engine.record import to_record
-from engine.records import RecordError, is_site_record, read_record, write_record
+from engine.record import is_own_record, read_own, to_record
+from engine.records import RecordError, is_site_record, read_record, site_has, write_record
 from engine.records.reader import PROFILE as SITE_PROFILE
 from engine.titles import new_game
 
@@ -37,23 +37,31 @@ def too_large(limit: int) -> Text:
 class Records(Table):
     async def _cmd_export(self, ctx: Ctx, opts: dict[str, Any]) -> Reply:
         row, game = await self._shown_game(ctx, "export")
-        fmt = str(opts.get("format") or "18xx.games")
+        fmt = str(opts.get("format") or "")
+        why: Text = ""
+        if not fmt:
+            # the site's format loads elsewhere, so it is the default where the site has the title
+            fmt = "18xx.games" if site_has(row.title) else "stationmaster"
+            if fmt == "stationmaster":
+                why = M("18xx.games has no {title}, so here is our own record.", title=row.title)
         if fmt == "stationmaster":
             data = to_record(game)
         else:
             try:
                 data = await asyncio.to_thread(write_record, game, game_id=row.id, created_at=int(row.created_at))
             except (ValueError, GameError) as e:
-                raise Refusal(M("Game #{game} cannot be written as an 18xx.games record: {reason}", game=row.id,
+                raise Refusal(M("Game #{game} cannot be written as an 18xx.games record: {reason}. `/game export "
+                                "format:stationmaster` writes our own record of it.", game=row.id,
                                 reason=getattr(e, "msg", None) or str(e))) from None
         name = f"{row.title}-game{row.id}-{len(game.actions)}actions-{fmt}.json"
         body = json.dumps(data, indent=1, ensure_ascii=False).encode()
         text = M("📄 Game #{game} ({title}, {n} actions) as an 18xx.games record. Load it on 18xx.games (import a "
                  "game) or bring it to another channel with `/game import`.", game=row.id, title=row.title,
                  n=len(game.actions)) if fmt != "stationmaster" else \
-            M("📄 Game #{game} ({title}, {n} actions) as a stationmaster record. Replay it with `python -m engine "
-              "replay FILE`.", game=row.id, title=row.title, n=len(game.actions))
-        return Reply(text=text, files=[(name, body)])
+            M("📄 Game #{game} ({title}, {n} actions) as a stationmaster record. Bring it to another channel with "
+              "`/game import`, or replay it with `python -m engine replay FILE`.", game=row.id, title=row.title,
+              n=len(game.actions))
+        return Reply(text=sentences(why, text) if why else text, files=[(name, body)])
 
     async def _cmd_import(self, ctx: Ctx, opts: dict[str, Any]) -> Reply:
         if ctx.row is not None:
@@ -69,18 +77,24 @@ class Records(Table):
         except (UnicodeDecodeError, json.JSONDecodeError) as e:
             raise Refusal(M("That file is not JSON ({error}). Attach the record exported from 18xx.games.",
                             error=str(e))) from None
-        if not is_site_record(data):
-            raise Refusal(M("That file is not an 18xx.games game record (it needs a title, players and actions)."))
+        own = is_own_record(data)
+        if not own and not is_site_record(data):
+            raise Refusal(M("That file is not an 18xx.games game record (it needs a title, players and actions), nor "
+                            "one `/game export format:stationmaster` wrote."))
+        warnings: list[Text] = []
         try:
             # a long record replays for seconds: off the event loop
-            imported = await asyncio.to_thread(read_record, data, routes=False)
+            if own:
+                game = await asyncio.to_thread(read_own, data)
+            else:
+                imported = await asyncio.to_thread(read_record, data, routes=False)
+                game, warnings = imported.game, list(imported.warnings)
         except RecordError as e:
             reason = getattr(e, "msg", None) or str(e).rstrip(".")
             raise Refusal(M("The record cannot be imported: {reason}. The action: {action}", reason=reason,
                             action=json.dumps(e.action)[:300]) if e.action else
                           M("The record cannot be imported: {reason}.", reason=reason)) from None
-        game = imported.game
-        names = [s.name for s in imported.seats]
+        names = [p.name for p in game.players]
         bad = [n for n in names if any(ch in n for ch in FORBIDDEN_IN_NAMES) or len(n) > MAX_NAME
                or n.lower() in RESERVED_NAMES]
         if bad:
@@ -110,10 +124,14 @@ class Records(Table):
             pending = await tx.pending_import(gid)
         assert row is not None and pending is not None
         state = M("finished") if game.finished else M("in {round}", round=texts.round_line(game))
-        lines: list[Text] = [
+        head = M("📥 {member} imported a stationmaster record of **{title}** as game #{game}: {players} players, "
+                 "{n} actions, {state}. {rules}", member=ctx.user.name, title=game.title_name, game=gid,
+                 players=len(names), n=len(actions), state=state, rules=rules_followed(game)) if own else \
             M("📥 {member} imported an 18xx.games record of **{title}** as game #{game}: {players} players, {n} "
               "actions, {state}. {rules}", member=ctx.user.name, title=game.title_name, game=gid,
-              players=len(names), n=len(actions), state=state, rules=rules_followed(game)),
+              players=len(names), n=len(actions), state=state, rules=rules_followed(game))
+        lines: list[Text] = [
+            head,
             M("Each player claims their seat with the menu below; play continues when every seat is claimed. "
               "Seats: {seats}.", seats=tuple(names))]
         if game.finished:
@@ -121,7 +139,7 @@ class Records(Table):
             lines.append(M("🏁 **This game is over** ({reason}): claiming the seats shows its final standings, and "
                            "views work afterwards, but no move can be made.",
                            reason=texts.end_reason_text(game.end_reason)))
-        lines += [M("⚠️ {warning}", warning=w) for w in imported.warnings[:5]]
+        lines += [M("⚠️ {warning}", warning=w) for w in warnings[:5]]
         return Reply(text=Join(tuple(lines)), components=self._claim_menu(row, pending, set()))
 
     def _claim_menu(self, row: GameRow, pending: PendingImportRow, claimed: set[str]) -> list[list[Component]]:

@@ -7,7 +7,13 @@ of our games into a record that site loads.
 from __future__ import annotations
 
 from .reader import Imported, RecordError, RouteCheck, Seat, UnsupportedTitle, is_site_record, read_record
+from .titles import title_map
 from .writer import write_record
 
+
+def site_has(title: str) -> bool:
+    """Whether 18xx.games has the title, so that a game of it can be written as that site's record."""
+    return title_map(title) is not None
+
 __all__ = ["Imported", "RecordError", "RouteCheck", "Seat", "UnsupportedTitle", "is_site_record", "read_record",
-           "write_record"]
+           "site_has", "write_record"]
