@@ -461,3 +461,34 @@ async def test_a_finished_record_says_so_before_anyone_claims(svc: Service) -> N
     r = await do(svc, DAVE, "game import", file=as_file(record()))
     assert r.ok, r.full_text()
     assert "This game is over" in r.text and "no move can be made" in r.text
+
+
+async def test_a_redone_run_is_the_run_that_was_undone(svc: Service) -> None:
+    """A redo applies the stored action as the log replays it: the routes keep the track they took (here, a route
+    that could be laid on other track of the same stops), so the game is the one before the undo, byte for byte."""
+    import random
+
+    from engine import snapshot
+    from engine.record import to_record
+    from engine.selfplay import choose
+    from engine.titles import new_game
+
+    game = new_game("18EZ", ["ann", "ben", "cid"], seed=1)
+    rng = random.Random(1)
+    while len(game.actions) < 902:
+        game.process(choose(rng, game.legal_actions(), game))
+    assert game.round.step == "routes" and game.current_entity == "RR6"
+    r = await do(svc, DAVE, "game import", file=as_file(to_record(game)))
+    assert r.ok, r.full_text()
+    for who, seat in ((ALICE, "ann"), (BOB, "ben"), (CAROL, "cid")):
+        assert (await claim(svc, who, claim_menu(r), seat)).ok
+    runner = {"ann": ALICE, "ben": BOB, "cid": CAROL}[game.corps["RR6"].president]
+    assert (await do(svc, runner, "train run", confirm=True)).ok
+    cur = await svc.current_game(CH)
+    assert cur is not None
+    ran = snapshot.fingerprint(cur[1])
+    assert (await do(svc, runner, "undo")).ok
+    r = await do(svc, runner, "redo")
+    assert r.ok, r.full_text()
+    cur = await svc.current_game(CH)
+    assert cur is not None and snapshot.fingerprint(cur[1]) == ran

@@ -310,8 +310,17 @@ class Consent(Table):
                           M("The next action to redo was another player's; only they (or an administrator) can "
                             "redo it."))
         before = self._before(game)
-        # a game ended by hand is ended again only by an administrator
-        await asyncio.to_thread(game.process, nxt.action, admin=ctx.is_admin())
+        if nxt.action.get("type") == "end_game" and not ctx.is_admin():
+            # a game ended by hand is ended again only by an administrator
+            raise Refusal(M("Only an administrator may end a game by hand (/game end); no player action ends it."))
+        try:
+            # Nothing has happened since the undo, so the state is the one the action was accepted in: it is applied
+            # as the stored log replays it (trusted, with what it recorded, such as the track its routes took), and
+            # the game is again the one it was before the undo, byte for byte, as a restart would rebuild it.
+            await asyncio.to_thread(game.replay, [nxt.action])
+        except BaseException:
+            self._evict(row.id)  # the log is the truth: the next command replays it
+            raise
         now = self.now()
         try:
             async with self.store.transaction() as tx:
