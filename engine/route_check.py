@@ -297,10 +297,31 @@ def _first_fit(options: list[_Options], routes: list[int], k: int = 0, used: int
     return None
 
 
-def _realise(net: Network, plans: list[tuple[TrainSpec, list[int]]]) -> list[tuple[list[int], list[Link]]]:
+def _preferring(made: Iterator[tuple[tuple[int, ...], tuple[Link, ...], int]], wanted: frozenset[int] | None,
+                ) -> Iterator[tuple[tuple[int, ...], tuple[Link, ...], int]]:
+    """The realisations ``made``, the first on exactly the track segments ``wanted`` (if any is) put first."""
+    if wanted is None:
+        yield from made
+        return
+    held = []
+    for item in made:
+        if frozenset(s for lk in item[1] for s in lk.segs) == wanted:
+            yield item
+            yield from held
+            yield from made
+            return
+        held.append(item)
+    yield from held
+
+
+def _realise(net: Network, plans: list[tuple[TrainSpec, list[int]]],
+             wanted: Sequence[frozenset[int] | None] = ()) -> list[tuple[list[int], list[Link]]]:
     """A running order and track for every route, no track used twice overall; RouteError if impossible.
-    Realisations are made as the search asks for them, and stop names only for a message."""
-    options = [_Options(iter(_Realisations(net, seq))) for _, seq in plans]
+    Realisations are made as the search asks for them, and stop names only for a message. ``wanted``: per route,
+    the track segments to take if they are a way to run it (else any way is taken)."""
+    wanted = list(wanted) + [None] * (len(plans) - len(wanted))
+    options = [_Options(_preferring(iter(_Realisations(net, seq)), w)) for (_, seq), w in zip(plans, wanted,
+                                                                                              strict=True)]
     for (train, seq), opts in zip(plans, options, strict=True):
         if not opts:
             raise RouteError(_order_problem(net, train, seq))
@@ -346,13 +367,16 @@ def check_routes(
     trains: Sequence[TrainSpec],
     rules: RouteHooks,
     submitted: Sequence[tuple[str, Sequence[str]]],
+    paths: Sequence[Sequence[tuple[str, int]] | None] = (),
 ) -> RouteSet:
     """Validate routes given as (train id, [node ids]) and price them.
 
     The stops are taken in the given order if that order can be run; otherwise any order of the same stops that
     can be run is accepted (18xx.games records list a route's nodes in the order its segments were built, not
     always end to end). The returned routes list their stops in running order. Track is found for all routes
-    together so that no two trains share any. Raises RouteError naming the broken rule.
+    together so that no two trains share any; ``paths`` (per route, its track as (hex, path) pairs, as our log
+    records it) is taken where it is a way to run the route, so that a logged run checked again keeps its track.
+    Raises RouteError naming the broken rule.
     """
     check_train_ids(trains)
     by_id = {t.id: t for t in trains}
@@ -368,12 +392,18 @@ def check_routes(
     picks = list(dict.fromkeys(i for _, seq in plans for i in seq))
     sub = _Subnet(net, picks)
     local_plans = [(train, [picks.index(i) for i in seq]) for train, seq in plans]
-    chosen = _realise(sub, local_plans)
+    seg_id = {seg: k for k, seg in enumerate(net.graph.segs)} if any(paths) else {}
+    wanted = [None if not given or any(tuple(p) not in seg_id for p in given)
+              else frozenset(seg_id[tuple(p)] for p in given) for given in paths]
+    chosen = _realise(sub, local_plans, wanted)
     routes: list[Route] = []
-    for (train, _), (seq, links) in zip(local_plans, chosen, strict=True):
+    for k, ((train, _), (seq, links)) in enumerate(zip(local_plans, chosen, strict=True)):
         # ``price`` reads the values of the route's own stops only
         values = {i: rules.stop_value(sub.stops[i], corp, train, board) for i in seq}
-        routes.append(sub.route(train, seq, links, sub.price(tuple(seq), train, values)))  # type: ignore[arg-type]
+        route = sub.route(train, seq, links, sub.price(tuple(seq), train, values))  # type: ignore[arg-type]
+        if k < len(paths) and paths[k] and [tuple(p) for p in reversed(paths[k])] == list(route.paths):
+            route = Route(route.train, route.stops[::-1], route.paths[::-1], route.revenue)  # as it was logged
+        routes.append(route)
     return RouteSet(tuple(routes), sum(r.revenue for r in routes))
 
 

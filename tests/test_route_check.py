@@ -80,3 +80,35 @@ def test_checker_matches_the_full_network_checker(name: str, monkeypatch: pytest
     assert len(compared) >= 10
     # the run itself and refusals of many kinds, each with the same message from both checkers
     assert "ok" in outcomes and len(outcomes) >= 6, outcomes
+
+
+def test_a_logged_run_checked_again_keeps_its_track() -> None:
+    """Our log records each route's track; checked again as a new submission (a redo, our own record imported),
+    the run takes that track when it is a way to run the stops, so the game is the same byte for byte. Track that
+    is not a way to run them is not taken, and lets no wrong route in."""
+    import random
+
+    from engine import snapshot
+    from engine.actions import dump_action
+    from engine.errors import GameError
+    from engine.selfplay import choose
+    from engine.titles import new_game
+
+    game = new_game("18EZ", ["ann", "ben", "cid"], seed=1)
+    rng = random.Random(1)
+    while len(game.actions) < 903:  # action 902: RR6's 6-train, whose stops lie on more than one way of track
+        game.process(choose(rng, game.legal_actions(), game))
+    logged = dump_action(game.actions[902])
+    again = game.replayed(902)
+    again.process(logged)
+    assert snapshot.fingerprint(again) == snapshot.fingerprint(game)
+
+    other = game.replayed(902)
+    route = logged["routes"][0]
+    mixed = dict(logged, routes=[dict(route, paths=route["paths"][::2])])  # not a way to run the stops
+    other.process(mixed)
+    assert other.round.routes.revenue == route["revenue"]
+    assert set(other.round.routes.routes[0].paths) != set(route["paths"][::2])
+    wrong = dict(logged, routes=[dict(route, nodes=route["nodes"][:1] + route["nodes"][2:])])
+    with pytest.raises(GameError):
+        game.replayed(902).process(wrong)

@@ -278,7 +278,8 @@ class OperatingRound(TrainStep, EmergencyMoney, Tracked):
             try:
                 chosen = check_routes(game.board, self.corp, game.rules.train_specs(game, self.corp),
                                       game.rules.route_rules(game),
-                                      [(r.train, list(r.nodes)) for r in act.routes])
+                                      [(r.train, list(r.nodes)) for r in act.routes],
+                                      [r.paths for r in act.routes])
             except RouteError as e:
                 raise GameError(e.msg) from None
             # a stored log was checked when it was played; a new submission must be the maximum
