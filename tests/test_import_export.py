@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +14,13 @@ import pytest
 from bot.commands import encode_action, make_custom_id, parse_custom_id
 from bot.local import main
 from bot.service import Reply, Select, Service, User
+from engine import snapshot
 from engine.actions import parse_action
-from engine.record import from_record
+from engine.game import Game
+from engine.record import from_record, to_record
 from engine.records import read_record
+from engine.selfplay import choose
+from engine.titles import new_game
 
 REPO = Path(__file__).resolve().parents[1]
 RECORD = REPO.parent / "shared" / "reference" / "records" / "18FL-2p-short.json"
@@ -35,6 +40,15 @@ def record(cut: int | None = None) -> dict[str, Any]:
 
 def as_file(data: dict[str, Any]) -> bytes:
     return json.dumps(data).encode()
+
+
+def played(title: str, players: list[str], seed: int, actions: int) -> Game:
+    """A game of ``title`` self-played (the seed also drives the choices) to ``actions`` actions."""
+    game = new_game(title, players, seed=seed)
+    rng = random.Random(seed)
+    while len(game.actions) < actions:
+        game.process(choose(rng, game.legal_actions(), game))
+    return game
 
 
 @pytest.fixture
@@ -132,16 +146,9 @@ async def test_a_record_exported_from_a_game_played_here_is_imported_and_its_sea
     """A record this bot exported keeps the rulebook's rules profile; imported again (another channel, another
     server), its lobby is an import lobby all the same: the seats are claimed from the menu and play continues. The
     import says which rules the game follows."""
-    import random
-
     from engine.records import write_record
-    from engine.selfplay import choose
-    from engine.titles import new_game
 
-    game = new_game("18FL", ["ann", "ben"], seed=3)
-    rng = random.Random(3)
-    for _ in range(30):
-        game.process(choose(rng, game.legal_actions(), game))
+    game = played("18FL", ["ann", "ben"], 3, 30)
     r = await do(svc, ALICE, "game import", file=as_file(write_record(game)))
     assert r.ok and "It follows the rulebook (rules profile rulebook)." in r.text, r.full_text()
     r = await claim(svc, ALICE, claim_menu(r), "ann")
@@ -200,17 +207,8 @@ async def test_a_game_the_site_does_not_have_moves_between_channels_as_our_own_r
     """18EZ is not on 18xx.games: `/game export` writes our own record and says why, `/game import` takes it in
     another channel, where the seats are claimed and play goes on from the same state; a forged record is checked
     action by action as it is read, and refused naming the action."""
-    import random
-
-    from engine import snapshot
-    from engine.record import to_record
-    from engine.selfplay import choose
-    from engine.titles import new_game
-
-    game = new_game("18EZ", ["ann", "ben"], seed=5)
+    game = played("18EZ", ["ann", "ben"], 5, 60)
     rng = random.Random(5)
-    for _ in range(60):
-        game.process(choose(rng, game.legal_actions(), game))
     r = await do(svc, DAVE, "game import", file=as_file(to_record(game)))
     assert r.ok and "imported a stationmaster record of **18EZ**" in r.text, r.full_text()
     assert (await claim(svc, ALICE, claim_menu(r), "ann")).ok
@@ -466,17 +464,7 @@ async def test_a_finished_record_says_so_before_anyone_claims(svc: Service) -> N
 async def test_a_redone_run_is_the_run_that_was_undone(svc: Service) -> None:
     """A redo applies the stored action as the log replays it: the routes keep the track they took (here, a route
     that could be laid on other track of the same stops), so the game is the one before the undo, byte for byte."""
-    import random
-
-    from engine import snapshot
-    from engine.record import to_record
-    from engine.selfplay import choose
-    from engine.titles import new_game
-
-    game = new_game("18EZ", ["ann", "ben", "cid"], seed=1)
-    rng = random.Random(1)
-    while len(game.actions) < 902:
-        game.process(choose(rng, game.legal_actions(), game))
+    game = played("18EZ", ["ann", "ben", "cid"], 1, 902)
     assert game.round.step == "routes" and game.current_entity == "RR6"
     r = await do(svc, DAVE, "game import", file=as_file(to_record(game)))
     assert r.ok, r.full_text()
