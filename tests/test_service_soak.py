@@ -1,0 +1,293 @@
+"""Whole games of every title through the service as a table plays them, on a real SQLite file: each move typed
+with its own command (`/stock par`, `/track lay` with or without a rotation, `/train run` shown then run from its
+button, or typed as routes), through `/act`, or by clicking a button or menu of the last post; the typed options
+checked against what autocomplete offers; own undo and redo, another player's undo agreed by everyone asked, a
+restart of the bot, and the views, at random points. What must hold: every legal move is accepted as typed, no
+command ends in the apology, an undo gives the game as its log replays to that point, a redo gives back the game
+before the undo byte for byte, and a restart changes nothing. CI runs a sample of each title; the soak
+(`-m slow`) plays whole games on several seeds."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.commands import command, encode_action
+from bot.service import Button, Reply, Select, Service, User
+from bot.service.router import APOLOGY
+from engine import snapshot
+from engine.actions import parse_action
+from engine.game import Game
+from engine.selfplay import choose
+from engine.titledata import load_title
+from engine.titles import TITLES, rules_for
+
+CH, GUILD = 900, 7
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def typed(a: dict[str, Any], game: Game) -> tuple[str, dict[str, Any]] | None:
+    """The command and options a player types for the legal action ``a``; None where only `/act` says it."""
+    t = a["type"]
+    if a["entity"] in game.companies and t not in ("bid", "buy_company", "pass"):
+        return None  # a private's ability: `/private use` lists it
+    fields: dict[str, tuple[str, tuple[str, ...]]] = {
+        "bid": ("private bid", ("price", "company")),
+        "pass": ("pass", ()),
+        "par": ("stock par", ("corporation", "price", "size")),
+        "buy_shares": ("stock buy", ("corporation", "source", "president")),
+        "sell_shares": ("stock sell", ("corporation", "count")),
+        "lay_tile": ("track lay", ("hex", "tile", "rotation")),
+        "hex_token": ("token hotel", ("hex", "town")),
+        "dividend": ("corp dividend", ("kind",)),
+        "buy_train": ("train buy", ("train", "price", "variant", "exchange")),
+        "discard_train": ("train discard", ("train",)),
+        "buy_company": ("private buy", ("company", "price")),
+        "convert": ("corp convert", ()),
+        "bankrupt": ("corp bankrupt", ()),
+        "run_routes": ("train run", ()),
+    }
+    if t == "place_token" and not a.get("corporation"):
+        fields["place_token"] = ("token place", ("hex", "city"))
+    if t not in fields:
+        return None
+    path, names = fields[t]
+    opts = {k: a[k] for k in names if a.get(k) is not None}
+    if t == "run_routes":
+        opts["confirm"] = True
+    return path, opts
+
+
+@dataclass
+class Table:
+    """One channel's game and the service it runs on (reopened on a restart)."""
+
+    svc: Service
+    db: str
+    clock: Clock
+    users: list[User]
+    rng: random.Random
+    finds: list[str] = field(default_factory=list)
+    last_public: Reply | None = None
+
+    @property
+    def by_name(self) -> dict[str, User]:
+        return {u.name: u for u in self.users}
+
+    async def do(self, who: User, path: str, **opts: Any) -> Reply:
+        r = await self.svc.handle(CH, GUILD, who, path, opts)
+        if APOLOGY in r.full_text():
+            self.finds.append(f"apology for /{path} {opts}")
+        return r
+
+    async def click(self, who: User, custom_id: str, values: list[str] | None = None) -> Reply:
+        r = await self.svc.click(CH, GUILD, who, custom_id, values or [])
+        if APOLOGY in r.full_text():
+            self.finds.append(f"apology for a click on {custom_id} {values}")
+        return r
+
+    async def game(self) -> Game | None:
+        cur = await self.svc.current_game(CH)
+        return None if cur is None else cur[1]
+
+    async def autocomplete_offers(self, who: User, path: str, opts: dict[str, Any], a: dict[str, Any]) -> None:
+        """Each option the player fills, with those before it filled, is among the choices autocomplete offers."""
+        given: dict[str, Any] = {}
+        for o in command(path).options:
+            if o.name not in opts:
+                continue
+            if o.autocomplete:
+                value = str(opts[o.name])
+                offered = await self.svc.autocomplete(CH, who, path, o.name, value, given)
+                if not any(str(c.value) == value for c in offered):
+                    self.finds.append(f"/{path} {o.name}:{value} (after {given}) not offered for {a}")
+            given[o.name] = opts[o.name]
+
+    async def move(self, game: Game, a: dict[str, Any], who: User) -> Reply:
+        """Make the legal move ``a`` as a player would: typed, through `/act`, or by a click."""
+        rng = self.rng
+        x = rng.random()
+        if x < 0.15 and self.last_public is not None:
+            comps = [c for m in self.last_public.all() for row in m.components for c in row]
+            if comps:
+                c = rng.choice(comps)
+                values = [rng.choice(c.options).value] if isinstance(c, Select) else []
+                return await self.click(who, c.custom_id, values)  # any button: refused or not, never an apology
+        t = typed(a, game) if x < 0.8 else None
+        if t is None:
+            return await self.do(who, "act", action=encode_action(a))
+        path, opts = t
+        if path == "train run":
+            y = rng.random()
+            if y < 0.3:
+                opts = {}
+            elif y < 0.6:
+                opts = {**opts, **self.routes_typed(game)}
+        elif path == "track lay" and rng.random() < 0.3:
+            opts = {k: v for k, v in opts.items() if k != "rotation"}
+        if rng.random() < 0.5:
+            await self.autocomplete_offers(who, path, opts, a)
+        n = len(game.actions)
+        r = await self.do(who, path, **opts)
+        if not r.ok:
+            self.finds.append(f"/{path} {opts} refused for the legal {a}: {r.full_text()[:300]}")
+            return r
+        if len(game.actions) == n and path == "train run":
+            # shown first: the player runs them with the post's button
+            run = [c for m in r.all() for row in m.components for c in row
+                   if isinstance(c, Button) and c.style == "primary"]
+            if not run:
+                self.finds.append(f"/train run shows no button to run: {r.full_text()[:200]}")
+                return r
+            return await self.click(who, run[0].custom_id)
+        if len(game.actions) == n and path == "track lay":
+            if not (r.ephemeral and "rotation" in r.full_text()):
+                self.finds.append(f"/track lay without a rotation: {r.full_text()[:200]}")
+            return await self.do(who, path, hex=a["hex"], tile=a["tile"], rotation=a["rotation"])
+        return r
+
+    @staticmethod
+    def routes_typed(game: Game) -> dict[str, Any]:
+        """The best routes as a player types them (hex ids, trains in the corporation's order), if any run."""
+        best = {r.train: r for r in game.round.best(game).routes}
+        parts = ["-".join(s.hex for s in best[t.id].stops) if t.id in best else ""
+                 for t in game.rules.train_specs(game, game.round.corp)]
+        return {"routes": "; ".join(parts)} if any(parts) else {}
+
+    async def undo_redo(self, who: User, n: int, before: str) -> None:
+        """The mover takes the move back at once (the game as before it), then redoes it (the game as after it)."""
+        game = await self.game()
+        assert game is not None
+        after = snapshot.fingerprint(game)
+        r = await self.do(who, "undo")
+        undone = await self.game()
+        if not r.ok or undone is None or len(undone.actions) != n:
+            self.finds.append(f"own undo of move {n} not at once: {r.full_text()[:200]}")
+            return
+        if snapshot.fingerprint(undone) != before:
+            self.finds.append(f"undo of move {n} is not the game before it")
+        r = await self.do(who, "redo")
+        redone = await self.game()
+        if not r.ok or redone is None or snapshot.fingerprint(redone) != after:
+            self.finds.append(f"redo of move {n} is not the game after it: {r.full_text()[:200]}")
+
+    async def agreed_undo(self, mover: User) -> None:
+        """Another player asks to undo; everyone asked agrees: the game is its log replayed to that point."""
+        game = await self.game()
+        assert game is not None
+        asker = self.rng.choice([u for u in self.users if u != mover])
+        r = await self.do(asker, "undo")
+        agree = [c for m in r.all() for row in m.components for c in row if isinstance(c, Button)
+                 and c.custom_id.endswith(":y")]
+        if not (r.ok and agree):
+            return  # nothing of the asker's to go back to
+        for u in self.users:
+            if u.id in r.mentions:
+                await self.click(u, agree[0].custom_id)
+        back = await self.game()
+        assert back is not None
+        k = len(back.actions)
+        if k >= len(game.actions) or snapshot.fingerprint(back) != snapshot.fingerprint(game.replayed(k)):
+            self.finds.append(f"agreed undo to move {k} is not the game replayed to it")
+
+    async def restart(self) -> None:
+        game = await self.game()
+        assert game is not None
+        before = snapshot.fingerprint(game)
+        await self.svc.close()
+        self.svc = await Service.open(self.db, now=self.clock, seed_source=lambda: 1)
+        again = await self.game()
+        if again is None or snapshot.fingerprint(again) != before:
+            self.finds.append(f"a restart changed the game at move {len(game.actions)}")
+
+    async def view(self) -> None:
+        path = self.rng.choice(["view players", "view corporations", "view history", "game status", "view trains",
+                                "view tiles", "view holdings", "view market", "view map", "view standings",
+                                "mygames"])
+        r = await self.do(self.rng.choice(self.users), path)
+        if not r.ok:
+            self.finds.append(f"/{path} refused: {r.full_text()[:200]}")
+        elif r.pictures and self.rng.random() < 0.2:
+            await self.svc.render(r)
+
+
+async def soak(tmp_path: Path, title: str, seed: int, moves: int) -> tuple[list[str], int, bool]:
+    """Play ``moves`` moves (or to the end) of a game of ``title``; the findings, the moves made, and whether the
+    game ended."""
+    rng = random.Random(seed * 7 + len(title))
+    data = load_title(title)
+    n_players = rng.randint(data.min_players, data.max_players)
+    options = [k for k in rules_for(title).options if k != "rules_profile" and rng.random() < 0.3]
+    clock = Clock()
+    db = str(tmp_path / f"{title}-{seed}.sqlite3")
+    table = Table(await Service.open(db, now=clock, seed_source=lambda: seed), db, clock,
+                  [User(i + 1, f"p{i + 1}") for i in range(n_players)], rng)
+    try:
+        create: dict[str, Any] = {"title": title, "images": "request"}
+        if options:
+            create["options"] = ",".join(options)
+        assert (await table.do(table.users[0], "game create", **create)).ok
+        for u in table.users[1:]:
+            assert (await table.do(u, "game join")).ok
+        table.last_public = await table.do(table.users[0], "game start")
+        assert table.last_public.ok
+        made = 0
+        while made < moves and not table.finds:
+            cur = await table.svc.current_game(CH)
+            if cur is None:
+                break
+            row, game = cur
+            clock.t += 60
+            legal = table.svc.legal(row.id, game)
+            a = choose(rng, [parse_action(x) for x in legal], game).model_dump(exclude_none=True)
+            who = table.by_name[str(game.player_for(a["entity"]))]
+            before, n = snapshot.fingerprint(game), len(game.actions)
+            r = await table.move(game, a, who)
+            if r.ok and not r.ephemeral:
+                table.last_public = r
+            made += 1
+            after = await table.game()
+            if after is not None and len(after.actions) == n + 1 and rng.random() < 0.05:
+                if rng.random() < 0.7:
+                    await table.undo_redo(who, n, before)
+                else:
+                    await table.agreed_undo(who)
+            if after is not None and rng.random() < 0.02:
+                await table.restart()
+            if after is not None and rng.random() < 0.03:
+                await table.view()
+        ended = await table.game() is None
+        if ended:
+            r = await table.do(table.users[0], "game export")
+            if not (r.ok and r.files):
+                table.finds.append(f"/game export of the finished game: {r.full_text()[:200]}")
+        return table.finds, made, ended
+    finally:
+        await table.svc.close()
+
+
+@pytest.mark.parametrize("title", TITLES)
+async def test_a_table_plays_as_players_do_sample(tmp_path: Path, title: str) -> None:
+    finds, made, _ = await soak(tmp_path, title, 1, 150)
+    assert finds == []
+    assert made == 150
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("title", TITLES)
+async def test_a_table_plays_whole_games_as_players_do(tmp_path: Path, title: str, seed: int) -> None:
+    finds, _, ended = await soak(tmp_path, title, seed, 4000)
+    assert finds == []
+    assert ended
