@@ -169,6 +169,8 @@ COMMANDS: tuple[Command, ...] = (
         Option("stall_after", "int", "Tell the creator after this many reminders without a move (0 = never)",
                min_value=0, max_value=100),
         _LANGUAGE,
+        Option("options", "str", "Title options before the game starts, comma separated ('none' for none)",
+               autocomplete=True),
     )),
     Command("game abandon", "Abandon the game (creator or Manage Server; asks to confirm)", "lifecycle", admin=True),
     Command("game finished", "Finished games of this channel", "lifecycle", (_SHARE,)),

@@ -167,8 +167,26 @@ async def test_title_options_and_unknown_title(svc: Service) -> None:
         await do(svc, u, "game join")
     refused = await do(svc, ALICE, "game start")  # the option is for two players only
     assert not refused.ok and "two-player" in refused.text
+    assert "`/game settings options:`" in refused.text  # and how to change it
     choices = await svc.autocomplete(CH, ALICE, "game create", "options", "two")
     assert [c.value for c in choices] == ["two_player_share_limit"]
+    choices = await svc.autocomplete(CH, ALICE, "game settings", "options", "two")
+    assert [c.value for c in choices] == ["two_player_share_limit"]
+
+    # the options change in the lobby, by the creator (or an administrator), and the start follows them
+    assert "options two_player_share_limit," in (await do(svc, BOB, "game settings")).text
+    r = await do(svc, BOB, "game settings", options="none")
+    assert not r.ok and "Only the game's creator (alice)" in r.text
+    r = await do(svc, ALICE, "game settings", options="bogus")
+    assert not r.ok and "no option 'bogus'" in r.text
+    r = await do(svc, ALICE, "game settings", options="none")
+    assert r.ok and "options: none" in r.text, r.text
+    row = await svc.store.active_game(CH)
+    assert row is not None and row.options == {}
+    started = await do(svc, ALICE, "game start")
+    assert started.ok, started.text
+    r = await do(svc, ALICE, "game settings", options="two_player_share_limit")
+    assert not r.ok and "has started: it is played by the options it started with (none)" in r.text
 
 
 # -- draft and stock round ---------------------------------------------------------------------------------

@@ -32,8 +32,9 @@ class Choices(Table):
         path = cmd.path
         if path == "game create" and option == "title":
             return [Choice(t, t) for t in TITLES]
-        if path == "game create" and option == "options":
-            title = find_title(str(opts.get("title") or TITLES[0]), strict=False)
+        if option == "options" and path in ("game create", "game settings"):
+            title = ctx.row.title if path == "game settings" and ctx.row is not None else \
+                find_title(str(opts.get("title") or TITLES[0]), strict=False)
             return [Choice(M("{option} — {meaning}", option=k, meaning=data_text(v)), k)
                     for k, v in rules_for(title).options.items()]
         if path == "help":

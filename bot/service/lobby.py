@@ -118,7 +118,9 @@ class Lobby(Table):
         try:
             game = new_game(row.title, order, row.seed, row.options)
         except GameError as e:
-            raise Refusal(M("The game cannot start: {reason}", reason=e.msg)) from None
+            fix = M("The game's creator (or an administrator) can change the options with `/game settings options:` "
+                    "(`options:none` for none).") if row.options else ""
+            raise Refusal(sentences(M("The game cannot start: {reason}", reason=e.msg), fix)) from None
         by_name = {p.name: p.user_id for p in ctx.players}
         now = self.now()
         async with self.store.transaction() as tx:
@@ -172,10 +174,19 @@ class Lobby(Table):
         if stall_after is not None and (not isinstance(stall_after, int) or not 0 <= stall_after <= 100):
             raise Refusal(M("stall_after must be a whole number of reminders from 0 (never tell) to 100."))
         language = _language(opts["language"]) if "language" in opts else None
+        options = None
+        if "options" in opts:
+            if row.status != "lobby":
+                raise Refusal(M("Game #{game} has started: it is played by the options it started with ({options}).",
+                                game=row.id, options=_options_text(row.options)))
+            self._not_import(ctx)
+            text = str(opts["options"])
+            options = {} if text.strip().lower() in ("none", "-") else _parse_title_options(row.title, text)
         dm = bool(opts["dm"]) if "dm" in opts else None
         if dm is not None and ctx.seat() is None:
             raise Refusal(M("Only seated players have reminders, so only they choose how they get them (dm)."))
-        game_wide = interval is not None or image_mode is not None or stall_after is not None or language is not None
+        game_wide = interval is not None or image_mode is not None or stall_after is not None or language is not None \
+            or options is not None
         if game_wide and not ctx.is_admin():
             creator = next((p.name for p in ctx.players if p.user_id == row.creator_id), None)
             only = M("Only the game's creator ({player}) or a member with the Manage Server permission can change "
@@ -193,7 +204,7 @@ class Lobby(Table):
                 await tx.set_dm_reminders(row.id, ctx.user.id, dm)
             if game_wide:
                 await tx.update_settings(row.id, now, reminder_interval=interval, image_mode=image_mode,
-                                         stall_after=stall_after, language=language)
+                                         stall_after=stall_after, language=language, options=options)
             ctx.row = await tx.game(row.id)  # a new language speaks from this very announcement on
             ctx.players = await tx.players(row.id)
             if game is not None:
@@ -211,18 +222,22 @@ class Lobby(Table):
                            M("the creator is told after {n} reminders without a move", n=stall_after))
         if language is not None:
             changes.append(M("the channel's language is {language}", language=LANGUAGES[language]))
+        if options is not None:
+            changes.append(M("options: {options}", options=_options_text(options)))
         return Reply(text=M("⚙️ {member} changed the settings of game #{game}: {changes}.", member=ctx.user.name,
                             game=row.id, changes=Join(tuple(changes), "; ")))
 
     @staticmethod
     def _settings_text(row: GameRow) -> Msg:
         if row.stall_after:
-            return M("Game #{game} settings: reminders {reminders}, pictures {pictures}, stalled after {n} reminders, "
-                     "language {language}.", game=row.id, reminders=texts.hours_text(row.reminder_interval),
-                     pictures=_image_mode_text(row.image_mode), n=row.stall_after, language=LANGUAGES[row.language])
-        return M("Game #{game} settings: reminders {reminders}, pictures {pictures}, never reported as stalled, "
-                 "language {language}.", game=row.id, reminders=texts.hours_text(row.reminder_interval),
-                 pictures=_image_mode_text(row.image_mode), language=LANGUAGES[row.language])
+            return M("Game #{game} settings: options {options}, reminders {reminders}, pictures {pictures}, stalled "
+                     "after {n} reminders, language {language}.", game=row.id, options=_options_text(row.options),
+                     reminders=texts.hours_text(row.reminder_interval), pictures=_image_mode_text(row.image_mode),
+                     n=row.stall_after, language=LANGUAGES[row.language])
+        return M("Game #{game} settings: options {options}, reminders {reminders}, pictures {pictures}, never "
+                 "reported as stalled, language {language}.", game=row.id, options=_options_text(row.options),
+                 reminders=texts.hours_text(row.reminder_interval), pictures=_image_mode_text(row.image_mode),
+                 language=LANGUAGES[row.language])
 
     async def _cmd_abandon(self, ctx: Ctx, opts: dict[str, Any]) -> Reply:
         row = ctx.row

@@ -150,10 +150,16 @@ class GamesTx(TransactionBase):
         image_mode: ImageMode | None = None,
         stall_after: int | None = None,
         language: str | None = None,
+        options: Mapping[str, Any] | None = None,
     ) -> None:
-        """Change the given settings; None leaves a setting as it is. An interval of 0 turns reminders off."""
+        """Change the given settings; None leaves a setting as it is. An interval of 0 turns reminders off. The
+        title's options change only in the lobby: the game is played by the options it started with."""
         _check_settings(reminder_interval, image_mode, stall_after, language)
-        await self._game_or_raise(game_id)
+        game = await self._game_or_raise(game_id)
+        if options is not None:
+            if game.status != "lobby":
+                raise ConflictError(f"game {game_id} has started: its options are fixed")
+            await self._exec("UPDATE games SET options = ? WHERE id = ?", (_to_json(options, "options"), game_id))
         if reminder_interval is not None:
             await self._exec("UPDATE games SET reminder_interval = ? WHERE id = ?", (reminder_interval, game_id))
         if image_mode is not None:

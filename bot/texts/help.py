@@ -142,7 +142,8 @@ def help_text(topic: str | None, title_options: Mapping[str, Mapping[str, Any]] 
     if topic in ("track", "rotation", "rotations", "tile", "tiles"):
         return TRACK_HELP
     if topic in ("options", "titles"):
-        lines: list[Text] = [M("**Titles and options** (`/game create title:18FL options:name1,name2`)")]
+        lines: list[Text] = [M("**Titles and options** (`/game create title:18FL options:name1,name2`; changed "
+                               "before the start with `/game settings options:`)")]
         for title, opts in (title_options or {}).items():
             described = Join(tuple(M("`{option}` — {description}", option=k, description=_as_msg(v))
                                    for k, v in opts.items()), "; ")
