@@ -1,11 +1,13 @@
 """Routes a player writes: "G22-F23-E24; J5-K6".
 
-One route per train, in the order of the corporation's trains, separated by ``;``; the stops of a route in running
-order, separated by ``-`` (or the dash the bot prints, ``–``). A stop is a hex id (any case) or a printed name that
-names one hex or one stop ("Tampa", "Jacksonville N"). Where a hex holds several stops (two cities of an OO tile,
-Jacksonville's two) the hex id stands for any of them: every reading is checked with the engine's own route rules
-(``route_check.check_routes``, the same check as a recorded ``run_routes``) and the reading earning most is taken. When
-no reading can be run, the refusal is the rule check's for the first reading: which train, which stop and why.
+A route per running train, separated by ``;``; the stops of a route in running order, separated by ``-`` (or the
+dash the bot prints, ``–``). A stop is a hex id (any case) or a printed name that names one hex or one stop ("Tampa",
+"Jacksonville N"). Players think of a route as their 4-train's or their 2-train's, not of the order the corporation
+holds its trains in: the routes are given to the trains in every way (the corporation's order first), and where a
+hex holds several stops (two cities of an OO tile, Jacksonville's two) the hex id stands for any of them. Every such
+reading is checked with the engine's own route rules (``route_check.check_routes``, the same check as a recorded
+``run_routes``) and the one earning most is taken. When none can be run, the refusal is the rule check's for the
+first (the routes on the trains in the corporation's order): which train, which stop and why.
 
 The result is the priced route set (stops in running order); its routes' node ids make the ``RunRoutes`` action,
 which the operating round checks again, with the rule that a corporation runs for its maximum.
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .errors import GameError
@@ -27,7 +30,7 @@ if TYPE_CHECKING:
 
 _ROUTES = re.compile(r"[;\n]")
 _STOPS = re.compile(r"\s*[-–—]\s*")
-_MAX_READINGS = 256  # readings of the hexes with several stops tried; a route has one or two such hexes
+_MAX_READINGS = 256  # readings tried (trains for the routes, stops for hexes with several): a handful as a rule
 
 
 def _stops_of_hex(game: Game, hex_id: str) -> list[Stop]:
@@ -113,11 +116,16 @@ def routes_from_text(game: Game, corp: str, text: str) -> RouteSet:
             raise GameError(M("Route {n}: a route needs at least two stops, joined by '-'.", n=k + 1))
     rules = game.rules.route_rules(game)
     choices = [stops for route in routes for stops in route]
+    # the trains each route may run on: trains alike (same kind, ids aside) give the same readings, so one is tried
+    kinds: dict[tuple[object, ...], tuple[int, ...]] = {}
+    for order in itertools.permutations(range(len(trains)), len(routes)):
+        kinds.setdefault(tuple(replace(trains[k], id="") for k in order), order)
     best: RouteSet | None = None
     first_error: RouteError | None = None
-    for reading in itertools.islice(itertools.product(*choices), _MAX_READINGS):
+    readings = itertools.product(kinds.values(), itertools.product(*choices))
+    for order, reading in itertools.islice(readings, _MAX_READINGS):
         it = iter(reading)
-        submitted = [(trains[k].id, [next(it).node_id() for _ in route]) for k, route in enumerate(routes)]
+        submitted = [(trains[order[k]].id, [next(it).node_id() for _ in route]) for k, route in enumerate(routes)]
         try:
             found = check_routes(game.board, corp, trains, rules, submitted)
         except RouteError as e:
