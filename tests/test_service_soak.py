@@ -157,13 +157,11 @@ class Table:
             return await self.do(who, path, hex=a["hex"], tile=a["tile"], rotation=a["rotation"])
         return r
 
-    @staticmethod
-    def routes_typed(game: Game) -> dict[str, Any]:
-        """The best routes as a player types them (hex ids, trains in the corporation's order), if any run."""
-        best = {r.train: r for r in game.round.best(game).routes}
-        parts = ["-".join(s.hex for s in best[t.id].stops) if t.id in best else ""
-                 for t in game.rules.train_specs(game, game.round.corp)]
-        return {"routes": "; ".join(parts)} if any(parts) else {}
+    def routes_typed(self, game: Game) -> dict[str, Any]:
+        """The best routes as a player types them (hex ids, the routes in any order), if any run."""
+        parts = ["-".join(s.hex for s in r.stops) for r in game.round.best(game).routes]
+        self.rng.shuffle(parts)
+        return {"routes": "; ".join(parts)} if parts else {}
 
     async def undo_redo(self, who: User, n: int, before: str) -> None:
         """The mover takes the move back at once (the game as before it), then redoes it (the game as after it)."""
