@@ -480,3 +480,44 @@ async def test_a_redone_run_is_the_run_that_was_undone(svc: Service) -> None:
     assert r.ok, r.full_text()
     cur = await svc.current_game(CH)
     assert cur is not None and snapshot.fingerprint(cur[1]) == ran
+
+
+async def test_a_routes_step_reached_again_by_other_moves_shows_its_own_routes(svc: Service) -> None:
+    """After an undo the same number of moves, ending with the same move (the token step's pass), can be reached by
+    another tile: the prompt's routes are those of the game now, not those cached for the first tile (the state a
+    cache or a button is for is the whole log's, not the last move's)."""
+    from engine.actions import Pass
+
+    game = played("18FL", ["ann", "ben", "cid"], 2, 31)
+    assert game.round.step == "track" and game.current_entity == "FEC"
+
+    def revenue_after(lay: Any) -> int:
+        """FEC's best run after the lay and a pass, or -1 if the pass does not lead to the run."""
+        trial = game.replayed()
+        trial.process(lay)
+        trial.process(Pass(entity="FEC"))
+        return trial.round.best(trial).revenue if trial.round.step == "routes" else -1
+
+    lays = sorted((a for a in game.legal_actions() if a.type == "lay_tile" and revenue_after(a) >= 0),
+                  key=revenue_after)
+    worse, better = lays[0], lays[-1]
+    assert revenue_after(worse) < revenue_after(better)
+    r = await do(svc, DAVE, "game import", file=as_file(to_record(game)))
+    for who, seat in ((ALICE, "ann"), (BOB, "ben"), (CAROL, "cid")):
+        assert (await claim(svc, who, claim_menu(r), seat)).ok
+    pres = {"ann": ALICE, "ben": BOB, "cid": CAROL}[game.corps["FEC"].president]
+
+    async def lay_and_pass(lay: Any) -> Reply:
+        assert (await do(svc, pres, "track lay", hex=lay.hex, tile=lay.tile, rotation=lay.rotation)).ok
+        return await do(svc, pres, "pass")
+
+    shown = await lay_and_pass(worse)
+    assert f"Total {game.fmt(revenue_after(worse))}." in shown.full_text()
+    for _ in range(2):
+        assert (await do(svc, pres, "undo")).ok
+    shown = await lay_and_pass(better)
+    assert f"Total {game.fmt(revenue_after(better))}." in shown.full_text(), shown.full_text()
+    ran = await do(svc, pres, "act", action=encode_action({"type": "run_routes", "entity": "FEC"}))
+    assert ran.ok, ran.full_text()
+    cur = await svc.current_game(CH)
+    assert cur is not None and cur[1].round.revenue == revenue_after(better)

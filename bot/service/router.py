@@ -11,8 +11,8 @@ of replayed games), the engine applies the action or refuses it (state unchanged
 log in one SQLite transaction together with the next reminder, and only then is the reply built. Pictures are
 described as jobs over a snapshot of the state; `Service.render` runs them in a worker thread.
 
-Buttons carry the game id and a token of the state they were made for (action count plus a hash of the last
-action); a click made for an older state is refused, so two clicks at once apply exactly once.
+Buttons carry the game id and a token of the state they were made for (action count plus a hash of the whole
+log); a click made for another state is refused, so two clicks at once apply exactly once.
 """
 
 from __future__ import annotations

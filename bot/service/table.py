@@ -19,6 +19,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Self
+from weakref import WeakKeyDictionary
 
 from engine import routes as engine_routes
 from engine.actions import dump_action
@@ -118,6 +119,7 @@ class Table:
         # who decided each imported action, by game: (fingerprint of those actions, seat names); see consent._deciders
         self._deciders: dict[int, tuple[str, list[str | None]]] = {}
         self._locales: dict[int, str] = {}  # the locale each member was last seen with (stored when it changes)
+        self._log_crc: WeakKeyDictionary[Game, tuple[int, int]] = WeakKeyDictionary()  # see state_token
 
     @classmethod
     async def open(cls, path: str, **kwargs: Any) -> Self:
@@ -196,11 +198,20 @@ class Table:
         self._map_posted.pop(game_id, None)
         self._deciders.pop(game_id, None)
 
-    @staticmethod
-    def state_token(game: Game) -> str:
+    def state_token(self, game: Game) -> str:
+        """The state a button, a vote or a cached answer was made for: the action count and a hash of the whole log.
+        After an undo the same count may be reached by other moves, even ending with the same move (a pass after
+        another tile): the hash tells the two apart, where the last action alone did not. It is a CRC over every
+        action in turn, extended as the game's log grows (a game object's log only grows: an undo replays a new
+        one), so a token costs one action's hashing."""
         n = len(game.actions)
-        last = json.dumps(dump_action(game.actions[-1]), sort_keys=True) if n else ""
-        return f"{n}x{zlib.crc32(f'{n}{last}'.encode()) & 0xFFFF:04x}"
+        count, crc = self._log_crc.get(game, (0, 0))
+        if count > n:
+            count, crc = 0, 0
+        for a in game.actions[count:]:
+            crc = zlib.crc32(json.dumps(dump_action(a), sort_keys=True).encode(), crc)
+        self._log_crc[game] = (n, crc)
+        return f"{n}x{crc & 0xFFFF:04x}"
 
     def legal(self, game_id: int, game: Game) -> list[dict[str, Any]]:
         token = self.state_token(game)
