@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from bot.commands import command, encode_action
+from bot.reminders import due_notices
 from bot.service import Button, Reply, Select, Service, User
 from bot.service.router import APOLOGY
 from engine import snapshot
@@ -209,6 +210,17 @@ class Table:
         if again is None or snapshot.fingerprint(again) != before:
             self.finds.append(f"a restart changed the game at move {len(game.actions)}")
 
+    async def reminders(self) -> None:
+        """Half a day passes: the players whose turn it is are reminded, and nobody else."""
+        game = await self.game()
+        assert game is not None
+        acting = {self.by_name[p].id for p in game.acting_players()}
+        self.clock.t += 13 * 3600
+        notes = [n for n in await due_notices(self.svc) if n.channel_id == CH]
+        if not notes or not all(n.mentions and set(n.mentions) <= acting for n in notes):
+            self.finds.append(f"reminders at move {len(game.actions)}: {[(n.mentions, n.text[:80]) for n in notes]}"
+                              f" while {sorted(acting)} are to act")
+
     async def view(self) -> None:
         path = self.rng.choice(["view players", "view corporations", "view history", "game status", "view trains",
                                 "view tiles", "view holdings", "view market", "view map", "view standings",
@@ -265,6 +277,8 @@ async def soak(tmp_path: Path, title: str, seed: int, moves: int) -> tuple[list[
                 await table.restart()
             if after is not None and rng.random() < 0.03:
                 await table.view()
+            if after is not None and rng.random() < 0.02:
+                await table.reminders()
         ended = await table.game() is None
         if ended:
             r = await table.do(table.users[0], "game export")
