@@ -18,7 +18,7 @@ from engine import snapshot
 from engine.actions import parse_action
 from engine.game import Game
 from engine.record import from_record, to_record
-from engine.records import read_record
+from engine.records import RecordError, read_record
 from engine.selfplay import choose
 from engine.titles import new_game
 
@@ -521,3 +521,20 @@ async def test_a_routes_step_reached_again_by_other_moves_shows_its_own_routes(s
     assert ran.ok, ran.full_text()
     cur = await svc.current_game(CH)
     assert cur is not None and cur[1].round.revenue == revenue_after(better)
+
+
+def test_our_own_record_from_outside_takes_nothing_on_trust() -> None:
+    """A run's recorded revenue and track are checked like any submission: a record claiming more is refused."""
+    from engine.record import read_own
+
+    game = played("18EZ", ["ann", "ben", "cid"], 1, 903)
+    data = to_record(game)
+    assert snapshot.fingerprint(read_own(data)) == snapshot.fingerprint(game)
+    run = data["actions"][902]
+    assert run["type"] == "run_routes"
+    run["routes"][0]["revenue"] += 500
+    read = read_own(data)  # the revenue is the rules', whatever the record says
+    assert read.round.revenue == game.round.revenue
+    run["routes"][0]["nodes"] = run["routes"][0]["nodes"][:2]  # not the maximum
+    with pytest.raises(RecordError, match="must run for its maximum"):
+        read_own(data)
