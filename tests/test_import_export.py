@@ -211,6 +211,7 @@ async def test_a_game_the_site_does_not_have_moves_between_channels_as_our_own_r
     rng = random.Random(5)
     r = await do(svc, DAVE, "game import", file=as_file(to_record(game)))
     assert r.ok and "imported a stationmaster record of **18EZ**" in r.text, r.full_text()
+    assert "It follows the rulebook (rules profile rulebook)." in r.text
     assert (await claim(svc, ALICE, claim_menu(r), "ann")).ok
     assert (await claim(svc, BOB, claim_menu(r), "ben")).ok
     out = await do(svc, ALICE, "game export")

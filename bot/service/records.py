@@ -220,7 +220,7 @@ class Records(Table):
 def rules_followed(game: Game) -> Text:
     """Which rules an imported game follows: the site's (a record from 18xx.games) or the rulebook's (a record
     exported from a game played here says so)."""
-    profile = game.options.get("rules_profile")
+    profile = game.options.get("rules_profile", "rulebook")  # a game created here names no profile: the rulebook
     if profile == SITE_PROFILE:
         return M("It follows the site's rules (rules profile {profile}).", profile=profile)
     return M("It follows the rulebook (rules profile {profile}).", profile=profile)
