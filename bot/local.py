@@ -317,7 +317,8 @@ class LocalChannel:
                 self.pictures += 1
                 path = self.out_dir / f"{self.pictures:04d}-{name}"  # an undo may reuse an action number
                 path.write_bytes(data)
-                self.write(f"   🖼  {path} ({len(data) // 1024} KB)")
+                icon = "🖼" if name.endswith(".png") else "📎"  # a picture, or a file such as an exported record
+                self.write(f"   {icon}  {path} ({max(1, round(len(data) / 1024))} KB)")
 
 
 def _duration(text: str) -> float | None:
