@@ -181,6 +181,8 @@ async def test_title_options_and_unknown_title(svc: Service) -> None:
     assert not r.ok and "no option 'bogus'" in r.text
     r = await do(svc, ALICE, "game settings", options="none")
     assert r.ok and "options: none" in r.text, r.text
+    assert (await do(svc, ALICE, "game settings", options="two_player_share_limit")).ok
+    assert (await do(svc, ALICE, "game settings", options="なし")).ok  # "none" as Japanese players write it
     row = await svc.store.active_game(CH)
     assert row is not None and row.options == {}
     started = await do(svc, ALICE, "game start")

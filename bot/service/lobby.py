@@ -181,7 +181,7 @@ class Lobby(Table):
                                 game=row.id, options=_options_text(row.options)))
             self._not_import(ctx)
             text = str(opts["options"])
-            options = {} if text.strip().lower() in ("none", "-") else _parse_title_options(row.title, text)
+            options = {} if text.strip().lower() in NO_OPTIONS else _parse_title_options(row.title, text)
         dm = bool(opts["dm"]) if "dm" in opts else None
         if dm is not None and ctx.seat() is None:
             raise Refusal(M("Only seated players have reminders, so only they choose how they get them (dm)."))
@@ -360,6 +360,9 @@ def find_title(text: str, strict: bool = True) -> str:
     if not strict:
         return TITLES[0]
     raise Refusal(M("Unknown title {title}. Titles: {titles}.", title=repr(text), titles=tuple(TITLES)))
+
+
+NO_OPTIONS = ("none", "-", "なし")  # `/game settings options:` words for no options, as either language writes it
 
 
 def _parse_title_options(title: str, text: str) -> dict[str, Any]:
