@@ -4,11 +4,14 @@ button, or typed as routes), through `/act`, or by clicking a button or menu of 
 checked against what autocomplete offers; own undo and redo, another player's undo agreed by everyone asked, a
 restart of the bot, and the views, at random points. What must hold: every legal move is accepted as typed, no
 command ends in the apology, an undo gives the game as its log replays to that point, a redo gives back the game
-before the undo byte for byte, and a restart changes nothing. CI runs a sample of each title; the soak
-(`-m slow`) plays whole games on several seeds."""
+before the undo byte for byte, a restart changes nothing, and reminders go to the players to act. The same is
+played on from the reference records of 18xx.games, imported part way and their seats claimed (the site's rules
+profile). CI runs a sample of each title and record; the soak (`-m slow`) plays whole games on several seeds and
+records from several points to their end."""
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -234,66 +237,96 @@ class Table:
             await self.svc.render(r)
 
 
-async def soak(tmp_path: Path, title: str, seed: int, moves: int) -> tuple[list[str], int, bool]:
-    """Play ``moves`` moves (or to the end) of a game of ``title``; the findings, the moves made, and whether the
-    game ended."""
+async def soak(tmp_path: Path, title: str, seed: int, moves: int,
+               record: dict[str, Any] | None = None) -> tuple[list[str], int, bool]:
+    """Play ``moves`` moves (or to the end) of a new game of ``title``, or of an 18xx.games ``record`` imported and
+    its seats claimed; the findings, the moves made, and whether the game ended."""
     rng = random.Random(seed * 7 + len(title))
+    clock = Clock()
+    db = str(tmp_path / f"{title}-{seed}.sqlite3")
+    svc = await Service.open(db, now=clock, seed_source=lambda: seed)
+    table: Table | None = None
+    try:
+        if record is None:
+            table = await _created(svc, db, clock, rng, title)
+        else:
+            table = await _imported(svc, db, clock, rng, record)
+        return await _play(table, moves)
+    finally:
+        await (svc if table is None else table.svc).close()  # a restart replaced the first
+
+
+async def _created(svc: Service, db: str, clock: Clock, rng: random.Random, title: str) -> Table:
     data = load_title(title)
     n_players = rng.randint(data.min_players, data.max_players)
     options = [k for k in rules_for(title).options if k != "rules_profile" and rng.random() < 0.3]
-    clock = Clock()
-    db = str(tmp_path / f"{title}-{seed}.sqlite3")
-    table = Table(await Service.open(db, now=clock, seed_source=lambda: seed), db, clock,
-                  [User(i + 1, f"p{i + 1}") for i in range(n_players)], rng)
-    try:
-        # a channel in each language: every text is rendered in it (a missing translation would fail there)
-        create: dict[str, Any] = {"title": title, "images": "request", "language": rng.choice(sorted(LANGUAGES))}
-        if options:
-            create["options"] = ",".join(options)
-        assert (await table.do(table.users[0], "game create", **create)).ok
-        for u in table.users[1:]:
-            assert (await table.do(u, "game join")).ok
+    table = Table(svc, db, clock, [User(i + 1, f"p{i + 1}") for i in range(n_players)], rng)
+    # a channel in each language: every text is rendered in it (a missing translation would fail there)
+    create: dict[str, Any] = {"title": title, "images": "request", "language": rng.choice(sorted(LANGUAGES))}
+    if options:
+        create["options"] = ",".join(options)
+    assert (await table.do(table.users[0], "game create", **create)).ok
+    for u in table.users[1:]:
+        assert (await table.do(u, "game join")).ok
+    table.last_public = await table.do(table.users[0], "game start")
+    if not table.last_public.ok and options:
+        # an option the table cannot play (18FL's two-player share limit with more players): changed in the lobby
+        assert (await table.do(table.users[0], "game settings", options="none")).ok
         table.last_public = await table.do(table.users[0], "game start")
-        if not table.last_public.ok and options:
-            # an option the table cannot play (18FL's two-player share limit with more players): changed in the lobby
-            assert (await table.do(table.users[0], "game settings", options="none")).ok
-            table.last_public = await table.do(table.users[0], "game start")
-        assert table.last_public.ok, table.last_public.full_text()
-        made = 0
-        while made < moves and not table.finds:
-            cur = await table.svc.current_game(CH)
-            if cur is None:
-                break
-            row, game = cur
-            clock.t += 60
-            legal = table.svc.legal(row.id, game)
-            a = choose(rng, [parse_action(x) for x in legal], game).model_dump(exclude_none=True)
-            who = table.by_name[str(game.player_for(a["entity"]))]
-            before, n = snapshot.fingerprint(game), len(game.actions)
-            r = await table.move(game, a, who)
-            if r.ok and not r.ephemeral:
-                table.last_public = r
-            made += 1
-            after = await table.game()
-            if after is not None and len(after.actions) == n + 1 and rng.random() < 0.05:
-                if rng.random() < 0.7:
-                    await table.undo_redo(who, n, before)
-                else:
-                    await table.agreed_undo(who)
-            if after is not None and rng.random() < 0.02:
-                await table.restart()
-            if after is not None and rng.random() < 0.03:
-                await table.view()
-            if after is not None and rng.random() < 0.02:
-                await table.reminders()
-        ended = await table.game() is None
-        if ended:
-            r = await table.do(table.users[0], "game export")
-            if not (r.ok and r.files):
-                table.finds.append(f"/game export of the finished game: {r.full_text()[:200]}")
-        return table.finds, made, ended
-    finally:
-        await table.svc.close()
+    assert table.last_public.ok, table.last_public.full_text()
+    return table
+
+
+async def _imported(svc: Service, db: str, clock: Clock, rng: random.Random, record: dict[str, Any]) -> Table:
+    """The record imported by a member who does not play, and each seat claimed by a member of that name."""
+    importer = User(99, "importer")
+    r = await svc.handle(CH, GUILD, importer, "game import", {"file": json.dumps(record).encode()})
+    assert r.ok, r.full_text()
+    menu = next(c for m in r.all() for row in m.components for c in row if isinstance(c, Select))
+    seats = [o.value for o in menu.options]
+    table = Table(svc, db, clock, [User(i + 1, seat) for i, seat in enumerate(seats)], rng)
+    for u in table.users:
+        r = await table.click(u, menu.custom_id, [u.name])
+        assert r.ok, r.full_text()
+    table.last_public = r
+    return table
+
+
+async def _play(table: Table, moves: int) -> tuple[list[str], int, bool]:
+    rng, clock = table.rng, table.clock
+    made = 0
+    while made < moves and not table.finds:
+        cur = await table.svc.current_game(CH)
+        if cur is None:
+            break
+        row, game = cur
+        clock.t += 60
+        legal = table.svc.legal(row.id, game)
+        a = choose(rng, [parse_action(x) for x in legal], game).model_dump(exclude_none=True)
+        who = table.by_name[str(game.player_for(a["entity"]))]
+        before, n = snapshot.fingerprint(game), len(game.actions)
+        r = await table.move(game, a, who)
+        if r.ok and not r.ephemeral:
+            table.last_public = r
+        made += 1
+        after = await table.game()
+        if after is not None and len(after.actions) == n + 1 and rng.random() < 0.05:
+            if rng.random() < 0.7:
+                await table.undo_redo(who, n, before)
+            else:
+                await table.agreed_undo(who)
+        if after is not None and rng.random() < 0.02:
+            await table.restart()
+        if after is not None and rng.random() < 0.03:
+            await table.view()
+        if after is not None and rng.random() < 0.02:
+            await table.reminders()
+    ended = await table.game() is None
+    if ended:
+        r = await table.do(table.users[0], "game export")
+        if not (r.ok and r.files):
+            table.finds.append(f"/game export of the finished game: {r.full_text()[:200]}")
+    return table.finds, made, ended
 
 
 @pytest.mark.parametrize("title", TITLES)
@@ -308,5 +341,35 @@ async def test_a_table_plays_as_players_do_sample(tmp_path: Path, title: str) ->
 @pytest.mark.parametrize("title", TITLES)
 async def test_a_table_plays_whole_games_as_players_do(tmp_path: Path, title: str, seed: int) -> None:
     finds, _, ended = await soak(tmp_path, title, seed, 4000)
+    assert finds == []
+    assert ended
+
+
+RECORDS = Path(__file__).resolve().parents[2] / "shared" / "reference" / "records"
+RECORD_NAMES = ["18FL-4p-bankrupt", "18AL-4p-bank", "18AL-3p-bankrupt", "1830-3p-bank"]
+
+
+def _record_cut(name: str, share: float) -> dict[str, Any]:
+    """A reference record cut after ``share`` of its actions: a game still in play on the site's rules."""
+    path = RECORDS / f"{name}.json"
+    if not path.exists():
+        pytest.skip("the reference records are not beside the repository")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["actions"] = data["actions"][:int(len(data["actions"]) * share)]
+    return data
+
+
+@pytest.mark.parametrize("name", RECORD_NAMES)
+async def test_an_imported_game_plays_on_as_players_do_sample(tmp_path: Path, name: str) -> None:
+    finds, made, ended = await soak(tmp_path, name, 1, 100, _record_cut(name, 0.4))
+    assert finds == []
+    assert made == 100 or ended
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("share", [0.2, 0.5, 0.8])
+@pytest.mark.parametrize("name", RECORD_NAMES)
+async def test_imported_games_play_on_to_their_end_as_players_do(tmp_path: Path, name: str, share: float) -> None:
+    finds, _, ended = await soak(tmp_path, name, int(share * 10), 4000, _record_cut(name, share))
     assert finds == []
     assert ended
