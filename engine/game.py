@@ -45,6 +45,10 @@ def seat_order(names: Sequence[str], seed: int) -> list[str]:
     return order
 
 
+# the refusal of a game's end by hand to anyone but an administrator (here, and the bot's redo of such an end)
+END_BY_HAND = M("Only an administrator may end a game by hand (/game end); no player action ends it.")
+
+
 class Game(Certificates, TrainsAndPhases, Tracked):
     def __init__(
         self,
@@ -141,7 +145,7 @@ class Game(Certificates, TrainsAndPhases, Tracked):
         except Exception as e:  # pydantic validation
             raise GameError(M("That action is malformed: {problem}", problem=_short_validation(e))) from None
         if act.type == "end_game" and not (admin or self.replaying):
-            raise GameError(M("Only an administrator may end a game by hand (/game end); no player action ends it."))
+            raise GameError(END_BY_HAND)
         act = self._canonical_ids(act)
         problem = self._name_problem(act)
         if problem is not None:

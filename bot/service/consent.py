@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.actions import dump_action
-from engine.game import Game
+from engine.game import END_BY_HAND, Game
 from engine.messages import Join, M, Msg, Text
 
 from .. import checkpoints, texts
@@ -312,7 +312,7 @@ class Consent(Table):
         before = self._before(game)
         if nxt.action.get("type") == "end_game" and not ctx.is_admin():
             # a game ended by hand is ended again only by an administrator
-            raise Refusal(M("Only an administrator may end a game by hand (/game end); no player action ends it."))
+            raise Refusal(END_BY_HAND)
         try:
             # Nothing has happened since the undo, so the state is the one the action was accepted in: it is applied
             # as the stored log replays it (trusted, with what it recorded, such as the track its routes took), and
