@@ -61,7 +61,7 @@ class Records(Table):
             M("📄 Game #{game} ({title}, {n} actions) as a stationmaster record. Bring it to another channel with "
               "`/game import`, or replay it with `python -m engine replay FILE`.", game=row.id, title=row.title,
               n=len(game.actions))
-        return Reply(text=sentences(why, text) if why else text, files=[(name, body)])
+        return Reply(text=sentences(why, text), files=[(name, body)])
 
     async def _cmd_import(self, ctx: Ctx, opts: dict[str, Any]) -> Reply:
         if ctx.row is not None:
