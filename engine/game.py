@@ -62,7 +62,9 @@ class Game(Certificates, TrainsAndPhases, Tracked):
         self.title_name = title
         self.data: TitleData = load_title(title)
         self.seed = seed
-        self.options: dict[str, Any] = dict(options or {})
+        # the rulebook is the profile a game follows unless it names another: named or not, the same game
+        self.options: dict[str, Any] = {k: v for k, v in (options or {}).items()
+                                        if (k, v) != ("rules_profile", "rulebook")}
         self.rules = rules
         if not self.data.min_players <= len(players) <= self.data.max_players:
             raise GameError(M("{title} is for {low} to {high} players, not {n}.", title=title,

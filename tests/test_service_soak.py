@@ -2,9 +2,11 @@
 with its own command (`/stock par`, `/track lay` with or without a rotation, `/train run` shown then run from its
 button, or typed as routes), through `/act`, or by clicking a button or menu of the last post; the typed options
 checked against what autocomplete offers; own undo and redo, another player's undo agreed by everyone asked, a
-restart of the bot, and the views, at random points. What must hold: every legal move is accepted as typed, no
-command ends in the apology, an undo gives the game as its log replays to that point, a redo gives back the game
-before the undo byte for byte, a restart changes nothing, and reminders go to the players to act. The same is
+restart of the bot, and the views, at random points; once per game, the game moved to another channel (exported,
+imported there, its seats claimed). What must hold: every legal move is accepted as typed, no command ends in the
+apology, an undo gives the game as its log replays to that point, a redo gives back the game before the undo byte
+for byte, a restart changes nothing, a moved game is the same game byte for byte, and reminders go to the players
+to act. The same is
 played on from the reference records of 18xx.games, imported part way and their seats claimed (the site's rules
 profile). CI runs a sample of each title and record; the soak (`-m slow`) plays whole games on several seeds and
 records from several points to their end."""
@@ -86,25 +88,26 @@ class Table:
     rng: random.Random
     finds: list[str] = field(default_factory=list)
     last_public: Reply | None = None
+    channel: int = CH
 
     @property
     def by_name(self) -> dict[str, User]:
         return {u.name: u for u in self.users}
 
     async def do(self, who: User, path: str, **opts: Any) -> Reply:
-        r = await self.svc.handle(CH, GUILD, who, path, opts)
+        r = await self.svc.handle(self.channel, GUILD, who, path, opts)
         if any(apology in r.full_text() for apology in APOLOGIES):
             self.finds.append(f"apology for /{path} {opts}")
         return r
 
     async def click(self, who: User, custom_id: str, values: list[str] | None = None) -> Reply:
-        r = await self.svc.click(CH, GUILD, who, custom_id, values or [])
+        r = await self.svc.click(self.channel, GUILD, who, custom_id, values or [])
         if any(apology in r.full_text() for apology in APOLOGIES):
             self.finds.append(f"apology for a click on {custom_id} {values}")
         return r
 
     async def game(self) -> Game | None:
-        cur = await self.svc.current_game(CH)
+        cur = await self.svc.current_game(self.channel)
         return None if cur is None else cur[1]
 
     async def autocomplete_offers(self, who: User, path: str, opts: dict[str, Any], a: dict[str, Any]) -> None:
@@ -115,7 +118,7 @@ class Table:
                 continue
             if o.autocomplete:
                 value = str(opts[o.name])
-                offered = await self.svc.autocomplete(CH, who, path, o.name, value, given)
+                offered = await self.svc.autocomplete(self.channel, who, path, o.name, value, given)
                 if not any(str(c.value) == value for c in offered):
                     self.finds.append(f"/{path} {o.name}:{value} (after {given}) not offered for {a}")
             given[o.name] = opts[o.name]
@@ -221,10 +224,36 @@ class Table:
         assert game is not None
         acting = {self.by_name[p].id for p in game.acting_players()}
         self.clock.t += 13 * 3600
-        notes = [n for n in await due_notices(self.svc) if n.channel_id == CH]
+        notes = [n for n in await due_notices(self.svc) if n.channel_id == self.channel]
         if not notes or not all(n.mentions and set(n.mentions) <= acting for n in notes):
             self.finds.append(f"reminders at move {len(game.actions)}: {[(n.mentions, n.text[:80]) for n in notes]}"
                               f" while {sorted(acting)} are to act")
+
+    async def move_channel(self) -> None:
+        """The table moves the game to another channel: exported here, imported there by one of them, each seat
+        claimed from the menu; the game there is the game here, and play goes on there."""
+        game = await self.game()
+        assert game is not None
+        before = snapshot.fingerprint(game)
+        r = await self.do(self.rng.choice(self.users), "game export")
+        if not (r.ok and r.files):
+            self.finds.append(f"/game export at move {len(game.actions)}: {r.full_text()[:200]}")
+            return
+        self.channel += 1
+        r = await self.do(self.rng.choice(self.users), "game import", file=r.files[0][1])
+        menus = [c for m in r.all() for row in m.components for c in row if isinstance(c, Select)]
+        if not (r.ok and menus):
+            self.finds.append(f"/game import of the export at move {len(game.actions)}: {r.full_text()[:200]}")
+            return
+        for u in self.rng.sample(self.users, len(self.users)):
+            r = await self.click(u, menus[0].custom_id, [u.name])
+            if not r.ok:
+                self.finds.append(f"{u.name} claiming the seat: {r.full_text()[:200]}")
+                return
+        self.last_public = r
+        moved = await self.game()
+        if moved is None or snapshot.fingerprint(moved) != before:
+            self.finds.append(f"the game moved to another channel at move {len(game.actions)} is another game")
 
     async def view(self) -> None:
         path = self.rng.choice(["view players", "view corporations", "view history", "game status", "view trains",
@@ -295,8 +324,9 @@ async def _imported(svc: Service, db: str, clock: Clock, rng: random.Random, rec
 async def _play(table: Table, moves: int) -> tuple[list[str], int, bool]:
     rng, clock = table.rng, table.clock
     made = 0
+    move_at = rng.randint(1, min(moves, 600))  # when the table moves the game to another channel
     while made < moves and not table.finds:
-        cur = await table.svc.current_game(CH)
+        cur = await table.svc.current_game(table.channel)
         if cur is None:
             break
         row, game = cur
@@ -321,6 +351,8 @@ async def _play(table: Table, moves: int) -> tuple[list[str], int, bool]:
             await table.view()
         if after is not None and rng.random() < 0.02:
             await table.reminders()
+        if after is not None and made == move_at:
+            await table.move_channel()
     ended = await table.game() is None
     if ended:
         r = await table.do(table.users[0], "game export")
