@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import journal
-from .actions import Action, HexToken, PlaceToken, dump_action, parse_action
+from .actions import Action, BuyTrain, HexToken, PlaceToken, dump_action, parse_action
 from .board import Board
 from .certificates import Certificates
 from .errors import GameError
@@ -196,6 +196,7 @@ class Game(Certificates, TrainsAndPhases, Tracked):
         index = len(self.actions)
         self._msg_index = index
         self.logged_as: Action | None = None
+        owners = {t.id: t.owner for t in self.trains} if isinstance(act, BuyTrain) else None
         if act.type == "end_game":
             self.say(M("{player} ends the game.", player=act.entity))
             self.end_game("manually_ended")
@@ -203,7 +204,9 @@ class Game(Certificates, TrainsAndPhases, Tracked):
             self._discard(act)
         else:
             self.round.process(self, act)
-        # an action may be made concrete for the log (run_routes: the routes the engine chose)
+        if owners is not None and self.logged_as is None:
+            self.logged_as = self.purchase_as_logged(act, owners)
+        # an action may be made concrete for the log (run_routes: the routes the engine chose; a train purchase)
         self.actions.append(self.logged_as or act)
         self.logged_as = None
         self._advance()

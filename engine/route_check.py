@@ -297,15 +297,18 @@ def _first_fit(options: list[_Options], routes: list[int], k: int = 0, used: int
     return None
 
 
-def _preferring(made: Iterator[tuple[tuple[int, ...], tuple[Link, ...], int]], wanted: frozenset[int] | None,
+_Wanted = Callable[[tuple[Link, ...]], bool]  # whether a way of running a route is the one asked for
+
+
+def _preferring(made: Iterator[tuple[tuple[int, ...], tuple[Link, ...], int]], wanted: _Wanted | None,
                 ) -> Iterator[tuple[tuple[int, ...], tuple[Link, ...], int]]:
-    """The realisations ``made``, the first on exactly the track segments ``wanted`` (if any is) put first."""
+    """The realisations ``made``, the first that is ``wanted`` (if any is) put first."""
     if wanted is None:
         yield from made
         return
     held = []
     for item in made:
-        if frozenset(s for lk in item[1] for s in lk.segs) == wanted:
+        if wanted(item[1]):
             yield item
             yield from held
             yield from made
@@ -315,10 +318,10 @@ def _preferring(made: Iterator[tuple[tuple[int, ...], tuple[Link, ...], int]], w
 
 
 def _realise(net: Network, plans: list[tuple[TrainSpec, list[int]]],
-             wanted: Sequence[frozenset[int] | None] = ()) -> list[tuple[list[int], list[Link]]]:
+             wanted: Sequence[_Wanted | None] = ()) -> list[tuple[list[int], list[Link]]]:
     """A running order and track for every route, no track used twice overall; RouteError if impossible.
     Realisations are made as the search asks for them, and stop names only for a message. ``wanted``: per route,
-    the track segments to take if they are a way to run it (else any way is taken)."""
+    which way to take if it is a way to run it with the others (else any way is taken)."""
     wanted = list(wanted) + [None] * (len(plans) - len(wanted))
     options = [_Options(_preferring(iter(_Realisations(net, seq)), w)) for (_, seq), w in zip(plans, wanted,
                                                                                               strict=True)]
@@ -368,6 +371,7 @@ def check_routes(
     rules: RouteHooks,
     submitted: Sequence[tuple[str, Sequence[str]]],
     paths: Sequence[Sequence[tuple[str, int]] | None] = (),
+    stretches: Sequence[Sequence[Sequence[str]] | None] = (),
 ) -> RouteSet:
     """Validate routes given as (train id, [node ids]) and price them.
 
@@ -375,7 +379,9 @@ def check_routes(
     can be run is accepted (18xx.games records list a route's nodes in the order its segments were built, not
     always end to end). The returned routes list their stops in running order. Track is found for all routes
     together so that no two trains share any; ``paths`` (per route, its track as (hex, path) pairs, as our log
-    records it) is taken where it is a way to run the route, so that a logged run checked again keeps its track.
+    records it) is taken where it is a way to run the route, so that a logged run checked again keeps its track;
+    so are ``stretches`` (per route, an 18xx.games record's ``connections``: the hexes each stretch from one stop
+    to the next crosses, either way round, in any order), as the site picks a route's track by them.
     Raises RouteError naming the broken rule.
     """
     check_train_ids(trains)
@@ -392,10 +398,7 @@ def check_routes(
     picks = list(dict.fromkeys(i for _, seq in plans for i in seq))
     sub = _Subnet(net, picks)
     local_plans = [(train, [picks.index(i) for i in seq]) for train, seq in plans]
-    seg_id = {seg: k for k, seg in enumerate(net.graph.segs)} if any(paths) else {}
-    wanted = [None if not given or any(tuple(p) not in seg_id for p in given)
-              else frozenset(seg_id[tuple(p)] for p in given) for given in paths]
-    chosen = _realise(sub, local_plans, wanted)
+    chosen = _realise(sub, local_plans, _wanted(net.graph.segs, paths, stretches, len(plans)))
     routes: list[Route] = []
     for k, ((train, _), (seq, links)) in enumerate(zip(local_plans, chosen, strict=True)):
         # ``price`` reads the values of the route's own stops only
@@ -405,6 +408,32 @@ def check_routes(
             route = Route(route.train, route.stops[::-1], route.paths[::-1], route.revenue)  # as it was logged
         routes.append(route)
     return RouteSet(tuple(routes), sum(r.revenue for r in routes))
+
+
+def _wanted(segs: list[tuple[str, int]], paths: Sequence[Sequence[tuple[str, int]] | None],
+            stretches: Sequence[Sequence[Sequence[str]] | None], n: int) -> list[_Wanted | None]:
+    """Per route, the way ``check_routes`` should take: on the logged track, else crossing the record's hexes."""
+    seg_id = {seg: k for k, seg in enumerate(segs)} if any(paths) else {}
+    out: list[_Wanted | None] = []
+    for k in range(n):
+        given = paths[k] if k < len(paths) else None
+        hexes = stretches[k] if k < len(stretches) else None
+        if given and all(tuple(p) in seg_id for p in given):
+            track = frozenset(seg_id[tuple(p)] for p in given)
+            out.append(lambda links, track=track: frozenset(s for lk in links for s in lk.segs) == track)
+        elif hexes:
+            want = sorted(_stretch(list(h)) for h in hexes)
+            out.append(lambda links, want=want: len(links) == len(want) and sorted(
+                _stretch([segs[s][0] for s in lk.segs]) for lk in links) == want)
+        else:
+            out.append(None)
+    return out
+
+
+def _stretch(hexes: list[str]) -> tuple[str, ...]:
+    """A stretch of track by the hexes it crosses, the same whichever way round it is read."""
+    t = tuple(h for i, h in enumerate(hexes) if i == 0 or h != hexes[i - 1])
+    return min(t, t[::-1])
 
 
 def _station_pairs(board: Board, corp: str, rules: RouteHooks) -> Iterator[tuple[_CheckNetwork, int, int]]:

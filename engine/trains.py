@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .actions import Action
+from .actions import Action, BuyTrain
 from .errors import GameError
 from .messages import MN, M, Msg, Text
 from .state import POOL, Corporation, Train
@@ -30,6 +30,28 @@ class TrainsAndPhases:
     pending_discards: list[str]
     bought_train_types: set[str]
     round: Any
+    companies: dict[str, Any]
+
+    def purchase_as_logged(self, act: BuyTrain, owners_before: dict[str, str | None]) -> BuyTrain:
+        """A train purchase as the log keeps it, however it was named (by type or id, with or without its side or
+        price): the train bought by id; its side and list price when it leaves the bank or the pool (half of it
+        with New Decatur Yards); the price agreed from another corporation, whose train keeps its side, so none is
+        named. This is the form of an 18xx.games record, so an exported game imported again has the same log."""
+        bought = [t for t in self.trains if t.owner in self.corps and owners_before.get(t.id) != t.owner]
+        if len(bought) != 1:
+            raise AssertionError(f"a purchase moved {len(bought)} trains")
+        t = bought[0]
+        source = owners_before.get(t.id)
+        variant: str | None = t.variant
+        if act.entity in self.companies:
+            price = t.price // 2
+        elif act.exchange is not None:
+            price = act.price
+        elif source is None or source == POOL:
+            price = t.price
+        else:
+            price, variant = act.price, None
+        return BuyTrain(entity=act.entity, train=t.id, price=price, variant=variant, exchange=act.exchange)
 
 
     def depot(self) -> list[Train]:

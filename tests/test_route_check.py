@@ -63,7 +63,7 @@ def test_checker_matches_the_full_network_checker(name: str, monkeypatch: pytest
     runs: list[list[str]] = []
 
     def both(board: Board, corp: str, trains: Sequence[TrainSpec], rules: RouteHooks,
-             submitted: Sequence[tuple[str, Sequence[str]]]) -> RouteSet:
+             submitted: Sequence[tuple[str, Sequence[str]]], **prefer: Any) -> RouteSet:
         given = [(t, list(n)) for t, n in submitted]
         other_stops = [s for nodes in runs[-3:] for s in nodes]
         for variant in _variants(given, other_stops):
@@ -73,7 +73,7 @@ def test_checker_matches_the_full_network_checker(name: str, monkeypatch: pytest
             outcomes.add(ours[0] if ours[0] == "ok" else ours[1].text)
             compared.append(corp)
         runs.extend(n for _, n in given)
-        return route_check.check_routes(board, corp, trains, rules, submitted)
+        return route_check.check_routes(board, corp, trains, rules, submitted, **prefer)
 
     monkeypatch.setattr(record_reader, "check_routes", both)
     read_record(json.loads(path.read_text()), routes=False)

@@ -2,14 +2,14 @@
 with its own command (`/stock par`, `/track lay` with or without a rotation, `/train run` shown then run from its
 button, or typed as routes), through `/act`, or by clicking a button or menu of the last post; the typed options
 checked against what autocomplete offers; own undo and redo, another player's undo agreed by everyone asked, a
-restart of the bot, and the views, at random points; once per game, the game moved to another channel (exported,
-imported there, its seats claimed). What must hold: every legal move is accepted as typed, no command ends in the
-apology, an undo gives the game as its log replays to that point, a redo gives back the game before the undo byte
-for byte, a restart changes nothing, a moved game is the same game byte for byte, and reminders go to the players
-to act. The same is
-played on from the reference records of 18xx.games, imported part way and their seats claimed (the site's rules
-profile). CI runs a sample of each title and record; the soak (`-m slow`) plays whole games on several seeds and
-records from several points to their end."""
+restart of the bot, and the views, at random points; once per game, a seat given to a newcomer, and the game moved
+to another channel (exported, imported there, its seats claimed). What must hold: every legal move is accepted as
+typed, no command ends in the apology, an undo gives the game as its log replays to that point, a redo gives back
+the game before the undo byte for byte, a restart changes nothing, a moved game is the same game byte for byte, a
+member who gave up a seat can no longer move for it, and reminders go to the players to act. The same is played on
+from the reference records of 18xx.games, imported part way and their seats claimed (the site's rules profile). CI
+runs a sample of each title and record; the soak (`-m slow`) plays whole games on several seeds and records from
+several points to their end."""
 
 from __future__ import annotations
 
@@ -84,15 +84,16 @@ class Table:
     svc: Service
     db: str
     clock: Clock
-    users: list[User]
+    seats: dict[str, User]  # each seat's name in the game, and the member who holds it
     rng: random.Random
     finds: list[str] = field(default_factory=list)
     last_public: Reply | None = None
     channel: int = CH
+    replaced: int = 0  # seats given to new members so far
 
     @property
-    def by_name(self) -> dict[str, User]:
-        return {u.name: u for u in self.users}
+    def users(self) -> list[User]:
+        return list(self.seats.values())
 
     async def do(self, who: User, path: str, **opts: Any) -> Reply:
         r = await self.svc.handle(self.channel, GUILD, who, path, opts)
@@ -222,7 +223,7 @@ class Table:
         """Half a day passes: the players whose turn it is are reminded, and nobody else."""
         game = await self.game()
         assert game is not None
-        acting = {self.by_name[p].id for p in game.acting_players()}
+        acting = {self.seats[p].id for p in game.acting_players()}
         self.clock.t += 13 * 3600
         notes = [n for n in await due_notices(self.svc) if n.channel_id == self.channel]
         if not notes or not all(n.mentions and set(n.mentions) <= acting for n in notes):
@@ -245,15 +246,36 @@ class Table:
         if not (r.ok and menus):
             self.finds.append(f"/game import of the export at move {len(game.actions)}: {r.full_text()[:200]}")
             return
-        for u in self.rng.sample(self.users, len(self.users)):
-            r = await self.click(u, menus[0].custom_id, [u.name])
+        for seat in self.rng.sample(list(self.seats), len(self.seats)):
+            r = await self.click(self.seats[seat], menus[0].custom_id, [seat])
             if not r.ok:
-                self.finds.append(f"{u.name} claiming the seat: {r.full_text()[:200]}")
+                self.finds.append(f"{self.seats[seat].name} claiming the seat {seat}: {r.full_text()[:200]}")
                 return
         self.last_public = r
         moved = await self.game()
         if moved is None or snapshot.fingerprint(moved) != before:
             self.finds.append(f"the game moved to another channel at move {len(game.actions)} is another game")
+
+    async def replace(self, a: dict[str, Any]) -> None:
+        """An administrator gives a seat to a member new to the game (someone left the table): the newcomer plays
+        it from now on, and the member who left can no longer move for it (tried when the seat is to make ``a``)."""
+        game = await self.game()
+        assert game is not None
+        seat = self.rng.choice(list(self.seats))
+        old = self.seats[seat]
+        self.replaced += 1
+        new = User(1000 + self.replaced, f"newcomer{self.replaced}")
+        r = await self.do(User(98, "admin", is_admin=True), "game replace", player=seat, user=new)
+        if not (r.ok and new.id in r.mentions):
+            self.finds.append(f"/game replace player:{seat}: {r.full_text()[:200]}")
+            return
+        self.seats[seat] = new
+        if str(game.player_for(a["entity"])) == seat:
+            before = snapshot.fingerprint(game)
+            r = await self.do(old, "act", action=encode_action(a))
+            after = await self.game()
+            if r.ok or after is None or snapshot.fingerprint(after) != before:
+                self.finds.append(f"{old.name} moved for the seat {seat} after leaving it: {r.full_text()[:200]}")
 
     async def view(self) -> None:
         path = self.rng.choice(["view players", "view corporations", "view history", "game status", "view trains",
@@ -289,7 +311,7 @@ async def _created(svc: Service, db: str, clock: Clock, rng: random.Random, titl
     data = load_title(title)
     n_players = rng.randint(data.min_players, data.max_players)
     options = [k for k in rules_for(title).options if k != "rules_profile" and rng.random() < 0.3]
-    table = Table(svc, db, clock, [User(i + 1, f"p{i + 1}") for i in range(n_players)], rng)
+    table = Table(svc, db, clock, {f"p{i + 1}": User(i + 1, f"p{i + 1}") for i in range(n_players)}, rng)
     # a channel in each language: every text is rendered in it (a missing translation would fail there)
     create: dict[str, Any] = {"title": title, "images": "request", "language": rng.choice(sorted(LANGUAGES))}
     if options:
@@ -313,9 +335,9 @@ async def _imported(svc: Service, db: str, clock: Clock, rng: random.Random, rec
     assert r.ok, r.full_text()
     menu = next(c for m in r.all() for row in m.components for c in row if isinstance(c, Select))
     seats = [o.value for o in menu.options]
-    table = Table(svc, db, clock, [User(i + 1, seat) for i, seat in enumerate(seats)], rng)
-    for u in table.users:
-        r = await table.click(u, menu.custom_id, [u.name])
+    table = Table(svc, db, clock, {seat: User(i + 1, seat) for i, seat in enumerate(seats)}, rng)
+    for seat, u in table.seats.items():
+        r = await table.click(u, menu.custom_id, [seat])
         assert r.ok, r.full_text()
     table.last_public = r
     return table
@@ -325,6 +347,7 @@ async def _play(table: Table, moves: int) -> tuple[list[str], int, bool]:
     rng, clock = table.rng, table.clock
     made = 0
     move_at = rng.randint(1, min(moves, 600))  # when the table moves the game to another channel
+    replace_at = rng.randint(1, min(moves, 600))  # when a seat changes hands
     while made < moves and not table.finds:
         cur = await table.svc.current_game(table.channel)
         if cur is None:
@@ -333,7 +356,9 @@ async def _play(table: Table, moves: int) -> tuple[list[str], int, bool]:
         clock.t += 60
         legal = table.svc.legal(row.id, game)
         a = choose(rng, [parse_action(x) for x in legal], game).model_dump(exclude_none=True)
-        who = table.by_name[str(game.player_for(a["entity"]))]
+        if made == replace_at:
+            await table.replace(a)
+        who = table.seats[str(game.player_for(a["entity"]))]
         before, n = snapshot.fingerprint(game), len(game.actions)
         r = await table.move(game, a, who)
         if r.ok and not r.ephemeral:

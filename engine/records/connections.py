@@ -4,7 +4,7 @@ they visit, choosing among a hex's stops by which choice is a legal route."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..game import Game
@@ -23,19 +23,10 @@ def nodes_from_connections(game: Game, corp: str, route: dict[str, Any], check: 
     """
     hexes: list[str] = []
     fixed: dict[str, list[int]] = {}
-    for seg in route.get("connections") or []:
-        if not seg:
-            continue
-        if seg[0] == "local" and len(seg) == 2:
-            hexes.append(str(seg[1]))
-            continue
-        if len(seg) == 1 and " " in str(seg[0]):
-            hex_id, pair = str(seg[0]).split(" ", 1)
-            a_, b_ = (int(x) for x in pair.split("."))
-            fixed.setdefault(hex_id, []).extend([a_, b_])
-            hexes.append(hex_id)
-            continue
-        hexes += [str(seg[0]), str(seg[-1])]
+    for crossed, parts in _segments(route):
+        if parts is not None:
+            fixed.setdefault(crossed[0], []).extend(parts)
+        hexes += [crossed[0], crossed[-1]]
     for h in route.get("hexes") or []:
         hexes.append(str(h))
     stops = list(dict.fromkeys(hexes))
@@ -63,3 +54,24 @@ def nodes_from_connections(game: Game, corp: str, route: dict[str, Any], check: 
             continue
         return nodes
     raise IdError(M("no legal route of train {train} through {stops}", train=train, stops=tuple(stops)))
+
+
+def stretches(route: dict[str, Any]) -> list[list[str]]:
+    """A route object's track from stop to stop, each stretch as the hexes it crosses (a local train has none)."""
+    return [crossed for crossed, parts in _segments(route) if len(crossed) > 1 or parts is not None]
+
+
+def _segments(route: dict[str, Any]) -> Iterator[tuple[list[str], tuple[int, int] | None]]:
+    """Each segment of ``connections``: the hexes it names and, for a stretch inside one tile (``"E5 0.1"``), the
+    two stops' parts; a local train's one city is a segment of one hex."""
+    for seg in route.get("connections") or []:
+        if not seg:
+            continue
+        if seg[0] == "local" and len(seg) == 2:
+            yield [str(seg[1])], None
+        elif len(seg) == 1 and " " in str(seg[0]):
+            hex_id, pair = str(seg[0]).split(" ", 1)
+            a_, b_ = (int(x) for x in pair.split("."))
+            yield [hex_id], (a_, b_)
+        else:
+            yield [str(h) for h in seg], None

@@ -49,7 +49,7 @@ from ..routes import RouteError, best_routes
 from ..titledata import load_title
 from ..titles import TITLES, new_game
 from . import ids
-from .connections import nodes_from_connections
+from .connections import nodes_from_connections, stretches
 from .errors import RecordError, UnsupportedTitle
 from .ids import IPO, POOL, IdError, TileLedger
 from .results import Imported, RouteCheck, Seat
@@ -505,7 +505,9 @@ class _Reader:
         specs = game.rules.train_specs(game, corp)
         assert act.routes is not None
         try:
-            rs = check_routes(game.board, corp, specs, rules, [(r.train, list(r.nodes)) for r in act.routes])
+            # the track the record names (the site picks a route's track by its connections)
+            rs = check_routes(game.board, corp, specs, rules, [(r.train, list(r.nodes)) for r in act.routes],
+                              stretches=[stretches(r) for r in a["routes"]])
         except (RouteError, ValueError) as e:
             raise RecordError(M("the routes are not legal for us: {problem}",
                                 problem=e.msg if isinstance(e, RouteError) else str(e)), a.get("id"),

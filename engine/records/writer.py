@@ -38,7 +38,6 @@ from ..game import Game
 from ..messages import M
 from ..route_check import check_routes
 from ..routes import Route
-from ..state import POOL
 from . import ids
 from .ids import TileLedger
 from .seats import META_KEY, PROFILE
@@ -127,10 +126,9 @@ class _Writer:
         pre_cash = {s: c.cash for s, c in game.corps.items()}
         pre_president = {s: c.president for s, c in game.corps.items()}
         pre_tokens = {h: [list(slots) for slots in st.tokens] for h, st in game.board.hexes.items()}
-        pre_trains = {t.id: t.owner for t in game.trains}
         fields = self.before(act)
         game.process(act)
-        self.after(act, fields, pre_cash, pre_president, pre_tokens, pre_trains)
+        self.after(act, fields, pre_cash, pre_president, pre_tokens)
 
     def before(self, act: Action) -> dict[str, Any]:
         """Fields that need the position before the action."""
@@ -149,7 +147,7 @@ class _Writer:
             corp = act.entity
             assert act.routes is not None, "the log holds concrete routes"
             rs = check_routes(game.board, corp, game.rules.train_specs(game, corp), game.rules.route_rules(game),
-                              [(r.train, list(r.nodes)) for r in act.routes])
+                              [(r.train, list(r.nodes)) for r in act.routes], paths=[r.paths for r in act.routes])
             return {"routes": [route_object(game, r) for r in rs.routes]}
         if isinstance(act, BuyCompany):
             rnd = game.round
@@ -164,8 +162,7 @@ class _Writer:
         return {}
 
     def after(self, act: Action, fields: dict[str, Any], pre_cash: dict[str, int],
-              pre_president: dict[str, str | None], pre_tokens: dict[str, list[list[str | None]]],
-              pre_trains: dict[str, str | None]) -> None:
+              pre_president: dict[str, str | None], pre_tokens: dict[str, list[list[str | None]]]) -> None:
         game = self.game
         size = cert_size
         if isinstance(act, Bid):
@@ -227,20 +224,8 @@ class _Writer:
         elif isinstance(act, Dividend):
             self.emit(act, kind=act.kind)
         elif isinstance(act, BuyTrain):
-            # the buyer is the entity, or the corporation owning New Decatur Yards
-            bought = [t for t in game.trains if t.owner in game.corps and pre_trains.get(t.id) != t.owner]
-            if len(bought) != 1:
-                raise ExportError(M("cannot tell which train was bought"))
-            t = bought[0]
-            source = pre_trains.get(t.id)
-            if act.entity in game.companies:
-                self.emit(act, train=t.id, price=t.price // 2, variant=t.variant)
-            elif act.exchange is not None:
-                self.emit(act, train=t.id, price=act.price, variant=t.variant, exchange=act.exchange)
-            elif source is None or source == POOL:
-                self.emit(act, train=t.id, price=t.price, variant=t.variant)
-            else:
-                self.emit(act, train=t.id, price=act.price)
+            # the log holds the purchase in the site's form already (``purchase_as_logged``)
+            self.emit(act, train=act.train, price=act.price, variant=act.variant, exchange=act.exchange)
         elif isinstance(act, DiscardTrain):
             self.emit(act, train=act.train)
         elif act.type == "end_game":
