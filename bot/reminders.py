@@ -74,7 +74,10 @@ async def due_notices(service: Service, limit: int = 100) -> list[Notice]:
         cid = make_custom_id(row.game_id, "any", "notnow")
         not_now = [[Button(t(M("Not now")), cid)]] if row.user_id is not None and cid else []
         out.append(Notice(row.game_id, row.channel_id, row.guild_id, t(text), mentions, dm, not_now))
-        if 0 < row.stall_after <= row.sent_count + 1 and await service.store.mark_stall_noticed(row.game_id, now):
+        # the stall notice names the member reminded (not one the reminder fell back from: an offer lost in a
+        # restart)
+        if 0 < row.stall_after <= row.sent_count + 1 and (row.user_id is None or row.user_id in mentions) \
+                and await service.store.mark_stall_noticed(row.game_id, now):
             try:
                 stall = await service.stall_message(row)
             except Exception:

@@ -595,6 +595,32 @@ async def test_reminders_due_repeated_and_not_repeated_after_restart(tmp_path: P
     await svc.close()
 
 
+async def test_an_open_offer_reminds_the_seller_and_a_stall_names_them(svc: Service, clock: Clock) -> None:
+    """While an offer waits for the seller's answer, the game waits for the seller: the reminder goes to them, says
+    what it is for, and after `stall_after` reminders the notice names them, not the buyer. A decline gives the
+    turn, and the reminders, back to the buyer."""
+    offer = await _cross_president_offer(svc)
+    row, game = await state(svc)
+    seller = USERS[game.corps[next(t.owner for t in game.trains if t.id == offer["train"])].president]
+    buyer = USERS[game.player_for(offer["entity"])]
+    assert (await do(svc, ALICE, "game settings", reminder_hours=12, stall_after=2)).ok
+    r = await act(svc, offer)
+    assert "do you accept" in r.text
+    clock.t += 12 * HOUR
+    notes = await due_notices(svc)
+    assert [n.mentions for n in notes] == [[seller.id]]
+    assert f"waited 12 h for your answer to {buyer.name}'s offer" in notes[0].text, notes[0].text
+    clock.t += 12 * HOUR
+    notes = await due_notices(svc)
+    assert len(notes) == 2 and notes[0].mentions == [seller.id]
+    assert f"{seller.name} (<@{seller.id}>) has not moved after 2 reminders" in notes[1].text, notes[1].text
+    r = await svc.click(CH, GUILD, seller, button(r, "Decline").custom_id)
+    assert r.ok and "declines the offer" in r.text
+    clock.t += 12 * HOUR
+    notes = await due_notices(svc)
+    assert [n.mentions for n in notes] == [[buyer.id]] and "for your answer" not in notes[0].text
+
+
 # -- concurrency ---------------------------------------------------------------------------------------------
 
 
@@ -727,7 +753,8 @@ def test_left_out_options_are_filled_only_when_the_legal_moves_agree() -> None:
     assert "price" not in d  # what to pay another corporation is never guessed
 
 
-async def test_train_sale_between_presidents_needs_the_sellers_agreement(svc: Service) -> None:
+async def _cross_president_offer(svc: Service) -> dict[str, Any]:
+    """Play on until a corporation may buy a train from another president's: that purchase, at $1."""
     await new_game(svc)
     await finish_draft(svc)
     rng = random.Random(3)
@@ -751,6 +778,11 @@ async def test_train_sale_between_presidents_needs_the_sellers_agreement(svc: Se
         a = choose(rng, legal, game).model_dump(exclude_none=True)
         assert (await act(svc, a)).ok
     assert offer is not None, "no cross-president train sale came up"
+    return offer
+
+
+async def test_train_sale_between_presidents_needs_the_sellers_agreement(svc: Service) -> None:
+    offer = await _cross_president_offer(svc)
     row, game = await state(svc)
     seller_corp = next(t.owner for t in game.trains if t.id == offer["train"])
     seller = USERS[game.corps[seller_corp].president]

@@ -167,6 +167,19 @@ class Table:
             return await self.do(who, path, hex=a["hex"], tile=a["tile"], rotation=a["rotation"])
         return r
 
+    async def answer_offer(self, r: Reply, a: dict[str, Any]) -> Reply:
+        """A purchase from another player waits for the seller, who is asked by name: mostly accepted, at times
+        declined (the buyer then chooses again)."""
+        buttons = {c.custom_id[-1]: c for m in r.all() for row in m.components for c in row
+                   if isinstance(c, Button) and ":sale:" in c.custom_id}
+        sellers = [u for u in self.users if u.id in r.mentions]
+        if not buttons:
+            return r  # no offer was made (a refused click, say)
+        if set(buttons) != {"y", "n"} or len(sellers) != 1:
+            self.finds.append(f"an offer for {a} does not ask the seller: {r.full_text()[:200]}")
+            return r
+        return await self.click(sellers[0], buttons["y" if self.rng.random() < 0.7 else "n"].custom_id)
+
     def routes_typed(self, game: Game) -> dict[str, Any]:
         """The best routes as a player types them (hex ids, the routes in any order), if any run."""
         parts = ["-".join(s.hex for s in r.stops) for r in game.round.best(game).routes]
@@ -361,6 +374,8 @@ async def _play(table: Table, moves: int) -> tuple[list[str], int, bool]:
         who = table.seats[str(game.player_for(a["entity"]))]
         before, n = snapshot.fingerprint(game), len(game.actions)
         r = await table.move(game, a, who)
+        if r.ok and len(game.actions) == n:
+            r = await table.answer_offer(r, a)
         if r.ok and not r.ephemeral:
             table.last_public = r
         made += 1

@@ -120,6 +120,8 @@ class Consent(Table):
         vote, yes = self._cast(ctx, game, state, key)
         if vote.kind == "sale":
             if not yes:
+                async with self.store.transaction() as tx:
+                    await self._set_reminder(tx, ctx, game, self.now())  # the buyer's turn again
                 return Reply(text=M("✋ {member} declines the offer. {turn}", member=ctx.user.name,
                                     turn=game.describe_turn()))
             buyer_ctx = Ctx(ctx.channel_id, ctx.guild_id, vote.requester, ctx.row, ctx.players)

@@ -189,6 +189,8 @@ class Play(Table):
             self._authorize(ctx, game, action)
             proposal = self._needs_seller_consent(ctx, game, action)
             if proposal is not None:
+                async with self.store.transaction() as tx:
+                    await self._set_reminder(tx, ctx, game, self.now())  # the game now waits for the seller
                 return proposal
         action = self.with_shown_routes(row.id, game, action)
         before = self._before(game)

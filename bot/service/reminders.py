@@ -22,9 +22,18 @@ class Reminders(Table):
         if row.reminder_interval <= 0 or not acting:
             await tx.set_reminder(row.id, None, None)
             return
+        seller = self._offer_seller(row.id, game)
         ids = [ctx.uid(n) for n in acting]
-        uid = ids[0] if len(ids) == 1 else None
+        # an open offer waits for the seller's answer: the seller is the one reminded, and named if the game stalls
+        uid = seller if seller is not None else ids[0] if len(ids) == 1 else None
         await tx.set_reminder(row.id, uid, now + row.reminder_interval, since=now)
+
+    def _offer_seller(self, game_id: int, game: Game) -> int | None:
+        """The member who must answer an open offer to buy from them (see ``consent``), if one is open now."""
+        vote = self._votes.get((game_id, "sale"))
+        if vote is None or vote.state != self.state_token(game) or len(vote.needed) != 1:
+            return None
+        return next(iter(vote.needed))
 
     async def reminder_message(self, reminder: ReminderRow) -> tuple[Text, list[int]] | None:
         """The reminder text (in no language yet: a DM speaks the member's) and whom it mentions, or None if the
@@ -38,6 +47,14 @@ class Reminders(Table):
             acting = game.acting_players()
             if not acting:
                 return None
+            seller = self._offer_seller(ctx.row.id, game)
+            if seller is not None:
+                vote = self._votes[(ctx.row.id, "sale")]
+                waited = texts.duration_text(self.now() - waiting_since(reminder, self.now()))
+                return M("⏰ Reminder {member}: {game} in {channel} has waited {waited} for your answer to {buyer}'s "
+                         "offer (Accept or Decline on the offer's post).", member=mention(seller),
+                         game=texts.game_tag(ctx.row), channel=f"<#{reminder.channel_id}>", waited=waited,
+                         buyer=vote.requester.name), [seller]
             ids = [u for u in (ctx.uid(n) for n in acting) if u is not None]
         waited = texts.duration_text(self.now() - waiting_since(reminder, self.now()))
         text = M("⏰ Reminder {members}: {game} in {channel} has waited {waited} for you. {turn}",
