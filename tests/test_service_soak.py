@@ -1,15 +1,16 @@
 """Whole games of every title through the service as a table plays them, on a real SQLite file: each move typed
 with its own command (`/stock par`, `/track lay` with or without a rotation, `/train run` shown then run from its
 button, or typed as routes), through `/act`, or by clicking a button or menu of the last post; the typed options
-checked against what autocomplete offers; own undo and redo, another player's undo agreed by everyone asked, a
-restart of the bot, and the views, at random points; once per game, a seat given to a newcomer, and the game moved
-to another channel (exported, imported there, its seats claimed). What must hold: every legal move is accepted as
-typed, no command ends in the apology, an undo gives the game as its log replays to that point, a redo gives back
-the game before the undo byte for byte, a restart changes nothing, a moved game is the same game byte for byte, a
-member who gave up a seat can no longer move for it, and reminders go to the players to act. The same is played on
-from the reference records of 18xx.games, imported part way and their seats claimed (the site's rules profile). CI
-runs a sample of each title and record; the soak (`-m slow`) plays whole games on several seeds and records from
-several points to their end."""
+checked against what autocomplete offers; offers to buy from another player answered by the seller; own undo and
+redo, another player's undo agreed by everyone asked, a restart of the bot, the views, and the channel's language
+or reminders changed, at random points; once per game, a seat given to a newcomer, and the game moved to another
+channel (exported, imported there, its seats claimed). What must hold: every legal move is accepted as typed, no
+command ends in the apology, an undo gives the game as its log replays to that point, a redo gives back the game
+before the undo byte for byte, a restart changes nothing, a moved game is the same game byte for byte, a member who
+gave up a seat can no longer move for it, and reminders go to the players to act. The same is played on from the
+reference records of 18xx.games, imported part way and their seats claimed (the site's rules profile). CI runs a
+sample of each title and record; the soak (`-m slow`) plays whole games on several seeds and records from several
+points to their end."""
 
 from __future__ import annotations
 
@@ -290,6 +291,16 @@ class Table:
             if r.ok or after is None or snapshot.fingerprint(after) != before:
                 self.finds.append(f"{old.name} moved for the seat {seat} after leaving it: {r.full_text()[:200]}")
 
+    async def settings(self) -> None:
+        """An administrator changes the channel's language (the next posts speak it) or its reminders."""
+        admin = User(98, "admin", is_admin=True)
+        change = self.rng.choice([{"language": self.rng.choice(sorted(LANGUAGES))},
+                                  {"reminder_hours": self.rng.choice([6, 12, 24])},
+                                  {"stall_after": self.rng.choice([0, 2, 4])}])
+        r = await self.do(admin, "game settings", **change)
+        if not r.ok:
+            self.finds.append(f"/game settings {change}: {r.full_text()[:200]}")
+
     async def view(self) -> None:
         path = self.rng.choice(["view players", "view corporations", "view history", "game status", "view trains",
                                 "view tiles", "view holdings", "view market", "view map", "view standings",
@@ -393,6 +404,8 @@ async def _play(table: Table, moves: int) -> tuple[list[str], int, bool]:
             await table.reminders()
         if after is not None and made == move_at:
             await table.move_channel()
+        if after is not None and rng.random() < 0.01:
+            await table.settings()
     ended = await table.game() is None
     if ended:
         r = await table.do(table.users[0], "game export")
