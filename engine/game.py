@@ -62,8 +62,9 @@ class Game(Certificates, TrainsAndPhases, Tracked):
         self.title_name = title
         self.data: TitleData = load_title(title)
         self.seed = seed
-        # the rulebook is the profile a game follows unless it names another: named or not, the same game
-        self.options: dict[str, Any] = {k: v for k, v in (options or {}).items()
+        # the same options, however given, are the same game: in one order, and the rulebook's profile unnamed (a
+        # game follows the rulebook unless it names another profile)
+        self.options: dict[str, Any] = {k: v for k, v in sorted((options or {}).items())
                                         if (k, v) != ("rules_profile", "rulebook")}
         self.rules = rules
         if not self.data.min_players <= len(players) <= self.data.max_players:

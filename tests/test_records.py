@@ -319,6 +319,20 @@ def test_a_selfplay_game_exports_and_reimports_to_the_same_result(title: str, se
     assert fingerprint(again.game) == fingerprint(game)
 
 
+def test_the_same_options_in_any_order_or_naming_the_rulebook_make_the_same_game() -> None:
+    """A record lists a game's options in its own order and names the rules profile; a game created here names
+    what its table chose: the same options make the same game, byte for byte (a game moved between channels)."""
+    from engine import snapshot
+
+    players = ["ann", "ben", "cat"]
+    here = new_game("1830", players, 4, {"optional_6_train": True, "multiple_brown_from_ipo": True})
+    there = new_game("1830", players, 4, {"rules_profile": "rulebook", "multiple_brown_from_ipo": True,
+                                          "optional_6_train": True})
+    assert snapshot.fingerprint(here) == snapshot.fingerprint(there)
+    site = new_game("1830", players, 4, {"rules_profile": "18xx.games"})
+    assert site.options == {"rules_profile": "18xx.games"}  # another profile is named
+
+
 @pytest.mark.parametrize(("title", "seed"), [("18FL", 3), ("18AL", 1), ("1830", 2)])
 def test_a_train_purchase_is_logged_in_one_form_however_it_was_named(title: str, seed: int) -> None:
     """A purchase typed tersely (`/train buy train:4-1`: no price, and no side where the train has one) is logged as

@@ -234,11 +234,13 @@ class Table:
             self.finds.append(f"a restart changed the game at move {len(game.actions)}")
 
     async def reminders(self) -> None:
-        """Half a day passes: the players whose turn it is are reminded, and nobody else."""
+        """The reminder interval and an hour pass: the players whose turn it is are reminded, and nobody else."""
         game = await self.game()
         assert game is not None
         acting = {self.seats[p].id for p in game.acting_players()}
-        self.clock.t += 13 * 3600
+        cur = await self.svc.current_game(self.channel)
+        assert cur is not None
+        self.clock.t += cur[0].reminder_interval + 3600
         notes = [n for n in await due_notices(self.svc) if n.channel_id == self.channel]
         if not notes or not all(n.mentions and set(n.mentions) <= acting for n in notes):
             self.finds.append(f"reminders at move {len(game.actions)}: {[(n.mentions, n.text[:80]) for n in notes]}"
