@@ -111,3 +111,36 @@ async def test_the_mh_owner_exchanges_it_between_other_players_turns(svc: Servic
     _row, game = await state(svc)
     assert game.companies["MH"].closed and game.shares_held(owner.name, "NYC") == 1
     assert game.current_entity == turn
+
+
+async def test_a_private_bought_from_another_player_in_a_stock_round_is_an_offer_to_its_owner(svc: Service) -> None:
+    """1830 lets players trade privates in a stock round: the buyer offers, for themselves (no corporation is
+    named), and the owner accepts or declines."""
+    import random
+
+    from engine.selfplay import choose
+
+    g = to_operating(engine_game())
+    rng = random.Random(2)
+
+    def trade(game: Any) -> dict[str, Any] | None:
+        return next((a for a in legal(game) if a["type"] == "buy_company" and a["entity"] in USERS
+                     and game.companies[a["company"]].owner not in (None, a["entity"])
+                     and game.companies[a["company"]].owner in USERS), None)
+
+    while trade(g) is None:
+        g.process(choose(rng, [a for a in g.legal_actions() if a.type != "buy_company"] or g.legal_actions(), g))
+    offer = trade(g)
+    assert offer is not None
+    owner = USERS[g.companies[offer["company"]].owner]
+    r = await do(svc, ALICE, "game import", file=as_file(write_record(g)))
+    for u in (ALICE, BOB, CAROL):
+        r = await svc.click(CH, GUILD, u, claim_menu(r).custom_id, [u.name])
+        assert r.ok, r.full_text()
+    r = await do(svc, USERS[offer["entity"]], "private buy", company=offer["company"], price=offer["price"])
+    assert r.ok and r.mentions == [owner.id], r.full_text()
+    assert r.text.endswith(f"for {owner.name}'s private {offer['company']}. <@{owner.id}>, as its owner, do you "
+                           "accept?"), r.text
+    accept = next(c for m in r.all() for row in m.components for c in row if str(c.label) == "Accept")
+    assert (await svc.click(CH, GUILD, owner, accept.custom_id)).ok
+    assert (await state(svc))[1].companies[offer["company"]].owner == offer["entity"]

@@ -167,11 +167,16 @@ class Consent(Table):
         game.check(dict(action))  # refuse an illegal offer now, not after the seller agrees
         state = self.state_token(game)
         price = game.fmt(int(action.get("price") or 0))
-        offer = M("🤝 {buyer} offers {price} for {what} on behalf of {corp}. {seller}, as {owner}'s president, do "
-                  "you accept?", buyer=buyer, price=price, what=what, corp=action["entity"],
-                  seller=mention(seller_uid), owner=owner) if owner in game.corps else \
-            M("🤝 {buyer} offers {price} for {what} on behalf of {corp}. {seller}, as its owner, do you accept?",
-              buyer=buyer, price=price, what=what, corp=action["entity"], seller=mention(seller_uid))
+        if owner in game.corps:
+            offer = M("🤝 {buyer} offers {price} for {what} on behalf of {corp}. {seller}, as {owner}'s president, "
+                      "do you accept?", buyer=buyer, price=price, what=what, corp=action["entity"],
+                      seller=mention(seller_uid), owner=owner)
+        elif action["entity"] in game.corps:
+            offer = M("🤝 {buyer} offers {price} for {what} on behalf of {corp}. {seller}, as its owner, do you "
+                      "accept?", buyer=buyer, price=price, what=what, corp=action["entity"], seller=mention(seller_uid))
+        else:  # a player buying for themselves (1830's stock round)
+            offer = M("🤝 {buyer} offers {price} for {what}. {seller}, as its owner, do you accept?", buyer=buyer,
+                      price=price, what=what, seller=mention(seller_uid))
         return Reply(
             text=offer,
             mentions=[seller_uid],
