@@ -205,8 +205,10 @@ class Game(Certificates, TrainsAndPhases, Tracked):
             self._discard(act)
         else:
             self.round.process(self, act)
-        if owners is not None and self.logged_as is None:
-            self.logged_as = self.purchase_as_logged(act, owners)
+        if owners is not None:
+            bought = self.logged_as or act  # a title's hook may have made it concrete already (a trade-in's price)
+            assert isinstance(bought, BuyTrain)
+            self.logged_as = self.purchase_as_logged(bought, owners)
         # an action may be made concrete for the log (run_routes: the routes the engine chose; a train purchase)
         self.actions.append(self.logged_as or act)
         self.logged_as = None

@@ -46,7 +46,7 @@ class TrainsAndPhases:
         if act.entity in self.companies:
             price = t.price // 2
         elif act.exchange is not None:
-            price = act.price
+            price = act.price  # the trade-in's price, which the title's hook logs
         elif source is None or source == POOL:
             price = t.price
         else:

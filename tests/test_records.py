@@ -354,6 +354,20 @@ def test_a_train_purchase_is_logged_in_one_form_however_it_was_named(title: str,
     assert read_record(json.loads(json.dumps(write_record(again)))).game.action_log() == log
 
 
+@needs_records
+def test_a_trade_in_typed_without_its_price_is_logged_with_the_price_paid() -> None:
+    """`/train buy train:D-0 exchange:4-1` names no price (the trade-in has one): the log holds the $800 paid, as
+    the record does, so the game exports with it and imports again to the same log."""
+    game = read_record(record("1830-3p-bank.json"), routes=False).game
+    log = game.action_log()
+    k = next(i for i, a in enumerate(log) if a["type"] == "buy_train" and a.get("exchange"))
+    assert log[k]["price"] == 800
+    terse = [*log[:k], {a: v for a, v in log[k].items() if a != "price"}, *log[k + 1:]]
+    again = new_game("1830", [p.name for p in game.players], game.seed, game.options, terse)
+    assert again.action_log() == log
+    assert read_record(json.loads(json.dumps(write_record(again))), routes=False).game.action_log() == log
+
+
 def _site_selfplay(players: int, seed: int, max_actions: int = 3000) -> Game:
     game = new_game("18FL", [f"Player {i + 1}" for i in range(players)], seed=seed, options=SITE)
     rng = random.Random(seed)

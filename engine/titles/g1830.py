@@ -346,6 +346,7 @@ class Rules1830(PrivateAuction, Privates1830, HomeStations, TitleRules):
         game.trains = [x for x in game.trains if x is not own]
         real = game.train(t.id)
         game.pay(sym, BANK, price)
+        game.logged_as = act.model_copy(update={"price": price})  # the price paid, named or not
         real.owner = sym
         rnd.bank_types_bought.append(t.name)
         game.ensure_unlimited_stock()
