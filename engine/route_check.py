@@ -419,8 +419,11 @@ def _wanted(segs: list[tuple[str, int]], paths: Sequence[Sequence[tuple[str, int
         given = paths[k] if k < len(paths) else None
         hexes = stretches[k] if k < len(stretches) else None
         if given and all(tuple(p) in seg_id for p in given):
-            track = frozenset(seg_id[tuple(p)] for p in given)
-            out.append(lambda links, track=track: frozenset(s for lk in links for s in lk.segs) == track)
+            # the logged walk, either way round: where a route crosses a junction tile twice, the same pieces of
+            # track make two walks, paired differently in that tile
+            walk = [seg_id[tuple(p)] for p in given]
+            ways = (walk, walk[::-1])
+            out.append(lambda links, ways=ways: [s for lk in links for s in lk.segs] in ways)
         elif hexes:
             want = sorted(_stretch(list(h)) for h in hexes)
             out.append(lambda links, want=want: len(links) == len(want) and sorted(

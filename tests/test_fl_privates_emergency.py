@@ -38,6 +38,9 @@ def test_terminal_company_adds_a_free_station_beside_a_city_tile() -> None:
     assert g.corps["SAL"].cash == cash and g.corps["SAL"].tokens_left == 3
     assert ("K28", 0) in g.board.stations("SAL")
     assert g.companies["TC"].closed
+    # logged for the corporation it went to, as a record names it, though the move named none
+    assert g.action_log()[-1] == {"type": "place_token", "entity": "TC", "hex": "K28", "city": 0,
+                                  "corporation": "SAL"}
 
 
 def test_president_pays_the_difference_for_a_required_train() -> None:

@@ -302,8 +302,10 @@ def test_exporting_an_imported_game_and_importing_it_again_gives_the_same_state(
     assert fingerprint(again.game) == fingerprint(first.game)
 
 
-@pytest.mark.parametrize(("title", "seed"), [("18FL", 3), ("18AL", 1)])
+@pytest.mark.parametrize(("title", "seed"), [("18FL", 3), ("18AL", 1), ("18FL", 8)])
 def test_a_selfplay_game_exports_and_reimports_to_the_same_result(title: str, seed: int) -> None:
+    """The same game and the same log: 18FL seed 8 runs a route through a junction tile twice, where the same
+    pieces of track make two walks (the logged one is kept)."""
     res = selfplay(title, 3, seed, check=False)
     game = res["game"]
     assert game.finished
@@ -317,6 +319,7 @@ def test_a_selfplay_game_exports_and_reimports_to_the_same_result(title: str, se
     assert again.game.result() == game.result()
     assert again.game.end_reason == game.end_reason
     assert fingerprint(again.game) == fingerprint(game)
+    assert again.game.action_log() == game.action_log()
 
 
 def test_the_same_options_in_any_order_or_naming_the_rulebook_make_the_same_game() -> None:

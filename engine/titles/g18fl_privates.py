@@ -76,6 +76,8 @@ class FLPrivates:
                        place=self._where(game, act.hex, act.city)))
             self._close(game, "TC")
             rnd.token_done(game)
+            # logged for the corporation it went to, named or not (as a record names it)
+            game.logged_as = act.model_copy(update={"corporation": sym})
             return
         raise GameError(M("{company} cannot do that. {help}", company=company.sym,
                           help=self._company_help(company.sym)))
