@@ -13,6 +13,7 @@ from engine.routes import TrainSpec, best_routes
 from engine.state import BANK, POOL, Train
 from engine.titles.g18al import state
 from tests.al_helpers import Plan, in_turn, play, score, stock_round
+from tests.reference import RECORDS
 
 P3 = ["Ann", "Bob", "Cy"]
 
@@ -575,7 +576,7 @@ def test_rule_4_2_5_2_bankruptcy_only_after_every_legal_sale() -> None:
         c.value for c in g.companies.values() if c.owner == "Ann" and not c.closed)
 
 
-RECORD_3P = "/work/shared/reference/records/18AL-3p-bankrupt.json"
+RECORD_3P = str(RECORDS / "18AL-3p-bankrupt.json")
 
 
 @pytest.mark.skipif(not __import__("os").path.exists(RECORD_3P), reason="reference records not available")

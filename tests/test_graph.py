@@ -9,6 +9,7 @@ import pytest
 from engine.board import Board
 from engine.graph import TrackGraph, city_blocked, corp_view, reach, token_distance, track_graph
 from engine.titledata import load_title
+from tests.reference import RECORDS
 from tests.test_routes import brute_walks, lay, orlando_line, random_position, token
 
 TITLE = load_title("18FL")
@@ -226,12 +227,11 @@ def test_a_graph_resumed_after_a_lay_equals_a_build_from_scratch(record: str,
     """After each tile lay of a real game the board's graph is resumed from the one before it (``_resume``); node
     and segment ids decide which of equal route sets a search finds, so the graph must be the very same."""
     import json
-    from pathlib import Path
 
     from engine.records import read_record
     from engine.rounds import operating_round
 
-    path = Path(__file__).resolve().parents[2] / "shared" / "reference" / "records" / f"{record}.json"
+    path = RECORDS / f"{record}.json"
     if not path.exists():
         pytest.skip(f"{path} is not in shared/")
     resumed: list[bool] = []

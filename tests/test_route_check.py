@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,8 +17,8 @@ from engine.records import read_record
 from engine.records import reader as record_reader
 from engine.routes import RouteError, RouteHooks, RouteSet, TrainSpec
 from tests import route_oracle as full
+from tests.reference import RECORDS
 
-RECORDS = Path(__file__).resolve().parents[2] / "shared" / "reference" / "records"
 # (18FL-2p-short ends before any train runs)
 NAMES = ["18FL-4p-bankrupt", "18AL-4p-bank", "18AL-3p-bankrupt", "1830-3p-bank"]
 

@@ -27,6 +27,7 @@ from engine.tiles import keeps_track, tile_layout
 from engine.titledata import TitleData, load_title
 from engine.titles.g18fl_routes import FLRouteRules, rules_for_phase
 from engine.titles.g18fl_routes import train_spec as fl_train
+from tests.reference import RECORDS
 
 TITLE = load_title("18FL")
 EARLY = FLRouteRules(late=False)
@@ -456,7 +457,6 @@ def test_deterministic(board: Board) -> None:
 
 # -- real games: every run of an 18xx.games record -----------------------------------------------------------------
 
-RECORDS = Path("/work/shared/reference/records")
 
 
 def _effective(actions: list[dict]) -> list[dict]:

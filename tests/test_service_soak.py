@@ -33,6 +33,7 @@ from engine.game import Game
 from engine.selfplay import choose
 from engine.titledata import load_title
 from engine.titles import TITLES, rules_for
+from tests.reference import RECORDS
 
 CH, GUILD = 900, 7
 APOLOGIES = tuple(tr(APOLOGY_MSG, lang) for lang in LANGUAGES)
@@ -432,7 +433,6 @@ async def test_a_table_plays_whole_games_as_players_do(tmp_path: Path, title: st
     assert ended
 
 
-RECORDS = Path(__file__).resolve().parents[2] / "shared" / "reference" / "records"
 RECORD_NAMES = ["18FL-4p-bankrupt", "18AL-4p-bank", "18AL-3p-bankrupt", "1830-3p-bank"]
 
 
