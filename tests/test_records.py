@@ -343,8 +343,7 @@ def test_a_train_purchase_is_logged_in_one_form_however_it_was_named(title: str,
     export and an import is the same game whichever way its trains were bought."""
     game = selfplay(title, 3, seed, check=False)["game"]
     log = game.action_log()
-    buys = [a for a in log if a["type"] == "buy_train"]
-    assert buys and all(a.get("variant") is not None for a in buys if a["entity"] in game.corps and a.get("variant"))
+    assert any(a["type"] == "buy_train" for a in log)
     one_sided = {t.name for t in game.data.trains if not t.variants}
     terse = []
     for a in log:
@@ -375,8 +374,8 @@ def _played_tersely(title: str, seed: int, max_actions: int) -> Game:
     """Self-play in which a move is often given with one of its fields left out, where the engine accepts it so (a
     player's `/stock buy corporation:SAL`, `/train buy train:4-1`, a token with no city named)."""
     rng = random.Random(seed)
-    data_players = {"18FL": 3}.get(title, 4)
-    game = new_game(title, [f"p{i + 1}" for i in range(data_players)], seed=seed)
+    players = {"18FL": 3}.get(title, 4)
+    game = new_game(title, [f"p{i + 1}" for i in range(players)], seed=seed)
     while not game.finished and len(game.actions) < max_actions:
         full = dump_action(choose(rng, game.legal_actions(), game))
         optional = [k for k in full if k not in ("type", "entity")]
