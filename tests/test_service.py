@@ -621,6 +621,32 @@ async def test_an_open_offer_reminds_the_seller_and_a_stall_names_them(svc: Serv
     assert [n.mentions for n in notes] == [[buyer.id]] and "for your answer" not in notes[0].text
 
 
+async def test_an_offer_lapses_in_a_restart_and_the_reminders_go_back_to_the_buyer(tmp_path: Path,
+                                                                                    clock: Clock) -> None:
+    path = str(tmp_path / "offer.sqlite3")
+    svc = await Service.open(path, now=clock, seed_source=lambda: SEED)
+    offer = await _cross_president_offer(svc)
+    _row, game = await state(svc)
+    seller = USERS[game.corps[next(t.owner for t in game.trains if t.id == offer["train"])].president]
+    buyer = USERS[game.player_for(offer["entity"])]
+    assert (await do(svc, ALICE, "game settings", reminder_hours=12, stall_after=2)).ok
+    r = await act(svc, offer)
+    assert "do you accept" in r.text
+    await svc.close()
+    svc = await Service.open(path, now=clock, seed_source=lambda: SEED)
+    try:
+        refused = await svc.click(CH, GUILD, seller, button(r, "Accept").custom_id)
+        assert not refused.ok and "no longer open" in refused.text
+        notes = []
+        for _ in range(2):
+            clock.t += 12 * HOUR
+            notes += await due_notices(svc)
+        # the buyer is reminded; no stall notice blames the seller for an offer nobody can answer any more
+        assert [n.mentions for n in notes] == [[buyer.id], [buyer.id]], [n.text for n in notes]
+    finally:
+        await svc.close()
+
+
 # -- concurrency ---------------------------------------------------------------------------------------------
 
 
