@@ -370,6 +370,22 @@ def test_a_trade_in_typed_without_its_price_is_logged_with_the_price_paid() -> N
     assert read_record(json.loads(json.dumps(write_record(again))), routes=False).game.action_log() == log
 
 
+def test_a_private_that_may_act_holds_the_train_step_open_for_an_import() -> None:
+    """18AL's SNAR may be used in its corporation's train step. Where the corporation can buy no train, that step is
+    not one of the site's silent skips while SNAR may still act (an exported game that used it there imports again:
+    found by the short-forms check, 18AL); once it has acted, only our pass is left, and the skip applies."""
+    from engine.records.titles import auto_passes
+    from tests.al_helpers import Plan, play
+
+    g = new_game("18AL", ["Ann", "Bob", "Cy"])
+    play(g, Plan(privates={"TAG": ("SNAR", 40)}), lambda g: g.round.kind == "operating" and g.round.corp == "TAG"
+         and g.round.step == "buy_train" and g.companies["SNAR"].owner == "TAG")
+    g.corps["TAG"].cash = 0  # no train the site would offer
+    assert not auto_passes(g)
+    g.process(next(a for a in g.round.legal_actions(g) if a.entity == "SNAR"))
+    assert auto_passes(g)
+
+
 def _played_tersely(title: str, seed: int, max_actions: int) -> Game:
     """Self-play in which a move is often given with one of its fields left out, where the engine accepts it so (a
     player's `/stock buy corporation:SAL`, `/train buy train:4-1`, a token with no city named)."""

@@ -144,7 +144,10 @@ def auto_passes(game: Game) -> bool:
     if kind == "operating" and getattr(rnd, "corp", None) is not None and rnd.step == "buy_train":
         if not game.trains_of(rnd.corp) and game.rules.must_own_train(game, rnd):
             return False
-        return not _site_can_buy(game, rnd)
+        if _site_can_buy(game, rnd):
+            return False
+        # a private of the corporation's that may act now (18AL's SNAR) holds the step open: not our pass only
+        return not any(a.entity in game.companies and a.type != "pass" for a in rnd.legal_actions(game))
     return False
 
 
