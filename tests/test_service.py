@@ -595,17 +595,24 @@ async def test_reminders_due_repeated_and_not_repeated_after_restart(tmp_path: P
     await svc.close()
 
 
-async def test_an_open_offer_reminds_the_seller_and_a_stall_names_them(svc: Service, clock: Clock) -> None:
-    """While an offer waits for the seller's answer, the game waits for the seller: the reminder goes to them, says
-    what it is for, and after `stall_after` reminders the notice names them, not the buyer. A decline gives the
-    turn, and the reminders, back to the buyer."""
+async def _offer_made(svc: Service) -> tuple[Reply, User, User]:
+    """A cross-president train offer made, with reminders every 12 h and a stall told after 2: the offer's post,
+    the seller and the buyer."""
     offer = await _cross_president_offer(svc)
-    row, game = await state(svc)
+    _row, game = await state(svc)
     seller = USERS[game.corps[next(t.owner for t in game.trains if t.id == offer["train"])].president]
     buyer = USERS[game.player_for(offer["entity"])]
     assert (await do(svc, ALICE, "game settings", reminder_hours=12, stall_after=2)).ok
     r = await act(svc, offer)
     assert "do you accept" in r.text
+    return r, seller, buyer
+
+
+async def test_an_open_offer_reminds_the_seller_and_a_stall_names_them(svc: Service, clock: Clock) -> None:
+    """While an offer waits for the seller's answer, the game waits for the seller: the reminder goes to them, says
+    what it is for, and after `stall_after` reminders the notice names them, not the buyer. A decline gives the
+    turn, and the reminders, back to the buyer."""
+    r, seller, buyer = await _offer_made(svc)
     clock.t += 12 * HOUR
     notes = await due_notices(svc)
     assert [n.mentions for n in notes] == [[seller.id]]
@@ -625,13 +632,7 @@ async def test_an_offer_lapses_in_a_restart_and_the_reminders_go_back_to_the_buy
                                                                                     clock: Clock) -> None:
     path = str(tmp_path / "offer.sqlite3")
     svc = await Service.open(path, now=clock, seed_source=lambda: SEED)
-    offer = await _cross_president_offer(svc)
-    _row, game = await state(svc)
-    seller = USERS[game.corps[next(t.owner for t in game.trains if t.id == offer["train"])].president]
-    buyer = USERS[game.player_for(offer["entity"])]
-    assert (await do(svc, ALICE, "game settings", reminder_hours=12, stall_after=2)).ok
-    r = await act(svc, offer)
-    assert "do you accept" in r.text
+    r, seller, buyer = await _offer_made(svc)
     await svc.close()
     svc = await Service.open(path, now=clock, seed_source=lambda: SEED)
     try:
