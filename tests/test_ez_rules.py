@@ -270,6 +270,21 @@ def test_1_11_one_turns_sales_of_two_railroads_arrive_together_q1() -> None:
     assert m.operating_order(["PS&W", "BR&N", "M&R"]) == ["M&R", "PS&W", "BR&N"]
 
 
+def test_1_11_three_sold_from_one_stack_keep_their_order_whatever_the_declared_order_q1() -> None:
+    g = sdr2([("PS&W", 70), ("BR&N", 70), ("M&R", 70)])
+    m = spi(g)
+    who = g.current_entity
+    assert who is not None
+    for sym in ("PS&W", "BR&N", "M&R"):
+        g.certs_of(sym, IPO)[0].owner = who  # set-up: shares held from an earlier round
+        m.place(sym, 3, 1)  # $80: PS&W on top, then BR&N, then M&R
+    for sym in ("BR&N", "PS&W", "M&R"):  # declared in another order
+        act(g, type="sell_shares", entity=who, corporation=sym, count=1)
+    # each keeps its place in the stack it left, though the ones above M&R had left before it moved
+    assert m.stacks[(4, 1)] == ["PS&W", "BR&N", "M&R"]
+    assert m.operating_order(["M&R", "BR&N", "PS&W"]) == ["PS&W", "BR&N", "M&R"]
+
+
 def test_1_11_sold_out_railroads_rise_at_the_end_of_the_round() -> None:
     g = new_game("18EZ", ["Ann", "Bob"])
     float_in_first_round(g, [("BCRR", 50)])

@@ -13,9 +13,11 @@ from ..market import Cell, Market
 class SharePriceIndex(Market):
     # railroads started but not yet on the SPI -> their par cell (the token in the Par Values box)
     parked: dict[str, tuple[int, int]] = field(default_factory=dict)
-    # the event (one sale, the end-of-round rises) whose arrivals are being stacked, and each mover's
-    # (previous value, previous column, previous place in its stack)
+    # the event (one sale, the end-of-round rises) whose arrivals are being stacked, each token's place in its
+    # stack when the event began (a mover's earlier fellow movers have left the stack by the time it moves), and
+    # each mover's (previous value, previous column, previous place in its stack)
     event: Any = None
+    places: dict[str, int] = field(default_factory=dict)
     movers: dict[str, tuple[int, int, int]] = field(default_factory=dict)
 
     @classmethod
@@ -50,10 +52,11 @@ class SharePriceIndex(Market):
         higher in a shared stack (rule 1.11)."""
         if event != self.event:
             self.event, self.movers = event, {}
+            self.places = {s: self.stack_index(s) for s in self.positions}
         r, c = self.positions[corp]
         if (r, c) == (row, col):
             return
-        self.movers[corp] = (self.price(corp), c, self.stack_index(corp))
+        self.movers[corp] = (self.price(corp), c, self.places.get(corp, self.stack_index(corp)))
         self.place(corp, row, col)
         stack = self.stacks[(row, col)]
         m = self.movers
