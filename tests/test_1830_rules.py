@@ -21,6 +21,7 @@ from tests.c1830_helpers import (
     game,
     legal,
     pass_round,
+    skip_to,
     to_operating,
 )
 from tests.test_records import fingerprint
@@ -303,6 +304,19 @@ def test_4_routes_altoona_through_track_and_off_board_areas() -> None:
     assert rules.location("F2") != rules.location("I1")
     lay = g.board.layout("H12")
     assert any(a[0] == "edge" and b[0] == "edge" for a, b in lay.paths), "the through track bypasses the city"
+
+
+def test_4_towns_count_toward_a_trains_distance() -> None:
+    g = to_operating(game(), "B&O")
+    g.board.place_tile("I17", "9", 1, [])  # set-up: Baltimore - Atlantic City (town) - Philadelphia
+    g.board.place_tile("H18", "59", 3, [0, 1])
+    next(t for t in g.trains if t.id == "2-0").owner = "B&O"
+    skip_to(g, "routes")
+    with pytest.raises(GameError, match="2 cities, towns and off-boards; this route has 3"):
+        act(g, "run_routes", routes=[{"train": "2-0", "nodes": ["I15-0", "I19-0", "H18-1"]}])
+    act(g, "run_routes")
+    run = g.actions[-1].routes[0]
+    assert len(run.nodes) == 2 and run.revenue == 40  # Baltimore $30 and Atlantic City $10, not $80 with Philadelphia
 
 
 def test_4_diesel_on_sale_with_the_6_and_trade_ins() -> None:

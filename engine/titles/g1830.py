@@ -117,6 +117,7 @@ class Rules1830(PrivateAuction, Privates1830, HomeStations, TitleRules):
     over_limit_kept = True  # nobody must sell when a price leaves the orange zone (a sold-out rise can do it)
     ipo_at_par = True
     sell_only_what_is_needed = True
+    towns_count_toward_distance = True  # a train of N visits N locations, towns among them
     rulings = RULINGS
 
     # -- setup and rounds
