@@ -319,6 +319,14 @@ def test_4_towns_count_toward_a_trains_distance() -> None:
     assert len(run.nodes) == 2 and run.revenue == 40  # Baltimore $30 and Atlantic City $10, not $80 with Philadelphia
 
 
+def test_4_a_corporation_without_a_route_need_not_buy_a_train() -> None:
+    g = to_operating(game(), "NYC")
+    skip_to(g, "buy_train")  # Albany has no track yet: no route for any train
+    assert not g.trains_of("NYC")
+    act(g, "pass")
+    assert getattr(g.round, "corp", None) != "NYC"  # its turn is over
+
+
 def test_4_diesel_on_sale_with_the_6_and_trade_ins() -> None:
     g = diesel_position()
     assert {t.name for t in g.next_bank_trains()} == {"6", "D"}

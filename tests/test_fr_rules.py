@@ -537,9 +537,10 @@ def own(g: Game, sym: str, president: str, singles: dict[str, int]) -> None:
 
 def _forced_purchase() -> Game:
     """PRO (president Ann) must buy a train with an empty treasury and Ann has 30fr; Ann also presides SO, where
-    Bob holds 2 shares; SO owns a 2-train."""
+    Bob holds 2 shares; SO owns a 2-train; PRO has a route (Marseille - Nice), so it must own a train."""
     g = operating({"PRO": 100, "SO": 90})
     to_step(g, "PRO", "buy_train")
+    put(g, "N14", "57", 1)
     own(g, "PRO", "Ann", {"Ann": 1, "Cy": 1})
     own(g, "SO", "Ann", {"Ann": 1, "Bob": 2})
     g.pay("PRO", BANK, g.corps["PRO"].cash)

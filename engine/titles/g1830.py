@@ -118,6 +118,7 @@ class Rules1830(PrivateAuction, Privates1830, HomeStations, TitleRules):
     ipo_at_par = True
     sell_only_what_is_needed = True
     towns_count_toward_distance = True  # a train of N visits N locations, towns among them
+    train_needed_only_with_route = True  # a corporation with no train must buy one only if it has a route
     rulings = RULINGS
 
     # -- setup and rounds
