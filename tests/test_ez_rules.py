@@ -567,6 +567,24 @@ def test_2_10_forced_sales_only_what_is_needed_and_keeping_the_presidency() -> N
     assert violations(g) == []
 
 
+def test_2_10_a_first_small_sale_does_not_bar_selling_more_of_that_railroad_2_11() -> None:
+    g = _forced(0)
+    g.train("2-5").owner = "M&R"  # set-up: the cheapest train in the bank is a 3, $180
+    for c in g.certs_of("PS&W", IPO)[:3]:
+        c.owner = "Ann"  # Ann holds 6 shares and the presidency
+    g.bank += g.player("Ann").cash - 20
+    g.player("Ann").cash = 20
+    assert g.round.cheapest_price(g) == 180 and g.price("PS&W") == 90  # two shares raise $90 + $80
+    act(g, type="sell_shares", entity="Ann", corporation="PS&W", count=1)  # still short: she may sell more
+    assert "bankrupt" not in {a.type for a in g.legal_actions()}
+    with pytest.raises(GameError, match="can still raise enough"):
+        act(g, type="bankrupt", entity="PS&W")
+    act(g, type="sell_shares", entity="Ann", corporation="PS&W", count=1)
+    three = next(t for t in g.depot() if t.name == "3")
+    act(g, type="buy_train", entity="PS&W", train=three.id, price=180)
+    assert three.owner == "PS&W" and not g.finished and violations(g) == []
+
+
 def test_2_11_bankruptcy_ends_the_game_at_once() -> None:
     g = _forced(0)
     pres = g.corps["PS&W"].president

@@ -2,7 +2,7 @@
 he sells shares to raise it; one who cannot raise enough is bankrupt.
 
 ``EmergencyMoney`` is a part of ``OperatingRound`` (a mixin), beside its buy-trains step (train_buying); the title
-says what a president may sell (``emergency_sale_problem``, ``repeated_sales``) and what bankruptcy does.
+says what a president may sell (``emergency_sale_problem``, ``repeated_emergency_sales``) and what bankruptcy does.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ class EmergencyMoney:
             raise GameError(M("Only {corp}'s president {president} may sell shares for its train.", corp=self.corp,
                               president=pres))
         corp_sym = game.corp(act.corporation).sym
-        if corp_sym in self.emergency_sold and not game.rules.repeated_sales:
+        if corp_sym in self.emergency_sold and not game.rules.repeated_emergency_sales:
             raise GameError(M("You already sold {corp} for this purchase; all sales of one corporation are one sale.",
                               corp=corp_sym))
         problem = game.rules.emergency_sale_problem(game, self, pres, corp_sym, act.count)
@@ -71,7 +71,7 @@ class EmergencyMoney:
         assert self.corp is not None
         out = []
         for csym in game.corps:
-            if csym in self.emergency_sold and not game.rules.repeated_sales:
+            if csym in self.emergency_sold and not game.rules.repeated_emergency_sales:
                 continue
             for n in range(1, game.shares_held(pres, csym) + 1):
                 if stock.sell_problem(game, pres, csym, n, keep_presidency_of=self.corp) is None and \
@@ -92,7 +92,7 @@ class EmergencyMoney:
         assert self.corp is not None
         total = game.available_cash(pres)
         for sym in game.corps:
-            if sym in self.emergency_sold and not game.rules.repeated_sales:
+            if sym in self.emergency_sold and not game.rules.repeated_emergency_sales:
                 continue
             for n in range(game.shares_held(pres, sym), 0, -1):
                 if stock.sell_problem(game, pres, sym, n, keep_presidency_of=self.corp) is None:

@@ -74,6 +74,12 @@ class TitleRules:
     # a corporation with no legal route need not own a train (18AL 4.2.5, 18EZ 2.8)
     train_needed_only_with_route = False
 
+    @property
+    def repeated_emergency_sales(self) -> bool:
+        """A president raising money for a train may sell one corporation's shares again in that purchase; by
+        default as in a stock turn (``repeated_sales``)."""
+        return self.repeated_sales
+
     # -- setup and round order
 
     def check_options(self, game: Game, options: dict[str, Any]) -> None:

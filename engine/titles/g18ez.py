@@ -161,6 +161,9 @@ class Rules18EZ(HomeStations, TitleRules):
     treasury_dividend_holders = (IPO,)  # 2.7; the open market's part stays with the bank (Q3)
     sell_down_to_cert_limit = True  # Q18
     sell_only_what_is_needed = True  # 2.10, Q13
+    # 2.10: he chooses which shares, only enough; a sale that leaves him short does not bar more of that railroad
+    # (its value drops a row a share either way), else a first small sale could make him bankrupt (2.11)
+    repeated_emergency_sales = True
     train_needed_only_with_route = True  # 2.8
     bank_broken_text = M("The bank has run out of money: it pays in IOUs from now on, and the game ends after the "
                          "current set of operating rounds (after the next full set, if this is a share dealing "
