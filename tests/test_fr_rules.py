@@ -723,8 +723,29 @@ def test_le_havre_tile_and_station_are_one_purchase_of_80fr() -> None:
     assert g.corps["PRO"].cash == cash - 80  # C13 has no terrain: the 80fr is the station's
     assert str(g.messages[-1][1]) == "PRO pays 80fr for the LH station in C13, placed in its token step."
     g.pay("PRO", BANK, g.corps["PRO"].cash - 10)  # spent on something else before the token step
+    assert g.round.step == "track"  # the lay was PRO's build: its 20fr second yellow lay may follow (rule 12)
+    act(g, type="pass", entity="PRO")
     assert g.round.step == "token"
     assert legal(g, type="place_token") == [{"entity": "PRO", "type": "place_token", "hex": "C13", "city": 0}]
     act(g, type="place_token", entity="PRO", hex="C13", city=0)
     assert g.corps["PRO"].cash == 10 and g.corps["PRO"].tokens_left == tokens - 1
     assert "PRO" in g.board.hexes["C13"].tokens[0]
+
+
+def test_le_havre_is_the_turns_build_with_0_before_it_and_the_second_yellow_lay_after_it() -> None:
+    """Rules 5 and 12 with #3: #0 lays just before the normal build, which may be #3's; an extra-lay company's
+    20fr second yellow tile still follows it."""
+    g = operating({"PRO": 100})
+    g.companies["LH"].owner = g.companies["TB"].owner = "PRO"
+    to_step(g, "PRO", "track")
+    fund(g, "PRO", 500)
+    act(g, **legal(g, type="lay_tile", entity="TB")[0])  # #0 first: it closes
+    assert g.round.step == "track" and g.companies["TB"].closed
+    act(g, **legal(g, type="lay_tile", entity="LH")[0])  # the normal build
+    assert g.round.step == "track"
+    second = next(m for m in legal(g, type="lay_tile", entity="PRO") if g.data.hex(m["hex"]).cost == 0)
+    cash = g.corps["PRO"].cash
+    act(g, **second)
+    assert g.corps["PRO"].cash == cash - 20  # the second yellow lay's fee
+    assert g.round.step == "token"  # every build made: the Le Havre station is due
+    assert legal(g, type="place_token") == [{"entity": "PRO", "type": "place_token", "hex": "C13", "city": 0}]

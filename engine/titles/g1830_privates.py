@@ -117,8 +117,8 @@ class Privates1830:
             if lay is None or c.sym in st.used or not self._owned_by_operating(game, rnd, c.sym):
                 continue
             # an extra lay (C&StL) comes at any point of the owner's turn; one that is the turn's lay (D&H) in
-            # the track step
-            if not lay.get("extra") and (rnd.lays or rnd.step != "track"):
+            # the track step, before the turn's own lay (18FR-RCE #0's lay may come first)
+            if not lay.get("extra") and ([k for k in rnd.lays if k != "private"] or rnd.step != "track"):
                 continue
             for h in lay["hexes"]:
                 if game.board.hexes[h].tile is not None:
@@ -181,7 +181,9 @@ class Privates1830:
                     game.say(M("{corp} pays {price} for the {company} station in {hex}, placed in its token step.",
                                corp=sym, price=game.fmt(token["price"]), company=act.entity, hex=act.hex))
                 state(game).dh_token_due = sym
-            rnd.advance(game)
+            # it is the turn's lay: what may follow a lay follows it (18FR-RCE: a second yellow lay, #0's)
+            if not self.more_lays_possible(game, rnd):
+                rnd.advance(game)
 
     def _dh_token(self, game: Game, rnd: OperatingRound, act: PlaceToken) -> None:
         sym = rnd.corp or ""

@@ -142,6 +142,8 @@ class Rules18FR(Rules1830):
         if self._tb(game, rnd) and "private" not in rnd.lays:
             return True
         lays = [k for k in rnd.lays if k != "private"]
+        if not lays:
+            return True  # #0's lay came first: the normal build follows it (rule 5)
         return self._extra_lay_corp(game, rnd.corp or "") and len(lays) == 1 and lays[0] in ("yellow", "port")
 
     def lay_cost(self, game: Game, hex_id: str) -> int:
