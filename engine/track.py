@@ -158,8 +158,11 @@ def _connected(game: Game, corp: str, hex_id: str, old: Layout, new: Layout, rea
     if old.color == "white":
         # or the tile holds a city with the corporation's station (a home on a printed circle, 18AL)
         return bool(new.exits & touched) or any(h == hex_id for h, _ in game.board.stations(corp))
-    # an upgrade must extend the network or improve a city on it
-    on_net = bool(touched) or any(h == hex_id for h, _ in reach.cities) or any(h == hex_id for h, _ in reach.towns)
+    # an upgrade must leave the corporation some of its track to reach (18FR-RCE rule 10 says no more): track at a
+    # side its network meets (a side whose neighbour's track ends against no track is not enough), or a city or
+    # town of the hex on its network
+    on_net = bool(new.exits & touched) or any(h == hex_id for h, _ in reach.cities) or \
+        any(h == hex_id for h, _ in reach.towns)
     if on_net and game.rules.new_track_must_connect and not new.cities:
         return _added_track_connected(game, corp, hex_id, old, new, tile_id, rotation, reach)
     return on_net

@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 
-from engine import Game, new_game
+from engine import Game, new_game, track
 from engine.actions import dump_action
 from engine.errors import GameError
 from engine.state import BANK, IPO, POOL
+from engine.tiles import tile_layout
 from engine.titles.g18fr import fr_state
 
 P4 = ["Ann", "Bob", "Cy", "Dee"]
@@ -345,6 +346,24 @@ def test_rule_10_permissive_upgrade() -> None:
     assert opts
     new_sides = [set(g.board.layout(out).exits) ^ set(tile_exits(g, o["tile"], o["rotation"])) for o in opts]
     assert all(sides for sides in new_sides)
+
+
+def test_rule_10_the_company_must_reach_some_track_of_the_new_tile() -> None:
+    g = operating({"SO": 100})
+    to_step(g, "SO", "track")
+    put(g, "H6", "57", 0)  # Bordeaux, on to I5 and a straight to J4's side 3
+    put(g, "I5", "9", next(r for r in range(6) if tile_exits(g, "9", r) == {0, 3}))
+    put(g, "J4", "7", 4)  # a yellow curve on sides 4 and 5: SO's track ends against J4's bare side 3
+    bought(g, "3")
+    opts = legal(g, type="lay_tile", hex="J4")
+    assert opts and all(3 in tile_exits(g, o["tile"], o["rotation"]) for o in opts)
+    old = g.board.layout("J4")
+    bare = next((t, r) for t, tdef in g.data.tiles.items() if tdef.color == "green" and g.board.supply.get(t)
+                for r in range(6) if 3 not in tile_exits(g, t, r) and not tile_layout(tdef, r).cities
+                and track.keeps_track(old, tile_layout(tdef, r))
+                and not track.exit_problem(g, "J4", tile_layout(tdef, r)))
+    refused(g, "does not meet SO's track at J4", type="lay_tile", entity="SO", hex="J4", tile=bare[0],
+            rotation=bare[1])
 
 
 def test_rule_14_terrain_80fr_once() -> None:

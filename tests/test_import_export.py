@@ -466,13 +466,13 @@ async def test_a_finished_record_says_so_before_anyone_claims(svc: Service) -> N
 async def test_a_redone_run_is_the_run_that_was_undone(svc: Service) -> None:
     """A redo applies the stored action as the log replays it: the routes keep the track they took (here, a route
     that could be laid on other track of the same stops), so the game is the one before the undo, byte for byte."""
-    game = played("18EZ", ["ann", "ben", "cid"], 1, 902)
-    assert game.round.step == "routes" and game.current_entity == "RR6"
+    game = played("18EZ", ["ann", "ben", "cid"], 1, 824)
+    assert game.round.step == "routes" and game.current_entity == "BR&N"
     r = await do(svc, DAVE, "game import", file=as_file(to_record(game)))
     assert r.ok, r.full_text()
     for who, seat in ((ALICE, "ann"), (BOB, "ben"), (CAROL, "cid")):
         assert (await claim(svc, who, claim_menu(r), seat)).ok
-    runner = {"ann": ALICE, "ben": BOB, "cid": CAROL}[game.corps["RR6"].president]
+    runner = {"ann": ALICE, "ben": BOB, "cid": CAROL}[game.corps["BR&N"].president]
     assert (await do(svc, runner, "train run", confirm=True)).ok
     cur = await svc.current_game(CH)
     assert cur is not None
@@ -529,10 +529,10 @@ def test_our_own_record_from_outside_takes_nothing_on_trust() -> None:
     """A run's recorded revenue and track are checked like any submission: a record claiming more is refused."""
     from engine.record import read_own
 
-    game = played("18EZ", ["ann", "ben", "cid"], 1, 903)
+    game = played("18EZ", ["ann", "ben", "cid"], 1, 825)
     data = to_record(game)
     assert snapshot.fingerprint(read_own(data)) == snapshot.fingerprint(game)
-    run = data["actions"][902]
+    run = data["actions"][824]
     assert run["type"] == "run_routes"
     run["routes"][0]["revenue"] += 500
     read = read_own(data)  # the revenue is the rules', whatever the record says

@@ -95,19 +95,23 @@ def test_a_logged_run_checked_again_keeps_its_track() -> None:
 
     game = new_game("18EZ", ["ann", "ben", "cid"], seed=1)
     rng = random.Random(1)
-    while len(game.actions) < 903:  # action 902: RR6's 6-train, whose stops lie on more than one way of track
+    at = 824  # BR&N's 5-train, whose stops lie on more than one way of track
+    while len(game.actions) <= at:
         game.process(choose(rng, game.legal_actions(), game))
-    logged = dump_action(game.actions[902])
-    again = game.replayed(902)
+    logged = dump_action(game.actions[at])
+    route = logged["routes"][0]
+    free = game.replayed(at)
+    free.process(dict(logged, routes=[{k: v for k, v in route.items() if k != "paths"}]))
+    assert set(free.round.routes.routes[0].paths) != set(map(tuple, route["paths"]))  # the stops alone: other track
+    again = game.replayed(at)
     again.process(logged)
     assert snapshot.fingerprint(again) == snapshot.fingerprint(game)
 
-    other = game.replayed(902)
-    route = logged["routes"][0]
+    other = game.replayed(at)
     mixed = dict(logged, routes=[dict(route, paths=route["paths"][::2])])  # not a way to run the stops
     other.process(mixed)
     assert other.round.routes.revenue == route["revenue"]
     assert set(other.round.routes.routes[0].paths) != set(route["paths"][::2])
     wrong = dict(logged, routes=[dict(route, nodes=route["nodes"][:1] + route["nodes"][2:])])
     with pytest.raises(GameError):
-        game.replayed(902).process(wrong)
+        game.replayed(at).process(wrong)
