@@ -455,6 +455,27 @@ def test_rule_20_train_upgrade_and_no_4_upgrade() -> None:
     assert not any(t.name == "4" for t in g.trains)  # the upgrade counts as buying the first 7: 4s rust
 
 
+def test_rule_20_upgrades_are_swaps_open_at_the_train_limit_c9() -> None:
+    g = operating({"PRO": 100})
+    to_step(g, "PRO", "buy_train")
+    fund(g, "PRO", 3000)
+    for t in [t for t in g.trains if t.name in ("2", "3", "4")]:
+        g.trains.remove(t)
+    for t in [t for t in g.depot() if t.name == "5"]:
+        t.owner = "PRO" if not g.trains_of("PRO") else "SO"  # PRO holds one 5; the bank sells 6s
+    bought(g, "2", "3", "4", "5")
+    assert g.train_limit("PRO") == 2
+    act(g, **next(o for o in legal(g, type="buy_train") if o["train"].startswith("6")))  # the first 6: 7s, Ds on sale
+    assert len(g.trains_of("PRO")) == 2 and g.round.step == "buy_train"  # at the limit, its 5 may still go up
+    assert not [o for o in legal(g, type="buy_train") if not o.get("exchange")]  # but nothing more is bought
+    five = next(t.id for t in g.trains_of("PRO") if t.name == "5")
+    act(g, type="buy_train", entity="PRO", train="7", exchange=five)
+    assert sorted(t.name for t in g.trains_of("PRO")) == ["6", "7"] and g.round.step == "buy_train"
+    seven = next(t.id for t in g.trains_of("PRO") if t.name == "7")
+    act(g, type="buy_train", entity="PRO", train="D", exchange=seven)  # a second swap in the same step
+    assert sorted(t.name for t in g.trains_of("PRO")) == ["6", "D"]
+
+
 def test_rule_32_smallest_bank_train_removed_after_each_set() -> None:
     g = operating({"PRO": 100})
     twos = sum(1 for t in g.depot() if t.name == "2")

@@ -61,7 +61,7 @@ class TrainStep:
     def _can_buy_any(self, game: Game) -> bool:
         assert self.corp is not None
         if len(game.trains_of(self.corp)) >= game.train_limit(self.corp):
-            return False
+            return bool(game.rules.trade_in_options(game, self))  # a swap keeps the count
         return bool(self.available_trains(game)) or any(
             game.trains_of(s) for s in game.corps if s != self.corp)
 

@@ -390,6 +390,11 @@ class TitleRules:
             seen.add(t.name)
         return out
 
+    def trade_in_options(self, game: Game, rnd: OperatingRound) -> list[Any]:
+        """Purchases that hand in one of the corporation's own trains (1830's Diesel, 18FR-RCE's upgrades): a swap,
+        so open at the train limit too."""
+        return []
+
     def exchange_train(self, game: Game, rnd: OperatingRound, act: Any) -> None:
         """Buy a train handing in one of the corporation's own (1830 Diesel trade-in)."""
         raise GameError(M("{title} has no train trade-ins.", title=game.data.title))
