@@ -495,6 +495,22 @@ def test_rule_32_last_of_type_takes_the_next_and_changes_phase() -> None:
     assert sum(1 for t in g.trains if t.name == "3") == 5 and g.phase.name == "3"
 
 
+def test_rule_32_the_last_6_takes_no_7_as_7s_were_on_sale_already() -> None:
+    g = new_game("18FR-RCE", P4)
+    four = next(t for t in g.trains if t.name == "4")
+    four.owner = "PLM"
+    for t in [t for t in g.trains if t.name in ("2", "3", "4", "5") and t is not four]:
+        g.trains.remove(t)
+    g.bought_train_types.update({"2", "3", "4", "5"})
+    for six in [t for t in g.trains if t.name == "6"][:2]:
+        six.owner = POOL
+        g.on_train_bought(six)  # the first 6 put 7s and Diesels on sale
+    assert {t.name for t in g.next_bank_trains()} == {"6", "7", "D"}
+    g.rules.remove_bank_train(g)
+    assert not any(t.name == "6" for t in g.depot()) and sum(1 for t in g.depot() if t.name == "7") == 2
+    assert four in g.trains and g.phase.name == "6"  # no 7 "bought": the 4s run on
+
+
 def test_rule_32_never_a_diesel() -> None:
     g = new_game("18FR-RCE", P4)
     g.trains = [t for t in g.trains if t.name == "D"]

@@ -463,19 +463,27 @@ class Rules18FR(Rules1830):
 
     def remove_bank_train(self, game: Game) -> None:
         """Rule 32: the smallest train in the bank leaves the game, with every effect of a purchase; if it was the
-        last of its type, the first of the next type too. Diesels are never removed (NOTES c3)."""
+        last of its type, the first train of the type that this makes available too (none when that type was on
+        sale already: the 7s after the last 6). Diesels are never removed (NOTES c3)."""
         if not self.params(game).get("remove_bank_train_after_or_set"):
             return
+        depot = game.depot()
+        if not depot:
+            return
+        t = depot[0]
         for _ in range(2):
-            depot = game.depot()
-            if not depot or game.data.train(depot[0].name).unlimited:
+            if game.data.train(t.name).unlimited:
                 return
-            t = depot[0]
+            on_sale = {x.name for x in game.next_bank_trains()}
             game.trains = [x for x in game.trains if x is not t]
             game.say(M("End of the set of operating rounds: a {train}-train is removed from the bank.", train=t.name))
             game.on_train_bought(t)
             if any(x.name == t.name for x in game.depot()):
                 return
+            newly = [x for x in game.next_bank_trains() if x.name not in on_sale]
+            if not newly:
+                return
+            t = newly[0]
 
 
 def _city_exits(lay: Any, ci: int) -> set[int]:
