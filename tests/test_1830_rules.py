@@ -186,6 +186,29 @@ def test_2_zones_lift_the_certificate_and_holding_limits() -> None:
     assert g.rules.multi_buy(g, "PRR", POOL) and not g.rules.multi_buy(g, "PRR", IPO)
 
 
+def test_2_a_player_over_the_certificate_limit_sells_down_before_anything_else() -> None:
+    g = _sr2()
+    for sym in ("NYC", "C&O", "CPR", "ERIE"):  # set-up: four more corporations running, bob their president
+        corp = g.corps[sym]
+        corp.par_price, corp.president, corp.floated = 100, "bob", True
+        g.market.place(sym, 0, 6)
+        g.certs_of(sym, IPO)[0].owner = "bob"
+    singles = [c for sym in ("NYC", "C&O", "CPR", "ERIE") for c in g.certs_of(sym, IPO)[:5]]
+    while g.cert_count("alice") <= g.cert_limit():
+        singles.pop().owner = "alice"  # over the limit, as a presidency change can leave a player
+    for cert in g.certs_of("B&O", IPO)[:2]:
+        cert.owner = POOL
+    g.market.place("B&O", 0, 0)  # yellow: a B&O share would not count toward the limit
+    while g.current_entity != "alice":
+        act(g, "pass")
+    assert {a["type"] for a in legal(g) if a["entity"] == "alice"} == {"sell_shares"}
+    refused(g, "buy_shares", "over the limit of 20: sell down to it before you buy", corporation="B&O",
+            source="pool")
+    act(g, "sell_shares", corporation="NYC", count=1)
+    act(g, "buy_shares", corporation="B&O", source="pool")  # at the limit now: the yellow share may follow
+    assert g.shares_held("alice", "B&O") == 1
+
+
 def test_2_brown_zone_several_pool_shares_in_one_purchase() -> None:
     g = _sr2()
     for cert in g.certs_of("PRR", IPO)[:3]:

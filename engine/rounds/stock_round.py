@@ -125,6 +125,10 @@ class StockRound(Tracked):
     def _check_can_buy(self, game: Game) -> None:
         if self.bought_this_turn:
             raise GameError(M("You have already bought a certificate this turn; pass to end your turn."))
+        over = game.rules.must_sell_down(game, self, self.player(game))
+        if over is not None:
+            raise GameError(M("You hold {n} certificates, over the limit of {limit}: sell down to it before you "
+                              "buy.", n=over[0], limit=over[1]))
 
     def _par(self, game: Game, player: str, act: Par) -> None:
         self._check_can_buy(game)
@@ -285,6 +289,8 @@ class StockRound(Tracked):
                     cert = stock.ipo_cert(game, sym) if source == IPO else stock.pool_cert(game, sym)
                     if cert is not None and stock.buy_problem(game, player, cert, self.sold_in_round[player]) is None:
                         yield BuyShares(entity=player, corporation=sym, source=source)  # type: ignore[arg-type]
+            return
+        if game.rules.must_sell_down(game, self, player) is not None:
             return
         cash = game.available_cash(player)
         room = game.cert_count(player) < game.cert_limit()

@@ -142,8 +142,9 @@ class TitleRules:
             return 0
         return sum(1 for c in game.companies.values() if c.owner == player and not c.closed)
 
-    def stock_turn_end_problem(self, game: Game, rnd: Any, player: str) -> Msg | None:
-        """Why the player may not end his stock turn yet (e.g. still above the certificate limit)."""
+    def must_sell_down(self, game: Game, rnd: Any, player: str) -> tuple[int, int] | None:
+        """(certificates held, limit) when the player is over the certificate limit and may sell now: he must
+        sell down before he buys or ends his turn (titles with ``sell_down_to_cert_limit``)."""
         if not self.sell_down_to_cert_limit:
             return None
         limit = game.cert_limit()
@@ -157,8 +158,15 @@ class TitleRules:
         sold = set() if self.repeated_sales else getattr(rnd, "sold_this_turn", set())
         if not any(rnd.sell_problem(game, player, s, 1) is None for s in game.corps if s not in sold):
             return None
+        return count, limit
+
+    def stock_turn_end_problem(self, game: Game, rnd: Any, player: str) -> Msg | None:
+        """Why the player may not end his stock turn yet (e.g. still above the certificate limit)."""
+        over = self.must_sell_down(game, rnd, player)
+        if over is None:
+            return None
         return M("You hold {n} certificates, over the limit of {limit}: sell enough to comply before ending "
-                 "your turn.", n=count, limit=limit)
+                 "your turn.", n=over[0], limit=over[1])
 
     def sold_out_moves(self, game: Game) -> None:
         """End of a stock round (2-D markets): every corporation wholly held by players moves up one row."""
