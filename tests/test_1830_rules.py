@@ -209,6 +209,20 @@ def test_2_a_player_over_the_certificate_limit_sells_down_before_anything_else()
     assert g.shares_held("alice", "B&O") == 1
 
 
+def test_2_a_holding_left_over_60_percent_is_sold_down_at_the_next_turn() -> None:
+    g = _sr2()
+    for cert in g.certs_of("PRR", IPO)[:4]:
+        cert.owner = "alice"  # 70%: bought in the orange zone, kept when the price left it (a sold-out rise)
+    assert not g.rules.holding_limit_waived(g, "PRR")
+    while g.current_entity != "alice":
+        act(g, "pass")
+    refused(g, "buy_shares", "You hold 70% of PRR, over the limit of 60%: sell down to it before you buy",
+            corporation="B&O", source="ipo")
+    refused(g, "pass", "over the limit of 60%: sell enough to comply before ending your turn")
+    act(g, "sell_shares", corporation="PRR", count=1)
+    act(g, "pass")
+
+
 def test_2_brown_zone_several_pool_shares_in_one_purchase() -> None:
     g = _sr2()
     for cert in g.certs_of("PRR", IPO)[:3]:

@@ -127,8 +127,7 @@ class StockRound(Tracked):
             raise GameError(M("You have already bought a certificate this turn; pass to end your turn."))
         over = game.rules.must_sell_down(game, self, self.player(game))
         if over is not None:
-            raise GameError(M("You hold {n} certificates, over the limit of {limit}: sell down to it before you "
-                              "buy.", n=over[0], limit=over[1]))
+            raise GameError(M("{over}: sell down to it before you buy.", over=over))
 
     def _par(self, game: Game, player: str, act: Par) -> None:
         self._check_can_buy(game)

@@ -40,7 +40,7 @@ class TitleRules:
     sales_after_purchase = False
     # sales may come before and after the turn's one purchase (1830: sell-buy-sell)
     sell_buy_sell = False
-    # a holding above the limit, bought while the zone allowed it, is kept when the price leaves the zone (18FR-RCE)
+    # a holding above the limit, bought while the zone allowed it, may stay when the price leaves the zone (1830)
     over_limit_kept = False
     bid_multiple = 1  # bids on privates are whole multiples of this (18FR-RCE: 5fr)
     multi_buy_mixed_sources = False  # one brown-zone purchase may take shares from the IPO and the pool (18FR-RCE)
@@ -142,31 +142,36 @@ class TitleRules:
             return 0
         return sum(1 for c in game.companies.values() if c.owner == player and not c.closed)
 
-    def must_sell_down(self, game: Game, rnd: Any, player: str) -> tuple[int, int] | None:
-        """(certificates held, limit) when the player is over the certificate limit and may sell now: he must
-        sell down before he buys or ends his turn (titles with ``sell_down_to_cert_limit``)."""
-        if not self.sell_down_to_cert_limit:
-            return None
-        limit = game.cert_limit()
-        if game.cert_count_bound(player) <= limit:
-            return None
-        count = game.cert_count(player)
-        if count <= limit or not self.sales_allowed(game, rnd):
+    def must_sell_down(self, game: Game, rnd: Any, player: str) -> Msg | None:
+        """What the player holds over a limit while he may sell it now: he must sell down before he buys or ends
+        his turn (titles with ``sell_down_to_cert_limit``). The holding limit counts too where a holding may be
+        left over it (``over_limit_kept``: a price leaving the orange zone, 1830)."""
+        if not self.sell_down_to_cert_limit or not self.sales_allowed(game, rnd):
             return None
         if getattr(rnd, "bought_this_turn", False) and not rnd.may_sell_after_purchase(game):
             return None  # no further sale is possible this turn
         sold = set() if self.repeated_sales else getattr(rnd, "sold_this_turn", set())
-        if not any(rnd.sell_problem(game, player, s, 1) is None for s in game.corps if s not in sold):
-            return None
-        return count, limit
+        limit = game.cert_limit()
+        if game.cert_count_bound(player) > limit:
+            count = game.cert_count(player)
+            if count > limit and any(rnd.sell_problem(game, player, s, 1) is None for s in game.corps
+                                     if s not in sold):
+                return M("You hold {n} certificates, over the limit of {limit}", n=count, limit=limit)
+        if self.over_limit_kept:
+            cap = game.holding_limit_percent()
+            for s in game.corps:
+                pct = game.percent_of(s, game.shares_held(player, s))
+                if pct > cap and not self.holding_limit_waived(game, s) and s not in sold and \
+                        rnd.sell_problem(game, player, s, 1) is None:
+                    return M("You hold {pct}% of {corp}, over the limit of {limit}%", pct=pct, corp=s, limit=cap)
+        return None
 
     def stock_turn_end_problem(self, game: Game, rnd: Any, player: str) -> Msg | None:
         """Why the player may not end his stock turn yet (e.g. still above the certificate limit)."""
         over = self.must_sell_down(game, rnd, player)
         if over is None:
             return None
-        return M("You hold {n} certificates, over the limit of {limit}: sell enough to comply before ending "
-                 "your turn.", n=over[0], limit=over[1])
+        return M("{over}: sell enough to comply before ending your turn.", over=over)
 
     def sold_out_moves(self, game: Game) -> None:
         """End of a stock round (2-D markets): every corporation wholly held by players moves up one row."""

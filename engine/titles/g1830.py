@@ -114,7 +114,7 @@ class Rules1830(PrivateAuction, Privates1830, HomeStations, TitleRules):
     emergency_cheapest_only = True
     sell_down_to_cert_limit = True
     privates_count_for_cert_limit = True
-    over_limit_kept = True  # nobody must sell when a price leaves the orange zone (a sold-out rise can do it)
+    over_limit_kept = True  # a price leaving the orange zone may leave a holding over 60% until its next turn
     ipo_at_par = True
     sell_only_what_is_needed = True
     towns_count_toward_distance = True  # a train of N visits N locations, towns among them

@@ -70,7 +70,7 @@ class Rules18FR(Rules1830):
     bid_multiple = 5  # rule 6
     sell_buy_sell = True  # rule 7
     multi_buy_mixed_sources = True  # rule 9
-    over_limit_kept = True  # 1830: nobody must sell when a price leaves the orange/brown zone
+    over_limit_kept = True  # 1830: a holding left over 60% by a price leaving orange/brown is sold down next turn
 
     # -- setup
     def setup(self, game: Game) -> None:
