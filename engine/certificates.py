@@ -98,9 +98,11 @@ class Certificates:
                         corp.president, corp.frozen = name, False
                         self.say(M("{player} exchanges two shares for the {corp} President's certificate.",
                                    player=name, corp=corp_sym))
+                        self.check_train_limits()  # a discard waited for a president to choose it
                         return
             elif pres_cert.owner not in (IPO, RESERVED, POOL):
                 corp.president, corp.frozen = pres_cert.owner, False
+                self.check_train_limits()
             return
         best, best_n = current, self.shares_held(current, corp_sym)
         for name in holders:

@@ -136,7 +136,9 @@ class TrainsAndPhases:
 
     def check_train_limits(self) -> None:
         for sym, corp in self.corps.items():
-            if corp.floated and len(self.trains_of(sym)) > self.train_limit(sym) and sym not in self.pending_discards:
+            # a corporation without a president (18FL, after a bankruptcy) keeps its trains until it has one
+            if corp.floated and corp.president is not None and len(self.trains_of(sym)) > self.train_limit(sym) \
+                    and sym not in self.pending_discards:
                 self.pending_discards.append(sym)
 
 

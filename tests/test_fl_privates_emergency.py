@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from engine import Game
 from engine.errors import GameError
 from engine.invariants import violations
-from tests.fl_helpers import act, sal_operating
+from tests.fl_helpers import act, drive, sal_operating
 
 
 def test_tallahassee_railroad_lays_an_extra_yellow_tile_and_closes() -> None:
@@ -109,6 +110,55 @@ def _sal_without_a_train(sal_cash: int, alice_cash: int):  # type: ignore[no-unt
         g.pay(BANK, "alice", alice_cash - alice)
     assert g.round.must_raise(g) and g.shares_held("alice", "SR") == 1
     return g
+
+
+def test_rule_8_4_3_bankrupt_only_after_every_legal_sale() -> None:
+    g = _sal_without_a_train(sal_cash=0, alice_cash=0)
+    assert "bankrupt" not in {a.type for a in g.legal_actions()}
+    with pytest.raises(GameError, match="must first sell every share he may"):
+        act(g, "bankrupt", "SAL")
+    price = g.price("SR")
+    act(g, "sell_shares", "alice", corporation="SR", count=1)  # still short of the $100 train
+    act(g, "bankrupt", "SAL")
+    assert g.player("alice").bankrupt and g.corps["SAL"].cash == price  # the sale's proceeds stay for the train
+    assert g.price("SR") < price  # and the sale moved the price, as any sale does
+    assert not violations(g)
+
+
+def _frozen_sal() -> Game:
+    """alice, SAL's president, goes bankrupt buying its train: SAL is left without a president (carol holds one share),
+    its President's certificate in the pool."""
+    g = _sal_without_a_train(sal_cash=0, alice_cash=0)
+    act(g, "sell_shares", "alice", corporation="SR", count=1)
+    act(g, "bankrupt", "SAL")
+    assert g.corps["SAL"].president is None and g.corps["SAL"].frozen
+    return g
+
+
+def test_rule_8_4_3_a_frozen_corporations_trains_stay_in_place() -> None:
+    g = _frozen_sal()
+    g.train("2-0").owner = "SAL"  # set-up: SAL keeps a train
+    drive(g, lambda g: g.round.kind == "operating" and g.round.step == "buy_train" and g.current_entity != "SAL")
+    buyer = g.current_entity
+    assert not [a for a in g.legal_actions() if a.type == "buy_train" and a.train == "2-0"]
+    with pytest.raises(GameError, match="SAL has no president to agree to a sale"):
+        act(g, "buy_train", buyer, train="2-0", price=1)
+    assert g.train("2-0").owner == "SAL"
+
+
+def test_rule_8_4_3_a_frozen_corporation_over_its_limit_discards_once_it_has_a_president() -> None:
+    g = _frozen_sal()
+    for t in [t for t in g.depot() if t.name in ("2", "3")][:5]:
+        t.owner = "SAL"  # set-up: more trains than SAL's limit, as a phase change can leave it
+    assert len(g.trains_of("SAL")) > g.train_limit("SAL")
+    g.check_train_limits()
+    assert "SAL" not in g.pending_discards  # nobody to choose: the game does not wait for a discard
+    drive(g, lambda g: g.round.kind == "stock" and g.current_entity == "carol")
+    g.pay("bank", "carol", 100)  # set-up: the price of a share
+    act(g, "buy_shares", "carol", corporation="SAL", source="ipo")  # carol's second share: she takes the presidency
+    assert g.corps["SAL"].president == "carol" and g.pending_discards == ["SAL"]
+    act(g, "discard_train", "SAL", train=g.trains_of("SAL")[0].id)
+    assert not violations(g)
 
 
 def test_rule_8_4_1_stock_is_sold_only_to_raise_missing_cash() -> None:

@@ -63,7 +63,7 @@ class TrainStep:
         if len(game.trains_of(self.corp)) >= game.train_limit(self.corp):
             return bool(game.rules.trade_in_options(game, self))  # a swap keeps the count
         return bool(self.available_trains(game)) or any(
-            game.trains_of(s) for s in game.corps if s != self.corp)
+            game.trains_of(s) for s, c in game.corps.items() if s != self.corp and c.president is not None)
 
     def cheapest_price(self, game: Game) -> int:
         prices = [t.price for t, _ in self.available_trains(game)]
@@ -94,8 +94,8 @@ class TrainStep:
                     out.append(BuyTrain(entity=sym, train=t.id, price=t.price, variant=t.variant))
             funded = game.rules.president_funds_corporation_train(game, self)
             on_hand = self.president_contribution_limit(game, pres) if pres else 0
-            for other in game.corps:
-                if other == sym:
+            for other, seller in game.corps.items():
+                if other == sym or seller.president is None:  # no president: nobody may sell its trains
                     continue
                 for t in game.trains_of(other):
                     if t.obsolete:
@@ -186,6 +186,9 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
         raise GameError(M("{corp} already owns that {train}-train.", corp=sym, train=t.variant))
     if t.obsolete:
         raise GameError(M("That {train}-train is obsolete; nobody may buy it.", train=t.variant))
+    if t.owner in game.corps and game.corps[t.owner].president is None:
+        raise GameError(M("{seller} has no president to agree to a sale: its trains stay with it until a player "
+                          "controls it again.", seller=t.owner))
     if act.variant not in (None, t.variant):
         # a train bought from a corporation keeps its side: the variant is chosen only when it leaves the bank
         raise GameError(M("{seller}'s train {id} is a {train}-train, not a {variant}-train.", seller=t.owner, id=t.id,

@@ -51,6 +51,7 @@ KEY_WEST = "M24"
 class Rules18FL(FLPrivates, FLTokens, TitleRules):
     title = "18FL"
     corporation_train_cash_on_hand_only = True  # 8.4.2: no stock sold toward a train from another corporation
+    bankrupt_after_all_sales = True  # 8.4.3: bankrupt "after selling all the stock he is legally permitted to sell"
     options = {"two_player_share_limit": "Two players only: a player may hold up to 70% of a corporation."}
     or_steps = ("convert", "track", "token", "routes", "dividend", "buy_train")
     token_step_words = M("place a station token or build a hotel")

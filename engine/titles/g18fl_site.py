@@ -50,6 +50,7 @@ class Rules18FLSite(Rules18FL):
     profile = "18xx.games"
     pool_trains_count_as_depot = True  # D8
     bankrupt_keeps_holdings = True  # D2: what the pool limits leave unsold stays with the bankrupt player
+    bankrupt_after_all_sales = False  # D2: the site's bankruptcy makes those sales itself
 
     # -- D15 --------------------------------------------------------------------------------------------------
     def dividend_for(self, game: Game, corp: str, revenue: int, shares: int) -> int:
