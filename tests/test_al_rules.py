@@ -408,6 +408,53 @@ def test_bank_broken_in_a_stock_round_ends_the_game_after_it_and_one_operating_r
     assert g.result()[seller] == score(g, seller)
 
 
+def test_bank_broken_by_the_privates_opening_an_operating_round_ends_the_game_after_that_round() -> None:
+    g = phase3_game()
+    drain_bank(g, 30)  # less than the privates pay at the start of OR 5.1 (4(a))
+    while g.round.kind == "stock":
+        g.process({"type": "pass", "entity": g.current_entity})
+    assert g.bank_broken and g.round.name == "OR 5.1"
+    play(g, Plan(), lambda g: g.finished)
+    assert g.end_reason == "bank" and g.finished_rounds[-1]["name"] == "OR 5.1"  # that round, not the set
+
+
+def test_3_2_b_a_private_sold_on_the_sellers_turn_is_his_action_not_a_pass() -> None:
+    g = new_game("18AL", P3)
+    play(g, Plan(), stock_round(2))
+    while g.current_entity != "Ann":
+        g.process({"type": "pass", "entity": g.current_entity})
+    g.process({"type": "buy_company", "entity": "Bob", "company": "TR", "price": 10})  # on Ann's turn
+    for who in ("Ann", "Bob", "Cy"):
+        g.process({"type": "pass", "entity": who})
+    assert g.round.kind == "stock" and g.current_entity == "Ann"  # only two passes in a row since her sale
+    g.process({"type": "pass", "entity": "Ann"})
+    assert g.round.kind == "operating" and g.players[g.priority].name == "Bob"  # after the last to act
+
+
+def test_3_3_b_over_the_limit_a_player_may_buy_yellow_stock_before_selling_down() -> None:
+    g = new_game("18AL", ["Ann", "Bob", "Cy", "Dee", "Eve"])
+    play(g, Plan(), stock_round(2))
+    while g.current_entity != "Bob":
+        g.process({"type": "pass", "entity": g.current_entity})
+    g.process({"type": "par", "entity": "Bob", "corporation": "WRA", "price": 60})
+    g.process({"type": "pass", "entity": "Bob"})
+    g.market.place("WRA", 2, 0)  # set-up: WRA in the yellow zone
+    for corp in ("ABC", "TAG"):  # set-up: Ann over the certificate limit, 60% of each
+        for c in g.certs_of(corp):
+            if g.shares_held("Ann", corp) < 6 and c.owner != "Ann" and not c.president:
+                c.owner = "Ann"
+        g.update_presidency(corp)
+    assert g.cert_count("Ann") > g.cert_limit()
+    while g.current_entity != "Ann":
+        g.process({"type": "pass", "entity": g.current_entity})
+    with pytest.raises(GameError, match="over the limit"):
+        g.process({"type": "pass", "entity": "Ann"})
+    g.process({"type": "buy_shares", "entity": "Ann", "corporation": "WRA"})  # the purchase first (3.2)
+    while g.cert_count("Ann") > g.cert_limit():
+        g.process({"type": "sell_shares", "entity": "Ann", "corporation": "ABC", "count": 1})
+    g.process({"type": "pass", "entity": "Ann"})
+
+
 def test_300_ends_the_game_after_the_current_operating_round_and_scores_privates_at_par() -> None:
     g = new_game("18AL", P3)
     plan = Plan(trains={"ABC": ("2", "2", "2"), "TAG": ("2", "2")})  # no 3-train: one OR per set, prices climb

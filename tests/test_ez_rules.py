@@ -520,7 +520,9 @@ def _forced(cash: int = 20) -> Game:
     for t in g.trains:
         if t.name == "2" and t.id != "2-5":
             t.owner = "BR&N" if t.id < "2-3" else "M&R"  # set-up: the bank has one 2-train left
-    g.corps["BR&N"].floated = g.corps["M&R"].floated = True
+    for sym, pres in (("BR&N", "Bob"), ("M&R", "Cy")):
+        g.corps[sym].floated, g.corps[sym].president = True, pres
+        g.certs_of(sym)[0].owner = pres  # their presidents, who would agree to sell a train
     g.round._must_own = None
     return g
 

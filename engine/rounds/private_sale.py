@@ -338,6 +338,7 @@ class PrivateSaleStockRound(StockRound):
             player_buys_company(game, act.entity, act.company, act.price)
             self.summary.append(M("{player} sold {company} to {buyer}", player=player, company=act.company,
                                   buyer=act.entity))
+            self.traded_this_turn = True  # an action: his turn's end is not a pass
             self._acted(game)
         else:
             raise GameError(M("It is {player}'s turn: privates change hands now only to or from {player}.",

@@ -38,6 +38,7 @@ class StockRound(Tracked):
         self.sold_in_round: dict[str, set[str]] = {p.name: set() for p in game.players}
         self.sold_this_turn: set[str] = set()
         self.bought_this_turn = False
+        self.traded_this_turn = False  # sold a private to another player on his own turn (18AL 3.2(b))
         self.sold_before_purchase = False
         self.multi: tuple[str, str] | None = None  # (corp, source) the turn's purchase may add to (brown zone)
         self.done = False
@@ -125,7 +126,7 @@ class StockRound(Tracked):
     def _check_can_buy(self, game: Game) -> None:
         if self.bought_this_turn:
             raise GameError(M("You have already bought a certificate this turn; pass to end your turn."))
-        over = game.rules.must_sell_down(game, self, self.player(game))
+        over = game.rules.must_sell_down(game, self, self.player(game)) if game.rules.sell_down_before_buying else None
         if over is not None:
             raise GameError(M("{over}: sell down to it before you buy.", over=over))
 
@@ -233,7 +234,7 @@ class StockRound(Tracked):
         problem = game.rules.stock_turn_end_problem(game, self, player)
         if problem:
             raise GameError(problem)
-        if self.sold_this_turn or self.bought_this_turn:
+        if self.sold_this_turn or self.bought_this_turn or self.traded_this_turn:
             game.say(M("{player} ends the turn.", player=player))
             self._end_turn(game)
             return
@@ -252,7 +253,7 @@ class StockRound(Tracked):
     def _end_turn(self, game: Game) -> None:
         game.rules.on_stock_turn_end(game, self)
         self.sold_this_turn = set()
-        self.bought_this_turn = False
+        self.bought_this_turn = self.traded_this_turn = False
         self.sold_before_purchase = False
         self.multi = None
         self.turn = (self.turn + 1) % len(game.players)
@@ -289,7 +290,7 @@ class StockRound(Tracked):
                     if cert is not None and stock.buy_problem(game, player, cert, self.sold_in_round[player]) is None:
                         yield BuyShares(entity=player, corporation=sym, source=source)  # type: ignore[arg-type]
             return
-        if game.rules.must_sell_down(game, self, player) is not None:
+        if game.rules.sell_down_before_buying and game.rules.must_sell_down(game, self, player) is not None:
             return
         cash = game.available_cash(player)
         room = game.cert_count(player) < game.cert_limit()

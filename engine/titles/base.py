@@ -69,6 +69,8 @@ class TitleRules:
     treasury_dividend_holders: tuple[str, ...] = (POOL,)
     # a player over the certificate limit must sell down before ending his stock turn, when a sale is possible
     sell_down_to_cert_limit = False
+    # ... and before he buys (1830 NOTES 2, 18EZ Q18); else his purchase may come first (18AL 3.3(b))
+    sell_down_before_buying = False
     # a president raising money for a train sells only what the train needs (18AL, 18EZ)
     sell_only_what_is_needed = False
     # a corporation with no legal route need not own a train (18AL 4.2.5, 18EZ 2.8)
@@ -143,9 +145,9 @@ class TitleRules:
         return sum(1 for c in game.companies.values() if c.owner == player and not c.closed)
 
     def must_sell_down(self, game: Game, rnd: Any, player: str) -> Msg | None:
-        """What the player holds over a limit while he may sell it now: he must sell down before he buys or ends
-        his turn (titles with ``sell_down_to_cert_limit``). The holding limit counts too where a holding may be
-        left over it (``over_limit_kept``: a price leaving the orange zone, 1830)."""
+        """What the player holds over a limit while he may sell it now: he must sell down before he ends his turn
+        (titles with ``sell_down_to_cert_limit``), and before he buys (``sell_down_before_buying``). The holding
+        limit counts too where a holding may be left over it (``over_limit_kept``: a price leaving orange, 1830)."""
         if not self.sell_down_to_cert_limit or not self.sales_allowed(game, rnd):
             return None
         if getattr(rnd, "bought_this_turn", False) and not rnd.may_sell_after_purchase(game):

@@ -113,6 +113,7 @@ class Rules1830(PrivateAuction, Privates1830, HomeStations, TitleRules):
     fixed_operating_order = True
     emergency_cheapest_only = True
     sell_down_to_cert_limit = True
+    sell_down_before_buying = True  # NOTES 2: "before doing anything else"
     privates_count_for_cert_limit = True
     over_limit_kept = True  # a price leaving the orange zone may leave a holding over 60% until its next turn
     ipo_at_par = True

@@ -172,7 +172,9 @@ class Rules18AL(ALPrivates, NameChits, CompanyStep, HomeStations, TitleRules):
 
     def on_bank_broken(self, game: Game) -> None:
         st = state(game)
-        if game.round is not None and game.round.kind == "stock":
+        # a finished stock round is still the game's round while the next operating round pays the privates
+        # (4(a)): a break then is that operating round's
+        if game.round is not None and game.round.kind == "stock" and not game.round.finished(game):
             st.end_after_next_or = st.end_after_next_or or "bank"
         else:
             st.end_after_or = st.end_after_or or "bank"

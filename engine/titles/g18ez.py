@@ -160,6 +160,7 @@ class Rules18EZ(HomeStations, TitleRules):
     towns_count_toward_distance = True  # 2.6: small cities are cities
     treasury_dividend_holders = (IPO,)  # 2.7; the open market's part stays with the bank (Q3)
     sell_down_to_cert_limit = True  # Q18
+    sell_down_before_buying = True  # Q18: "before he may buy"
     sell_only_what_is_needed = True  # 2.10, Q13
     # 2.10: he chooses which shares, only enough; a sale that leaves him short does not bar more of that railroad
     # (its value drops a row a share either way), else a first small sale could make him bankrupt (2.11)
