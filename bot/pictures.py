@@ -62,7 +62,8 @@ def kept_homes(game: Game) -> dict[str, tuple[str, int]]:
         corp = game.corps.get(cd.sym)
         if corp is None or corp.operated or cd.sym == operating:
             continue
-        out[cd.sym] = home(game, cd.sym) if callable(home) else (cd.home, -1 if cd.home_city is None else cd.home_city)
+        out[cd.sym] = home(game, cd.sym) if callable(home) else \
+            (cd.home, -1 if cd.home_city is None else game.board.current_city(cd.home, cd.home_city))
     return out
 
 

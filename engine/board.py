@@ -26,6 +26,9 @@ class HexState(Tracked):
     hotels: dict[int, str] = field(default_factory=dict)
     # bonus markers, e.g. {"port": "SAL"} or {"coal": "S&NA"}
     markers: dict[str, str] = field(default_factory=dict)
+    # printed city -> the city it has become on the tile, where an upgrade numbered them otherwise (1830's New
+    # York #54: a home named by its printed city follows it)
+    city_moves: dict[int, int] = field(default_factory=dict)
 
 
 _TOKENS, _EXTRA = attrgetter("tokens"), attrgetter("extra_tokens")
@@ -155,7 +158,15 @@ class Board(Tracked):
                 free = target.index(None)
                 target[free] = corp
         st.extra_tokens = [(c, city_map[ci]) for c, ci in st.extra_tokens]
+        moves = {p: city_map[ci] for p in range(len(self.title.hex(hex_id).cities))
+                 if (ci := st.city_moves.get(p, p)) < len(city_map)}
+        st.city_moves = {p: ci for p, ci in moves.items() if ci != p}
         st.tile, st.instance, st.rotation, st.tokens = tile, instance, rotation, new_tokens
+
+    def current_city(self, hex_id: str, printed: int) -> int:
+        """The city that a printed city of the hex is now (an upgrade may number a tile's cities otherwise)."""
+        st = self.hexes.get(hex_id)
+        return printed if st is None else st.city_moves.get(printed, printed)
 
     def _next_unlimited(self, tile: str) -> int:
         used = [st.instance for st in self.hexes.values() if st.tile == tile]
@@ -172,3 +183,4 @@ class Board(Tracked):
         st.tokens = [[None] * c.slots for c in h.cities]
         st.extra_tokens = []
         st.hotels = {}
+        st.city_moves = {}

@@ -52,7 +52,8 @@ def exit_problem(game: Game, hex_id: str, new: Layout) -> Msg | None:
             return M("the {side} side of {hex} is impassable", side=side, hex=hex_id)
         odef = game.data.hex(other)
         olayout = board.layout(other)
-        if odef.color in ("red", "gray") and (e + 3) % 6 not in olayout.exits:
+        if (odef.color == "red" or (odef.color == "gray" and not game.rules.track_may_end_at_grey_sides)) and \
+                (e + 3) % 6 not in olayout.exits:
             return M("track on its {side} side would run into the blank side of {place}", side=side,
                      place=odef.name or other)
     return None

@@ -326,7 +326,7 @@ def default_homes(board: Board) -> dict[str, tuple[str, int]]:
     """Home stations still to come when the caller does not say: corporations with no token on the board (city -1:
     a home without a named city, 1830 Erie, shown in the first free city of its hex)."""
     placed: set[str] = {c for st in board.hexes.values() for slots in st.tokens for c in slots if c}
-    return {c.sym: (c.home, -1 if c.home_city is None else c.home_city)
+    return {c.sym: (c.home, -1 if c.home_city is None else board.current_city(c.home, c.home_city))
             for c in board.title.corporations if c.sym not in placed}
 
 

@@ -322,6 +322,27 @@ def test_4_station_tokens_cost_and_reserved_homes() -> None:
     assert g.rules.reserved_slots(g, "E11", 0, "PRR") == 1
 
 
+def test_4_the_nynh_home_follows_its_city_when_new_york_is_upgraded() -> None:
+    g = to_operating(game(), "PRR", par=67)
+    for t in g.trains:
+        if t.name == "2" or t.id == "3-0":
+            t.owner = "B&M"  # set-up: phase 3, green tiles
+    g.bought_train_types.update({"2", "3"})
+    g.phase_index = next(i for i, ph in enumerate(g.data.phases) if ph.name == "3")
+    g.board.hexes["G19"].tokens[1][0] = "PRR"  # set-up: a PRR station in New York's other city
+    edge3 = [ci for ci, _ in enumerate(g.board.layout("G19").cities)
+             if any(("edge", 3) in p and ("city", ci) in p for p in g.board.layout("G19").paths)]
+    assert edge3 == [0] and g.rules.home(g, "NYNH") == ("G19", 0)
+    lay = next(o for o in legal(g) if o["type"] == "lay_tile" and o["hex"] == "G19")
+    g.process(lay)  # the #54: its cities are numbered the other way round
+    now = [ci for ci, _ in enumerate(g.board.layout("G19").cities)
+           if any(("edge", 3) in p and ("city", ci) in p for p in g.board.layout("G19").paths)]
+    assert now == [1] and g.board.hexes["G19"].tokens[0] == ["PRR"]
+    assert g.rules.home(g, "NYNH") == ("G19", 1)  # the city on edge 3 still
+    assert g.rules.home_choices(g, "NYNH") == [1]
+    assert [g.rules.reserved_slots(g, "G19", c, "C&O") for c in (0, 1)] == [0, 1]
+
+
 def test_4_an_unplaced_home_keeps_its_token_and_price() -> None:
     """The Erie waits to choose its Buffalo city until E11 has track; meanwhile its home token is its own: a station
     placed elsewhere costs the second token's price, and the last token is never placed elsewhere (a seeded game once
@@ -449,6 +470,10 @@ def test_4_cs_lays_its_town_free_without_a_connection() -> None:
     cash = g.corps["PRR"].cash
     g.process(lays[0])
     assert g.corps["PRR"].cash == cash and g.round.step == "track"  # an extra lay: the turn's own lay remains
+    h = to_operating(game())
+    h.companies["CS"].owner = "PRR"
+    act(h, "pass")  # past the track step: the extra lay is still on offer (ruling 7: at any point of the turn)
+    assert h.round.step != "track" and [a for a in legal(h) if a["entity"] == "CS"] == lays
 
 
 def test_4_dh_tile_and_token_need_a_station_token_left() -> None:
@@ -470,9 +495,33 @@ def test_4_dh_tile_and_token_need_a_station_token_left() -> None:
         {"entity": "PRR", "type": "place_token", "hex": "F16", "city": 0}]
     with pytest.raises(GameError, match="There is no city -1 in F16"):  # once taken as the last city
         act(g, "place_token", hex="F16", city=-1)
+    refused(g, "pass", "PRR places the DH station in F16 now: it came with the tile")
     cash = g.corps["PRR"].cash
     act(g, "place_token", hex="F16", city=0)
     assert g.corps["PRR"].cash == cash and g.corps["PRR"].tokens_left == tokens - 1
+
+
+def test_3_a_corporation_floating_during_an_operating_round_operates_from_the_next() -> None:
+    g = buy_privates(game())
+    mh = g.companies["MH"].owner
+    float_corp(g, "PRR", 67, passes=False)
+    act(g, "par", corporation="NYC", price=67) if not g.round.bought_this_turn else act(g, "pass")
+    while sum(g.shares_held(p.name, "NYC") for p in g.players) < 5:  # five NYC shares sold: one short of floating
+        if g.round.kind != "stock":
+            break
+        if g.round.current_entity(g) != mh and not g.round.bought_this_turn and \
+                any(a["type"] == "buy_shares" and a["corporation"] == "NYC" for a in legal(g)):
+            act(g, "buy_shares", corporation="NYC", source="ipo")
+        else:
+            act(g, "pass")
+    pass_round(g)
+    assert g.round.kind == "operating" and g.round.order == ["PRR"] and not g.corps["NYC"].floated
+    g.process({"entity": "MH", "type": "buy_shares", "corporation": "NYC", "source": "ipo"})  # the sixth share
+    assert g.corps["NYC"].floated
+    while g.round.kind == "operating":
+        assert g.round.corp == "PRR"  # the NYC waits for the next round
+        skip_to(g, "buy_train")
+        act(g, "buy_train", train="2") if not g.trains_of("PRR") else act(g, "pass")
 
 
 # -- 5. Round sequence and game end -----------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from engine.errors import GameError
 from engine.invariants import violations
 from engine.routes import TrainSpec, best_routes
 from engine.state import BANK, IPO, POOL
+from engine.tiles import tile_layout
 from engine.titles.g18ez import spi
 from tests.ez_helpers import act, float_in_first_round, pass_turn, put, to_step
 
@@ -307,10 +308,11 @@ def test_1_11_sold_out_railroads_rise_at_the_end_of_the_round() -> None:
 def test_2_1_operating_order_value_then_column_then_stack_t3() -> None:
     g = new_game("18EZ", P3)
     m = spi(g)
-    m.place("BCRR", 2, 4)  # $120, leftmost column of the fragment... (grid column 4)
-    m.place("PS&W", 1, 5)  # $120 in the middle column, on top
-    m.place("BR&N", 1, 5)
-    m.place("M&R", 0, 6)  # $120 in the right column
+    m.place("BCRR", 2, 4)  # $120 in the left column
+    m.place("PS&W", 3, 5)  # $120 in the middle column, on top
+    m.place("BR&N", 3, 5)
+    m.place("M&R", 4, 6)  # $120 in the right column
+    assert {g.price(s) for s in ("BCRR", "PS&W", "BR&N", "M&R")} == {120}  # as in the example
     assert m.operating_order(["BCRR", "PS&W", "BR&N", "M&R"]) == ["M&R", "PS&W", "BR&N", "BCRR"]
 
 
@@ -375,6 +377,17 @@ def test_2_3_no_track_off_the_grid_and_2_4_grey_hexes_never_upgrade() -> None:
         act(g, type="lay_tile", entity="PS&W", hex="F4", tile="8", rotation=2)  # sides 2 and 4: E3 is no hex
     with pytest.raises(GameError, match="cannot take track"):
         act(g, type="lay_tile", entity="PS&W", hex="D6", tile="9", rotation=0)
+
+
+def test_2_3_track_may_dead_end_against_a_grey_hex() -> None:
+    g = _opened()
+    rot = next(r for r in range(6) if tile_layout(g.data.tiles["57"], r).exits == {2, 5})
+    act(g, type="lay_tile", entity="PS&W", hex="F6", tile="57", rotation=rot)  # towards E5
+    to_step(g, "PS&W", "track")
+    d6 = g.board.neighbour("E5", 3)
+    assert d6 == "D6" and g.data.hex(d6).color == "gray" and 0 not in g.board.layout(d6).exits
+    act(g, type="lay_tile", entity="PS&W", hex="E5", tile="8", rotation=3)  # sides 3 and 5: a dead end at D6
+    assert g.board.hexes["E5"].tile == "8"
 
 
 def test_2_4_upgrades_wait_for_their_phase_and_towns_and_metropolis_upgrade() -> None:

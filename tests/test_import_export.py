@@ -21,6 +21,7 @@ from engine.record import from_record, to_record
 from engine.records import RecordError, read_record
 from engine.selfplay import choose
 from engine.titles import new_game
+from tests.positions import run_on_two_ways
 
 REPO = Path(__file__).resolve().parents[1]
 RECORD = REPO.parent / "shared" / "reference" / "records" / "18FL-2p-short.json"
@@ -466,7 +467,8 @@ async def test_a_finished_record_says_so_before_anyone_claims(svc: Service) -> N
 async def test_a_redone_run_is_the_run_that_was_undone(svc: Service) -> None:
     """A redo applies the stored action as the log replays it: the routes keep the track they took (here, a route
     that could be laid on other track of the same stops), so the game is the one before the undo, byte for byte."""
-    game = played("18EZ", ["ann", "ben", "cid"], 1, 824)
+    whole, at = run_on_two_ways()
+    game = whole.replayed(at)
     assert game.round.step == "routes" and game.current_entity == "BR&N"
     r = await do(svc, DAVE, "game import", file=as_file(to_record(game)))
     assert r.ok, r.full_text()
@@ -529,10 +531,10 @@ def test_our_own_record_from_outside_takes_nothing_on_trust() -> None:
     """A run's recorded revenue and track are checked like any submission: a record claiming more is refused."""
     from engine.record import read_own
 
-    game = played("18EZ", ["ann", "ben", "cid"], 1, 825)
+    game, at = run_on_two_ways()
     data = to_record(game)
     assert snapshot.fingerprint(read_own(data)) == snapshot.fingerprint(game)
-    run = data["actions"][824]
+    run = data["actions"][at]
     assert run["type"] == "run_routes"
     run["routes"][0]["revenue"] += 500
     read = read_own(data)  # the revenue is the rules', whatever the record says

@@ -85,19 +85,12 @@ def test_a_logged_run_checked_again_keeps_its_track() -> None:
     """Our log records each route's track; checked again as a new submission (a redo, our own record imported),
     the run takes that track when it is a way to run the stops, so the game is the same byte for byte. Track that
     is not a way to run them is not taken, and lets no wrong route in."""
-    import random
-
     from engine import snapshot
     from engine.actions import dump_action
     from engine.errors import GameError
-    from engine.selfplay import choose
-    from engine.titles import new_game
+    from tests.positions import run_on_two_ways
 
-    game = new_game("18EZ", ["ann", "ben", "cid"], seed=1)
-    rng = random.Random(1)
-    at = 824  # BR&N's 5-train, whose stops lie on more than one way of track
-    while len(game.actions) <= at:
-        game.process(choose(rng, game.legal_actions(), game))
+    game, at = run_on_two_ways()  # BR&N's 4-train, whose stops lie on more than one way of track
     logged = dump_action(game.actions[at])
     route = logged["routes"][0]
     free = game.replayed(at)

@@ -85,11 +85,14 @@ class OperatingRound(TrainStep, EmergencyMoney, Tracked):
         self.corp = None
         waiting = [s for s, c in game.corps.items()
                    if c.floated and not c.frozen and s not in self.operated and c.president]
+        if self.order is not None:
+            # an order fixed as the round began holds the corporations floated then; one floating during the
+            # round (1830: the M&H exchange completing the NYC's 60%) operates from the next round
+            waiting = [s for s in self.order if s in waiting]
         if not waiting:
             self.done = True
             return
-        fixed = [s for s in self.order or () if s in waiting]
-        self.corp = fixed[0] if fixed else game.market.operating_order(waiting)[0]
+        self.corp = waiting[0] if self.order is not None else game.market.operating_order(waiting)[0]
         self.lays, self.company_uses, self.token_placed = [], [], False
         self.bank_types_bought, self.emergency_sold, self.emergency_raised = [], [], 0
         self.revenue, self.routes = 0, None
@@ -257,6 +260,9 @@ class OperatingRound(TrainStep, EmergencyMoney, Tracked):
 
     # -- token
     def _token_pass(self, game: Game, act: Pass) -> None:
+        problem = game.rules.token_pass_problem(game, self)
+        if problem:
+            raise GameError(problem)
         self.advance(game)
 
     def token_done(self, game: Game) -> None:

@@ -75,6 +75,9 @@ class TitleRules:
     sell_only_what_is_needed = False
     # a corporation with no legal route need not own a train (18AL 4.2.5, 18EZ 2.8)
     train_needed_only_with_route = False
+    # new track may dead-end against a grey hex's blank side (18EZ 2.3: only the grid's edge is off limits, and a red
+    # off-board area is not a hex)
+    track_may_end_at_grey_sides = False
 
     @property
     def repeated_emergency_sales(self) -> bool:
@@ -336,6 +339,10 @@ class TitleRules:
         return game.data.hex(hex_id).cost if game.board.layout(hex_id).color == "white" else 0
     def track_pass_problem(self, game: Game, rnd: OperatingRound) -> Msg | None:
         """Why the corporation may not skip the track step now (18EZ: its home tile is compulsory)."""
+        return None
+
+    def token_pass_problem(self, game: Game, rnd: OperatingRound) -> Msg | None:
+        """Why the corporation may not skip the token step now (1830: the D&H station came with its tile)."""
         return None
 
     def reach(self, game: Game, corp: str) -> Reach:

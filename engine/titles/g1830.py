@@ -216,6 +216,14 @@ class Rules1830(PrivateAuction, Privates1830, HomeStations, TitleRules):
             return True
         return False
 
+    def token_pass_problem(self, game: Game, rnd: OperatingRound) -> Msg | None:
+        sym = rnd.corp or ""
+        if state(game).dh_token_due != sym:
+            return None
+        company = next(c for c in state(game).used if game.data.company(c).abilities.get("token"))
+        return M("{corp} places the {company} station in {hex} now: it came with the tile.", corp=sym,
+                 company=company, hex=game.data.company(company).abilities["token"]["hex"])
+
     # -- track
     def lay_cost(self, game: Game, hex_id: str) -> int:
         """NOTES 4, Track: the terrain cost is paid once, with the first tile the hex receives (the green upgrade
@@ -244,8 +252,8 @@ class Rules1830(PrivateAuction, Privates1830, HomeStations, TitleRules):
         if rnd.step in ("home", "token") and self.home_due(game, sym):
             hex_id, _ = self.home(game, sym)
             return [PlaceToken(entity=sym, hex=hex_id, city=c) for c in self.home_choices(game, sym)]
+        out += self.special_lays(game, rnd)  # an extra lay (C&StL) at any step of the turn; the D&H's in track
         if rnd.step == "track":
-            out += self.special_lays(game, rnd)
             from ..track import candidate_hexes, legal_tiles
 
             home = self.home(game, sym)[0]

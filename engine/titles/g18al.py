@@ -123,7 +123,7 @@ class Rules18AL(ALPrivates, NameChits, CompanyStep, HomeStations, TitleRules):
 
     def home(self, game: Game, corp: str) -> tuple[str, int | None]:
         if corp == "L&N" and game.options.get("LN_home_city_moved"):
-            return "C4", 0
+            return "C4", game.board.current_city("C4", 0)
         return super().home(game, corp)
 
     def next_round(self, game: Game, finished: Any) -> Any:

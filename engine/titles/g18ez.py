@@ -166,6 +166,7 @@ class Rules18EZ(HomeStations, TitleRules):
     # (its value drops a row a share either way), else a first small sale could make him bankrupt (2.11)
     repeated_emergency_sales = True
     train_needed_only_with_route = True  # 2.8
+    track_may_end_at_grey_sides = True  # 2.3: "it may dead-end within the hex grid" (NOTES: even toward grey)
     bank_broken_text = M("The bank has run out of money: it pays in IOUs from now on, and the game ends after the "
                          "current set of operating rounds (after the next full set, if this is a share dealing "
                          "round).")

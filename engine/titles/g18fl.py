@@ -175,7 +175,8 @@ class Rules18FL(FLPrivates, FLTokens, TitleRules):
             if c.operated:
                 continue
             cd = game.data.corporation(sym)
-            if not self._home_has_outlet(game, cd.home, cd.home_city, hex_id, new):
+            home_city = cd.home_city if cd.home_city is None else game.board.current_city(cd.home, cd.home_city)
+            if not self._home_has_outlet(game, cd.home, home_city, hex_id, new):
                 return M("That lay would leave {corp}, which has not operated yet, with no possible route.",
                          corp=sym)
         return None

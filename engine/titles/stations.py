@@ -28,9 +28,10 @@ class HomeStations:
         raise NotImplementedError
 
     def home(self, game: Game, corp: str) -> tuple[str, int | None]:
-        """The home hex and city; None when the corporation chooses among the hex's cities (1830 Erie)."""
+        """The home hex and city (the printed city, wherever upgrades have put it); None when the corporation
+        chooses among the hex's cities (1830 Erie)."""
         cd = game.data.corporation(corp)
-        return cd.home, cd.home_city
+        return cd.home, None if cd.home_city is None else game.board.current_city(cd.home, cd.home_city)
 
     def home_choices(self, game: Game, corp: str) -> list[int]:
         hex_id, city = self.home(game, corp)
