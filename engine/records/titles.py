@@ -153,8 +153,11 @@ def auto_passes(game: Game) -> bool:
 
 def _site_can_buy(game: Game, rnd: Any) -> bool:
     """The site offers the train step when there is room for a train and money for the cheapest one on offer;
-    trains of other corporations are on offer from $1."""
+    trains of other corporations are on offer from $1. A trade-in it can pay for (1830's Diesel) is on offer
+    too, at the train limit as well."""
     sym = rnd.corp
+    if game.rules.trade_in_options(game, rnd):
+        return True
     if len(game.trains_of(sym)) >= game.train_limit(sym):
         return False
     cash = game.corps[sym].cash
