@@ -476,6 +476,22 @@ def test_rule_20_upgrades_are_swaps_open_at_the_train_limit_c9() -> None:
     assert sorted(t.name for t in g.trains_of("PRO")) == ["6", "D"]
 
 
+def test_rule_28_a_port_move_and_a_tile_cost_no_fee_in_either_order_ruling_17() -> None:
+    for move_first in (True, False):
+        g = operating({"SO": 100})
+        to_step(g, "SO", "track")
+        put(g, "H6", "57", 0)  # set-up: Bordeaux's green port tile, SO's home on the non-port side
+        put(g, "H6", "PORT-G", 3)
+        cash = g.corps["SO"].cash
+        if move_first:
+            act(g, type="assign", entity="SO", target="H6")
+        act(g, **next(m for m in legal(g, type="lay_tile", entity="SO") if g.data.hex(m["hex"]).cost == 0))
+        if not move_first:
+            act(g, type="assign", entity="SO", target="H6")
+        assert g.corps["SO"].cash == cash  # one tile laid: no second tile's 20fr
+        assert fr_state(g).port_markers["Bordeaux"] == "SO"
+
+
 def test_rule_32_smallest_bank_train_removed_after_each_set() -> None:
     g = operating({"PRO": 100})
     twos = sum(1 for t in g.depot() if t.name == "2")

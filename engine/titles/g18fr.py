@@ -157,8 +157,8 @@ class Rules18FR(Rules1830):
         if isinstance(rnd, OperatingRound) and rnd.step == "track" and rnd.corp and game.board.layout(
                 hex_id).color == "white":
             lays = [k for k in rnd.lays if k != "private"]
-            if fr_state(game).extra_fee_lay or (self._extra_lay_corp(game, rnd.corp) and len(lays) == 1
-                                                and lays[0] in ("yellow", "port")):
+            # the fee is for a second tile: not after a port move, which lays none (ruling 17)
+            if fr_state(game).extra_fee_lay or (self._extra_lay_corp(game, rnd.corp) and lays == ["yellow"]):
                 cost += self._extra_fee(game)
         return cost
 
