@@ -188,6 +188,18 @@ def test_rule_8_4_2_the_president_contributes_only_cash_on_hand_toward_another_c
     assert not violations(g)
 
 
+def test_rule_3_3_a_bonus_used_first_ends_the_corporations_own_lays_or_token() -> None:
+    g = sal_operating()  # alice presides SAL and holds TR; carol holds TC
+    act(g, "lay_tile", "TR", hex="C22", tile="9", rotation=0)  # the bonus tile before SAL's own lay
+    assert g.round.step == "token"  # it ended SAL's track building: no tile of its own, nor an upgrade of that one
+    assert "TR" in g.round.company_uses
+    assert g.rules.lay_allowance_problem(g, g.round, "yellow") is not None
+    act(g, "place_token", "TC", hex="K28", city=0)  # a bonus station first, which would make SAL's token cheaper
+    assert not [a for a in g.legal_actions() if a.entity == "SAL" and a.type != "pass"]
+    with pytest.raises(GameError, match="own token comes before the bonus tokens"):
+        act(g, "hex_token", "SAL", hex="C24")
+
+
 def test_rule_3_3_the_tallahassee_tile_comes_after_the_lays_whoever_owns_it() -> None:
     from tests.fl_helpers import drafted, pass_all
 

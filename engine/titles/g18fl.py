@@ -52,6 +52,7 @@ class Rules18FL(FLPrivates, FLTokens, TitleRules):
     title = "18FL"
     corporation_train_cash_on_hand_only = True  # 8.4.2: no stock sold toward a train from another corporation
     bankrupt_after_all_sales = True  # 8.4.3: bankrupt "after selling all the stock he is legally permitted to sell"
+    bonus_after_own_activity = True  # 3.3: a private's bonus ends the corporation's own lays or token of that step
     options = {"two_player_share_limit": "Two players only: a player may hold up to 70% of a corporation."}
     or_steps = ("convert", "track", "token", "routes", "dividend", "buy_train")
     token_step_words = M("place a station token or build a hotel")
@@ -153,6 +154,9 @@ class Rules18FL(FLPrivates, FLTokens, TitleRules):
         return any(self._usable(game, s) for s in ("POSC", "TC"))
 
     def lay_allowance_problem(self, game: Game, rnd: OperatingRound, kind: str) -> Msg | None:
+        if self.bonus_after_own_activity and "TR" in rnd.company_uses:
+            return M("The Tallahassee Railroad's tile comes after {corp}'s own lays (rule 3.3): its track building "
+                     "is over this turn.", corp=rnd.corp)
         if "upgrade" in rnd.lays:
             return M("You have upgraded a tile this turn; a turn allows two yellow tiles or one upgrade.")
         if kind == "upgrade" and rnd.lays:
@@ -164,7 +168,8 @@ class Rules18FL(FLPrivates, FLTokens, TitleRules):
     def more_lays_possible(self, game: Game, rnd: OperatingRound) -> bool:
         """3.3: the extra tile comes after the corporation's own lays, so the step stays open while TR is unused,
         whoever owns it (a pass closes it)."""
-        own = "upgrade" not in rnd.lays and len(rnd.lays) < 2
+        own = "upgrade" not in rnd.lays and len(rnd.lays) < 2 and \
+            not (self.bonus_after_own_activity and "TR" in rnd.company_uses)
         return own or self._usable(game, "TR")
 
     def tile_lay_problem(self, game: Game, corp: str, hex_id: str, tile: str, rotation: int) -> Msg | None:

@@ -52,6 +52,7 @@ class FLPrivates:
                 raise GameError(M("The Tallahassee Railroad's extra yellow tile is laid in the track step."))
             lay_tile(game, sym, act.hex, act.tile, act.rotation, yellow_only=True,
                      by=M("{corp} (with {company})", corp=sym, company="TR"))
+            rnd.company_uses.append("TR")
             self._close(game, "TR")
             if not self.more_lays_possible(game, rnd):
                 rnd.advance(game)
@@ -72,6 +73,7 @@ class FLPrivates:
                 raise GameError(M("The terminal token goes beside a laid tile with a city circle (not an empty hex) "
                                   "where {corp} has no station.", corp=sym))
             game.board.hexes[act.hex].extra_tokens.append((sym, act.city))
+            rnd.company_uses.append("TC")
             game.say(M("{corp} places the Terminal Company token at {place}.", corp=sym,
                        place=self._where(game, act.hex, act.city)))
             self._close(game, "TC")
@@ -89,6 +91,7 @@ class FLPrivates:
             raise GameError(M("The port token goes on {places}.",
                               places=either([self._where(game, h, None) for h in PORT_HEXES])))
         game.board.hexes[target].markers["port"] = sym
+        rnd.company_uses.append("POSC")
         game.say(M("{corp} places the Port +20 token at {place}.", corp=sym, place=self._where(game, target, None)))
         self._close(game, "POSC")
         rnd.token_done(game)

@@ -51,6 +51,7 @@ class Rules18FLSite(Rules18FL):
     pool_trains_count_as_depot = True  # D8
     bankrupt_keeps_holdings = True  # D2: what the pool limits leave unsold stays with the bankrupt player
     bankrupt_after_all_sales = False  # D2: the site's bankruptcy makes those sales itself
+    bonus_after_own_activity = False  # an import keeps the order its record holds
 
     # -- D15 --------------------------------------------------------------------------------------------------
     def dividend_for(self, game: Game, corp: str, revenue: int, shares: int) -> int:

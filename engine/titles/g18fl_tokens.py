@@ -28,6 +28,10 @@ class FLTokens:
         if rnd.token_placed:
             return M("{corp} has placed its token this turn (one station or hotel per operating round).",
                      corp=corp.sym)
+        bonus = [s for s in ("POSC", "TC") if s in rnd.company_uses]
+        if bonus and game.rules.bonus_after_own_activity:
+            return M("{corp}'s own token comes before the bonus tokens (rule 3.3); {companies} came first, so its "
+                     "token step is over.", corp=corp.sym, companies=tuple(bonus))
         if corp.tokens_left <= 0:
             return M("{corp} has no tokens left.", corp=corp.sym)
         return None
