@@ -129,12 +129,18 @@ def holdings(game: Game, catalog: Catalog | None = None) -> Sheet:
     corps = [s for s, c in game.corps.items() if c.started]
     cols = ["", *corps, t(M("Cash")), t(M("Certs")), t(M("Worth"))]
     rows: list[list[str]] = []
+    # "P" marks the President's certificate wherever it lies: with the president, or in the pool while nobody
+    # controls the corporation (18FL, after a bankruptcy)
+    pres_holder = {s: game.certs_of(s)[0].owner for s in corps}
+
+    def mark(holder: str) -> list[str]:
+        return [_pct(game, holder, s) + ("P" if pres_holder[s] == holder else "") for s in corps]
+
     for p in game.players:
-        mark = [(_pct(game, p.name, s) + ("P" if game.corps[s].president == p.name else "")) for s in corps]
-        rows.append([p.name, *mark, game.fmt(p.cash), f"{game.cert_count(p.name)}/{game.cert_limit()}",
+        rows.append([p.name, *mark(p.name), game.fmt(p.cash), f"{game.cert_count(p.name)}/{game.cert_limit()}",
                      game.fmt(game.net_worth(p.name))])
-    rows.append(["IPO", *[_pct(game, IPO, s) for s in corps], "", "", ""])
-    rows.append([t(M("Pool")), *[_pct(game, POOL, s) for s in corps], "", "", ""])
+    rows.append(["IPO", *mark(IPO), "", "", ""])
+    rows.append([t(M("Pool")), *mark(POOL), "", "", ""])
     shares = Table(cols, rows, heading=t(M("Shares (P: president)")))
 
     last: dict[str, str] = {}

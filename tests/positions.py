@@ -19,5 +19,20 @@ DATA = Path(__file__).resolve().parent / "data"
 def run_on_two_ways() -> tuple[Game, int]:
     """An 18EZ game (ann, ben, cid; seed 1) whose last action, at the index returned, is BR&N's run of a 4-train
     whose stops lie on more than one way of track."""
-    game = read_own(json.loads((DATA / "18ez-run-on-two-ways.json").read_text()))
+    game = _position("18ez-run-on-two-ways")
     return game, len(game.actions) - 1
+
+
+def _position(name: str) -> Game:
+    return read_own(json.loads((DATA / f"{name}.json").read_text()))
+
+
+def two_trains_run() -> Game:
+    """18FL (seed 15): SR at its routes step holds a 2-train and a 3-train, in that order, and runs both, the 3-train
+    on more stops."""
+    return _position("18fl-two-trains-run")
+
+
+def lays_change_the_run() -> Game:
+    """18FL (seed 1): ACL at its track step, with trains; lays that lead to its run earn different best revenues."""
+    return _position("18fl-lays-change-the-run")

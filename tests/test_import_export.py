@@ -21,7 +21,7 @@ from engine.record import from_record, to_record
 from engine.records import RecordError, read_record
 from engine.selfplay import choose
 from engine.titles import new_game
-from tests.positions import run_on_two_ways
+from tests.positions import lays_change_the_run, run_on_two_ways
 
 REPO = Path(__file__).resolve().parents[1]
 RECORD = REPO.parent / "shared" / "reference" / "records" / "18FL-2p-short.json"
@@ -492,24 +492,25 @@ async def test_a_routes_step_reached_again_by_other_moves_shows_its_own_routes(s
     cache or a button is for is the whole log's, not the last move's)."""
     from engine.actions import Pass
 
-    game = played("18FL", ["ann", "ben", "cid"], 2, 31)
-    assert game.round.step == "track" and game.current_entity == "FEC"
+    game = lays_change_the_run()
+    corp = game.round.corp
+    assert game.round.step == "track" and game.current_entity == corp
 
     def revenue_after(lay: Any) -> int:
-        """FEC's best run after the lay and a pass, or -1 if the pass does not lead to the run."""
+        """The corporation's best run after the lay and a pass, or -1 if the pass does not lead to the run."""
         trial = game.replayed()
         trial.process(lay)
-        trial.process(Pass(entity="FEC"))
+        trial.process(Pass(entity=corp))
         return trial.round.best(trial).revenue if trial.round.step == "routes" else -1
 
-    lays = sorted((a for a in game.legal_actions() if a.type == "lay_tile" and revenue_after(a) >= 0),
-                  key=revenue_after)
+    lays = sorted((a for a in game.legal_actions() if a.type == "lay_tile" and a.entity == corp
+                   and revenue_after(a) > 0), key=revenue_after)
     worse, better = lays[0], lays[-1]
     assert revenue_after(worse) < revenue_after(better)
     r = await do(svc, DAVE, "game import", file=as_file(to_record(game)))
     for who, seat in ((ALICE, "ann"), (BOB, "ben"), (CAROL, "cid")):
         assert (await claim(svc, who, claim_menu(r), seat)).ok
-    pres = {"ann": ALICE, "ben": BOB, "cid": CAROL}[game.corps["FEC"].president]
+    pres = {"ann": ALICE, "ben": BOB, "cid": CAROL}[game.corps[corp].president]
 
     async def lay_and_pass(lay: Any) -> Reply:
         assert (await do(svc, pres, "track lay", hex=lay.hex, tile=lay.tile, rotation=lay.rotation)).ok
@@ -521,7 +522,7 @@ async def test_a_routes_step_reached_again_by_other_moves_shows_its_own_routes(s
         assert (await do(svc, pres, "undo")).ok
     shown = await lay_and_pass(better)
     assert f"Total {game.fmt(revenue_after(better))}." in shown.full_text(), shown.full_text()
-    ran = await do(svc, pres, "act", action=encode_action({"type": "run_routes", "entity": "FEC"}))
+    ran = await do(svc, pres, "act", action=encode_action({"type": "run_routes", "entity": corp}))
     assert ran.ok, ran.full_text()
     cur = await svc.current_game(CH)
     assert cur is not None and cur[1].round.revenue == revenue_after(better)
