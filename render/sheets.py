@@ -150,7 +150,8 @@ def holdings(game: Game, catalog: Catalog | None = None) -> Sheet:
     for s in corps:
         c = game.corps[s]
         trains = " ".join(t.variant for t in game.trains_of(s)) or "–"
-        state = t(M("floated") if c.floated else M("not floated"))
+        state = t(M("no president: does not operate") if c.frozen else M("floated") if c.floated
+                  else M("not floated"))
         crows.append([s, game.fmt(c.par_price or 0), game.fmt(game.price(s)), game.fmt(c.cash), trains,
                       str(c.tokens_left), last.get(s, "–"), state])
         swatches.append(_rgb(game.data.corporation(s).color))

@@ -261,6 +261,8 @@ def test_holdings_add_up_to_every_share(played: Game) -> None:
                              for o in [p.name for p in played.players] + [IPO, POOL])
         assert total + reserved == 100
         pres = played.corps[sym].president or "Pool"  # a corporation left without one: its certificate in the pool
+        books = {r[0]: r[-1] for r in sheet.tables[1].rows}
+        assert (books[sym] == "no president: does not operate") == (pres == "Pool")
         assert sum(r[i].endswith("P") for r in shares.rows) == 1
         assert any(r[0] == pres and r[i].endswith("P") for r in shares.rows)
     text = sheet_text(sheet)
