@@ -45,7 +45,7 @@ def board_signature(game: Game) -> int:
               tuple(sorted(st.hotels.items())), tuple(sorted(st.markers.items())))
              for h, st in game.board.hexes.items() if st.tile is not None or any(any(t) for t in st.tokens)
              or st.extra_tokens or st.hotels or st.markers]
-    return hash((tuple(parts), bool(getattr(game.phase, "late_values", False)), tuple(sorted(kept_homes(game)))))
+    return hash((tuple(parts), game.rules.late_values(game), tuple(sorted(kept_homes(game)))))
 
 
 def corp_colors(game: Game) -> dict[str, tuple[str, str]]:
@@ -104,7 +104,7 @@ def map_job(game: Game, title: Text, *, routes: list[Any] | None = None, highlig
     from render.mapimg import focus_hexes, region_hexes, render_map
 
     board = board_snapshot(game)
-    late = bool(getattr(game.phase, "late_values", False))
+    late = game.rules.late_values(game)
     colors = corp_colors(game)
     homes = kept_homes(game)
     hexes: list[str] | None = None
@@ -131,7 +131,7 @@ def rotation_job(game: Game, hex_id: str, tile: str, rotations: Sequence[int], t
     choices = [(r, str(rotation_words(board, hex_id, tile, r)), track.city_map(game, hex_id, tile, r))
                for r in rotations]
     colors = corp_colors(game)
-    late = bool(getattr(game.phase, "late_values", False))
+    late = game.rules.late_values(game)
 
     def render() -> bytes:
         return render_rotations(board, hex_id, tile, choices, corp_colors=colors, late=late, title_text=title,

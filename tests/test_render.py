@@ -394,3 +394,20 @@ def test_18ez_market_shows_the_par_values_box() -> None:
     assert with_box.size[1] > plain.size[1]
     assert _count_near(with_box, _rgb(g.data.corporation("PS&W").color), (0, plain.size[1] - 80,
                                                                            with_box.size[0], with_box.size[1])) > 50
+
+
+@pytest.mark.parametrize(("title", "players", "phase"), [("1830", 3, "5"), ("18AL", 3, "5"), ("18FL", 3, "5")])
+def test_the_map_shows_the_later_off_board_values_once_the_rules_pay_them(title: str, players: int,
+                                                                          phase: str) -> None:
+    """The picture takes the later value from the title's rules, as the routes do (1830's and 18AL's data name no
+    phase for it: their maps showed the early values to the end of the game)."""
+    from bot.pictures import map_job
+    from engine import new_game
+
+    g = new_game(title, [f"P{i}" for i in range(players)])
+    early = map_job(g, "map")()
+    assert not g.rules.late_values(g) and not g.rules.route_rules(g).late
+    g.bought_train_types.add(phase)  # set-up: the first 5-train was bought
+    g.phase_index = next(i for i, ph in enumerate(g.data.phases) if ph.name.startswith(phase))
+    assert g.rules.late_values(g) and g.rules.route_rules(g).late
+    assert map_job(g, "map")() != early

@@ -341,6 +341,10 @@ class TitleRules:
         """Why the corporation may not skip the track step now (18EZ: its home tile is compulsory)."""
         return None
 
+    def late_values(self, game: Game) -> bool:
+        """Off-boards (and 18FL's hotels) pay their later value now: by default from the phase that says so."""
+        return game.phase.late_values
+
     def token_pass_problem(self, game: Game, rnd: OperatingRound) -> Msg | None:
         """Why the corporation may not skip the token step now (1830: the D&H station came with its tile)."""
         return None

@@ -277,7 +277,10 @@ class Rules1830(PrivateAuction, Privates1830, HomeStations, TitleRules):
 
     # -- routes
     def route_rules(self, game: Game) -> Any:
-        return RouteRules1830(late="brown" in game.phase.tiles, areas=offboard_areas(game))
+        return RouteRules1830(late=self.late_values(game), areas=offboard_areas(game))
+
+    def late_values(self, game: Game) -> bool:
+        return "brown" in game.phase.tiles  # from phase 5
 
     def reach(self, game: Game, corp: str) -> Reach:
         """Where the corporation may lay track and place tokens from: walks under the route rules' locations, so a

@@ -291,7 +291,10 @@ class Rules18AL(ALPrivates, NameChits, CompanyStep, HomeStations, TitleRules):
         if st.chit_corp:
             mc = game.data.company("M&C").abilities.get("name_chits", [])
             chits = tuple((c["name"], tuple(c["hexes"]), c["bonus"]) for c in mc)
-        return ALRouteRules(late="5" in game.bought_train_types, coal=coal, chits=chits)
+        return ALRouteRules(late=self.late_values(game), coal=coal, chits=chits)
+
+    def late_values(self, game: Game) -> bool:
+        return "5" in game.bought_train_types  # Table I: the higher value once the first 5-train is bought
 
     def train_specs(self, game: Game, corp: str) -> list[TrainSpec]:
         st = state(game)

@@ -263,7 +263,7 @@ class Rules18FL(FLPrivates, FLTokens, TitleRules):
     def route_rules(self, game: Game) -> Any:
         from .g18fl_routes import FLRouteRules
 
-        return FLRouteRules(late=game.phase.late_values)
+        return FLRouteRules(late=self.late_values(game))
 
     def stop_name(self, game: Game, stop: Stop) -> str:
         h = game.data.hex(stop.hex)
