@@ -103,7 +103,7 @@ class TrainsAndPhases:
         for i, ph in enumerate(self.data.phases):
             if i > self.phase_index and (train.variant in ph.triggers or train.name in ph.triggers):
                 self.phase_index = i
-                self.say(phase_text(ph))
+                self.say(phase_text(ph, late=self.rules.late_values(self)))
                 summary = getattr(self.round, "summary", None)
                 if summary is not None:
                     summary.append(M("Phase {phase} began ({train}-train bought)", phase=ph.name, train=train.variant))
@@ -185,9 +185,9 @@ def losses(trains: list[Train], why: Text) -> list[Msg]:
 
 
 
-def phase_text(ph: PhaseDef) -> Msg:
+def phase_text(ph: PhaseDef, late: bool | None = None) -> Msg:
     """A new phase in the game's words: what it allows (tile colours, train limit, operating rounds per set,
-    corporation sizes)."""
+    corporation sizes, the off-boards' later values: ``late``, by default the phase data's)."""
     limits = tuple(M("{n} for {kind}", n=n, kind=_corp_kind(kind)) if len(ph.train_limit) > 1 else str(n)
                    for kind, n in ph.train_limit.items())
     parts: list[Text] = [
@@ -198,7 +198,7 @@ def phase_text(ph: PhaseDef) -> Msg:
     if ph.corporation_sizes:
         sizes = [str(n) for n in ph.corporation_sizes]
         parts.append(M("new corporations start with {sizes} shares", sizes=or_list(sizes)))
-    if ph.late_values:
+    if ph.late_values if late is None else late:
         parts.append(M("off-boards pay their later values"))
     return M("Phase {phase} begins: {details}.", phase=ph.name, details=clauses(parts))
 

@@ -411,3 +411,16 @@ def test_the_map_shows_the_later_off_board_values_once_the_rules_pay_them(title:
     g.phase_index = next(i for i, ph in enumerate(g.data.phases) if ph.name.startswith(phase))
     assert g.rules.late_values(g) and g.rules.route_rules(g).late
     assert map_job(g, "map")() != early
+
+
+def test_the_phase_that_brings_the_later_off_board_values_says_so() -> None:
+    from engine import new_game
+    from tests.c1830_helpers import buy_privates
+
+    g = buy_privates(new_game("1830", ["a", "b", "c"]))
+    five = next(t for t in g.trains if t.name == "5")
+    g.bought_train_types.update({"2", "3", "4"})  # set-up: the 4s are gone; the first 5 leaves the bank
+    five.owner = "PRR"
+    g.on_train_bought(five)
+    said = [str(m) for _, m in g.messages if str(m).startswith("Phase 5 begins")]
+    assert g.phase.name == "5" and len(said) == 1 and "off-boards pay their later values" in said[0]
