@@ -68,16 +68,19 @@ def to_operating(g: Game, corp: str = "PRR", par: int = 100) -> Game:
     return g
 
 
-def diesel_position() -> Game:
+def diesel_position(at_limit: bool = False) -> Game:
     """PRR at its train step with one 4-train and $900, the 2s to 5s and the first 6 sold (to NYC): the bank sells
-    the second 6 and the Diesel."""
+    the second 6 and the Diesel. ``at_limit``: in phase 6, PRR also holds a 5-train, its limit of 2."""
     g = to_operating(game())
+    own = ("4-0", "5-0") if at_limit else ("4-0",)
     for t in g.trains:
         if t.name in ("2", "3", "4", "5") or t.id == "6-0":
-            t.owner = "PRR" if t.id == "4-0" else "NYC"
+            t.owner = "PRR" if t.id in own else "NYC"
     g.bought_train_types.update({"2", "3", "4", "5", "6"})
-    skip_to(g, "buy_train")
+    if at_limit:
+        g.phase_index = next(i for i, ph in enumerate(g.data.phases) if ph.name == "6")
     g.corps["PRR"].cash = 900
+    skip_to(g, "buy_train")
     return g
 
 

@@ -398,15 +398,9 @@ def test_4_diesel_on_sale_with_the_6_and_trade_ins() -> None:
 
 
 def test_4_a_diesel_trade_in_is_open_at_the_train_limit() -> None:
-    g = to_operating(game())
-    for t in g.trains:
-        if t.name in ("2", "3", "4", "5") or t.id == "6-0":
-            t.owner = "PRR" if t.id in ("4-0", "5-0") else "NYC"  # set-up: phase 6, PRR at its limit of 2
-    g.bought_train_types.update({"2", "3", "4", "5", "6"})
-    g.phase_index = next(i for i, ph in enumerate(g.data.phases) if ph.name == "6")
-    g.corps["PRR"].cash = 900
+    g = diesel_position(at_limit=True)
     assert g.train_limit("PRR") == 2 and g.round.corp == "PRR"
-    skip_to(g, "buy_train")  # the step is not skipped: a trade-in keeps the count
+    assert g.round.step == "buy_train"  # the step is not skipped: a trade-in keeps the count
     assert {o.get("exchange") for o in legal(g) if o["type"] == "buy_train"} == {"4-0", "5-0"}
     act(g, "buy_train", train="D", exchange="4-0")
     assert sorted(t.name for t in g.trains_of("PRR")) == ["5", "D"] and g.corps["PRR"].cash == 100

@@ -390,16 +390,9 @@ def test_a_trade_in_at_the_train_limit_holds_the_train_step_open_for_an_import()
     """An 1830 corporation at its train limit may still hand in a train for a Diesel: the site offers that step, so
     it is not one of its silent skips (found by the short-forms check, 1830 seed 5)."""
     from engine.records.titles import auto_passes
-    from tests.c1830_helpers import game, skip_to, to_operating
+    from tests.c1830_helpers import diesel_position
 
-    g = to_operating(game())
-    for t in g.trains:
-        if t.name in ("2", "3", "4", "5") or t.id == "6-0":
-            t.owner = "PRR" if t.id in ("4-0", "5-0") else "NYC"  # set-up: phase 6, PRR at its limit of 2
-    g.bought_train_types.update({"2", "3", "4", "5", "6"})
-    g.phase_index = next(i for i, ph in enumerate(g.data.phases) if ph.name == "6")
-    g.corps["PRR"].cash = 900
-    skip_to(g, "buy_train")
+    g = diesel_position(at_limit=True)
     assert len(g.trains_of("PRR")) == g.train_limit("PRR") and not auto_passes(g)
     g.corps["PRR"].cash = 700  # less than a trade-in costs: nothing the site would offer
     assert auto_passes(g)
