@@ -386,6 +386,20 @@ def test_a_private_that_may_act_holds_the_train_step_open_for_an_import() -> Non
     assert auto_passes(g)
 
 
+def test_an_unused_cstl_does_not_hold_the_train_step_open_for_an_import() -> None:
+    """1830's C&StL may lay its tile at any step of its corporation's turn, but the site still skips a train step
+    in which the corporation can buy nothing."""
+    from engine.records.titles import auto_passes
+    from tests.c1830_helpers import game, skip_to, to_operating
+
+    g = to_operating(game())
+    g.companies["CS"].owner = "PRR"  # set-up: PRR owns the C&StL, unused, and a 2-train, and has no money
+    g.train("2-0").owner = "PRR"
+    skip_to(g, "buy_train")
+    g.pay("PRR", "bank", g.corps["PRR"].cash)
+    assert any(a.entity == "CS" for a in g.legal_actions()) and auto_passes(g)
+
+
 def test_a_trade_in_at_the_train_limit_holds_the_train_step_open_for_an_import() -> None:
     """An 1830 corporation at its train limit may still hand in a train for a Diesel: the site offers that step, so
     it is not one of its silent skips (found by the short-forms check, 1830 seed 5)."""

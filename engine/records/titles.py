@@ -146,8 +146,10 @@ def auto_passes(game: Game) -> bool:
             return False
         if _site_can_buy(game, rnd):
             return False
-        # a private of the corporation's that may act now (18AL's SNAR) holds the step open: not our pass only
-        return not any(a.entity in game.companies and a.type != "pass" for a in rnd.legal_actions(game))
+        # a private of the corporation's that may act now (18AL's SNAR) holds the step open: not our pass only.
+        # An extra tile the private may lay at any step (1830's C&StL) does not: the site skips the step anyway
+        return not any(a.entity in game.companies and a.type not in ("pass", "lay_tile")
+                       for a in rnd.legal_actions(game))
     return False
 
 
