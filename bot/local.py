@@ -56,7 +56,7 @@ from typing import Any, TextIO
 
 from engine.messages import M, Text
 
-from .commands import Command, coerce, command_words, option_word, resolve_option, resolve_path
+from .commands import Command, coerce, command_words, option_word, resolve_option, resolve_path, translated
 from .i18n import DEFAULT, LANGUAGES, Tr
 from .reminders import due_notices
 from .service import Button, Reply, Select, Service, User
@@ -165,9 +165,13 @@ class LocalChannel:
         except ValueError as e:
             return self._local_refusal(getattr(e, "msg", None) or str(e), expect)
         if ask is not None:
-            choices = await self.service.autocomplete(self.channel_id, who, cmd.path, ask, "", options)
-            listing = "\n".join(f"  {c.value}  — {c.name}" for c in choices) or \
-                "  " + self.t(M("(nothing legal right now)"))
+            fixed = next(o for o in cmd.options if o.name == ask).choices
+            if fixed:  # Discord shows the fixed list itself; no autocomplete is asked
+                listing = "\n".join(f"  {v}  — {self._choice_name(cmd, ask, v)}" for v in fixed)
+            else:
+                choices = await self.service.autocomplete(self.channel_id, who, cmd.path, ask, "", options)
+                listing = "\n".join(f"  {c.value}  — {c.name}" for c in choices) or \
+                    "  " + self.t(M("(nothing legal right now)"))
             self.write(self.t(M("choices for {option}:", option=option_word(ask))) + "\n" + listing)
             return LineResult(True, expect, skipped=not expect)
         self._echo(line)
@@ -175,6 +179,10 @@ class LocalChannel:
                                           guild_locale=self.locale)
         await self._show(reply)
         return LineResult(reply.ok, expect)
+
+    def _choice_name(self, cmd: Command, option: str, value: str) -> str:
+        opt = next(o for o in cmd.options if o.name == option)
+        return translated(opt.choice_name(value), "choice", self.lang)
 
     def _options(self, cmd: Command, words: list[str]) -> tuple[dict[str, Any], str | None]:
         options: dict[str, Any] = {}
@@ -207,6 +215,10 @@ class LocalChannel:
                     raise ValueError(self.t(M("cannot read {file}: {error}", file=value,
                                               error=str(e.strerror or e)))) from None
             else:
+                if opt.choices:
+                    # a fixed choice as Discord's list shows it, in the member's words, stands for its value
+                    value = next((v for v in opt.choices if value.lower() in (
+                        v.lower(), self._choice_name(cmd, opt.name, v).lower())), value)
                 options[opt.name] = coerce(opt, value)
         missing = [o.name for o in cmd.options if o.required and o.name not in options and o.name != ask]
         if missing and ask is None:

@@ -77,8 +77,9 @@ def buildable_hexes(game: Game, legal: Sequence[Mapping[str, Any]]) -> set[str]:
 def find_region(game: Game, text: str) -> str:
     """The hex a `region:` option names: a hex id or a place name (any case, a unique prefix will do)."""
     want = text.strip()
-    if game.data.has_hex(want.upper()):
-        return want.upper()
+    hex_id = game.data.canonical_hex(want.upper())  # a hex as the rules print it in a second numbering too
+    if game.data.has_hex(hex_id):
+        return hex_id
     named = [(h.name or "", h.id) for h in game.data.hexes if h.name]
     exact = [i for n, i in named if n.lower() == want.lower()]
     if exact:
@@ -86,7 +87,7 @@ def find_region(game: Game, text: str) -> str:
     prefix = sorted({i for n, i in named if n.lower().startswith(want.lower())})
     if len(prefix) == 1:
         return prefix[0]
-    some = tuple(sorted(n for n, _ in named)[:12])
+    some = tuple(sorted({n for n, _ in named})[:12])  # a place on several hexes (an off-board) once
     raise ViewError(M("There is no hex or place called {name} on the {title} map. Use a hex id such as {hex} or a "
                       "place: {places} …", name=repr(want), title=game.data.title, hex=game.data.hexes[0].id,
                       places=some))
@@ -128,7 +129,7 @@ def rotation_job(game: Game, hex_id: str, tile: str, rotations: Sequence[int], t
     from render.mapimg import render_rotations
 
     board = board_snapshot(game)
-    choices = [(r, str(rotation_words(board, hex_id, tile, r)), track.city_map(game, hex_id, tile, r))
+    choices = [(r, rotation_words(board, hex_id, tile, r), track.city_map(game, hex_id, tile, r))
                for r in rotations]
     colors = corp_colors(game)
     late = game.rules.late_values(game)

@@ -71,6 +71,10 @@ def _resolve(game: Game, word: str, names: dict[str, list[list[Stop]]], route_no
         return stops
     found = names.get(key.lower())
     if not found:
+        bare = [h for h in game.board.hexes if (game.data.hex(h).name or "").strip().lower() == key.lower()]
+        if bare:  # a printed place with no stop (its track only passes through)
+            raise GameError(M("Route {n}: {hex} has no city, town or off-board.", n=route_no,
+                              hex=f"{key} ({bare[0]})"))
         return None
     if len(found) > 1:
         hexes = tuple(dict.fromkeys(s[0].hex for s in found))

@@ -151,8 +151,11 @@ class GenericRules:
         return hex_id
 
     def stop_name(self, stop: Stop, board: Board) -> str:
+        """A stop as players name it: by its hex, with the stop's number only where the hex has several."""
         name = board.title.hex(stop.hex).name
-        return f"{name} ({stop.node_id()})" if name else stop.node_id()
+        lay = board.layout(stop.hex)
+        where = stop.hex if len(lay.cities) + len(lay.towns) <= 1 else stop.node_id()
+        return f"{name} ({where})" if name else where
 
     def prices_alike(self, a: TrainSpec, b: TrainSpec) -> bool:
         """Whether trains of kinds ``a`` and ``b`` earn the same on every route both may run (a 4 and a 6 do; a 4

@@ -126,37 +126,43 @@ def holdings(game: Game, catalog: Catalog | None = None) -> Sheet:
     def t(text: Text) -> str:
         return render(text, catalog)
 
-    corps = [s for s, c in game.corps.items() if c.started]
-    cols = ["", *corps, t(M("Cash")), t(M("Certs")), t(M("Worth"))]
+    started = [s for s, c in game.corps.items() if c.started]
+    # a share a player holds of a corporation not started yet (an exchange of a private) has its column too
+    corps = [s for s, c in game.corps.items() if c.started or any(game.shares_held(p.name, s) for p in game.players)]
+    cols = ["", *corps, t(M("Cash")), t(M("Certs")), t(M("Worth")), t(M("Privates"))]
     rows: list[list[str]] = []
     # "P" marks the President's certificate wherever it lies: with the president, or in the pool while nobody
     # controls the corporation (18FL, after a bankruptcy)
-    pres_holder = {s: game.certs_of(s)[0].owner for s in corps}
+    pres_holder = {s: game.certs_of(s)[0].owner for s in started}
 
     def mark(holder: str) -> list[str]:
-        return [_pct(game, holder, s) + ("P" if pres_holder[s] == holder else "") for s in corps]
+        return [_pct(game, holder, s) + ("P" if pres_holder.get(s) == holder else "") for s in corps]
+
+    def privates(owner: str) -> str:
+        return " ".join(c.sym for c in game.companies.values() if c.owner == owner and not c.closed)
 
     for p in game.players:
         rows.append([p.name, *mark(p.name), game.fmt(p.cash), f"{game.cert_count(p.name)}/{game.cert_limit()}",
-                     game.fmt(game.net_worth(p.name))])
-    rows.append(["IPO", *mark(IPO), "", "", ""])
-    rows.append([t(M("Pool")), *mark(POOL), "", "", ""])
+                     game.fmt(game.net_worth(p.name)), privates(p.name)])
+    rows.append(["IPO", *mark(IPO), "", "", "", ""])
+    rows.append([t(M("Pool")), *mark(POOL), "", "", "", ""])
     shares = Table(cols, rows, heading=t(M("Shares (P: president)")))
 
     last: dict[str, str] = {}
     for _rnd, sym, revenue, kind in game.revenues:
         last[sym] = game.fmt(revenue) + ("" if kind == "payout" or not revenue else " w")
     crows, swatches = [], []
-    for s in corps:
+    for s in started:
         c = game.corps[s]
         trains = " ".join(t.variant for t in game.trains_of(s)) or "–"
         state = t(M("no president: does not operate") if c.frozen else M("floated") if c.floated
                   else M("not floated"))
         crows.append([s, game.fmt(c.par_price or 0), game.fmt(game.price(s)), game.fmt(c.cash), trains,
-                      str(c.tokens_left), last.get(s, "–"), state])
+                      str(c.tokens_left), privates(s) or "–", last.get(s, "–"), state])
         swatches.append(_rgb(game.data.corporation(s).color))
     books = Table([t(M("Corp")), t(M("Par")), t(M("Price")), t(M("Cash")), t(M("Trains")), t(M("Tokens")),
-                   t(M("Last run")), ""], crows, swatches, heading=t(M("Corporations (w: withheld)")))
+                   t(M("Privates")), t(M("Last run")), t(M("Status"))], crows, swatches,
+                  heading=t(M("Corporations (w: withheld)")))
 
     now = round_name(game.round.name) if game.round else ""
     notes = [t(M("Bank {cash} · phase {phase} · {round}", cash=game.fmt(game.bank), phase=game.phase.name,

@@ -36,3 +36,9 @@ def two_trains_run() -> Game:
 def lays_change_the_run() -> Game:
     """18FL (seed 1): ACL at its track step, with trains; lays that lead to its run earn different best revenues."""
     return _position("18fl-lays-change-the-run")
+
+
+def nyc_beside_new_haven() -> Game:
+    """1830 (dave, alice, carol, bob; seed 1), played in the simulator: NYC at its track step, its track meeting
+    F20 (New Haven & Hartford) where #2, #56 and #69 fit and #1 fits in no rotation."""
+    return _position("1830-nyc-track-beside-new-haven")

@@ -31,6 +31,23 @@ def test_templates_are_literal_strings() -> None:
     assert not bad, "M()/MN() with a template that is not a literal string: " + ", ".join(bad)
 
 
+
+def test_every_template_in_the_code_reaches_a_catalogue() -> None:
+    """Babel's extractor skips a template written inside another template's call (`M("{a}", a=M("..."))`): such a
+    text would stay English in every language."""
+    extracted = {msgid for domain in i18n.SOURCES for (msgid, _plural, _ctx), _where in
+                 i18n._from_code(i18n.domain_files()[domain])}
+    missed = []
+    for files in i18n.domain_files().values():
+        for path in files:
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("M", "MN") \
+                        and node.args and isinstance(node.args[0], ast.Constant) \
+                        and node.args[0].value not in extracted:
+                    missed.append(f"{path.relative_to(i18n.ROOT)}:{node.lineno} {node.args[0].value!r}")
+    assert not missed, "templates the extractor never sees (move them out of the enclosing call): " + \
+        ", ".join(missed)
+
 def test_a_message_renders_in_each_language_and_english_by_default() -> None:
     msg = M("{a} and {b}", a="x", b=M("{n}", n=1))
     assert str(msg) == "x and 1"

@@ -3,6 +3,7 @@ bid refused for not being a multiple of 5fr, and the map picture."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -30,3 +31,24 @@ def test_18fr_in_the_simulator(tmp_path: Path, capsys: Any) -> None:
     assert "Bids are multiples of 5fr: bid 25fr or 30fr, not 27fr." in out
     assert "bob bids 30fr on CE" in out
     assert any(p.name.endswith("-map.png") for p in (tmp_path / "pictures").glob("*.png"))
+
+
+def test_a_port_upgrade_offers_the_port_side_with_a_button(tmp_path: Path, capsys: Any) -> None:
+    """Rule 27 as a president meets it: after OU upgrades Le Havre (its station there), the prompt names the move to
+    the port side and has a button for it; the button moves the station and the marker goes to OU."""
+    played = (Path(__file__).parent / "data" / "fr_port_upgrade.txt").read_text(encoding="utf-8")
+    script = tmp_path / "game.txt"
+    script.write_text(played, encoding="utf-8")
+    db, pictures = str(tmp_path / "local.sqlite3"), str(tmp_path / "pictures")
+    assert main(["--script", str(script), "--db", db, "--out", pictures, "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    prompt = out[out.rindex("OU lays #PORT-G at C13"):]
+    assert "alice, for OU (OR 2.2): move a station to the port side of C13 (it takes the port marker); or pass." \
+        in prompt
+    button = re.search(r"\[#(\d+) Station to the port side of C13 Le Havre \(takes the port marker\)\]", prompt)
+    assert button, prompt
+    # buttons are numbered per run of the simulator: the same game again, with the click
+    script.write_text(played + f"@alice /click {button[1]}\n", encoding="utf-8")
+    db = str(tmp_path / "again.sqlite3")
+    assert main(["--script", str(script), "--db", db, "--out", pictures, "--seed", "1"]) == 0
+    assert "OU takes the Le Havre port marker" in capsys.readouterr().out

@@ -666,8 +666,11 @@ def test_rule_27_upgrade_offers_the_port_side() -> None:
     assert g.board.hexes["H6"].tokens[0] == ["SO"]
     act(g, **legal(g, type="lay_tile", hex="H6", tile="PORT-G")[0])
     assert legal(g, type="assign", target="H6")
+    # the prompt says so: a president who only read "pass" would never learn the marker was on offer
+    assert "move a station to the port side of H6 (it takes the port marker); or " in str(g.describe_turn())
     act(g, type="assign", entity="SO", target="H6")
     assert g.board.hexes["H6"].tokens[0] == [None, "SO"] and fr_state(g).port_markers["Bordeaux"] == "SO"
+    assert "SO took the Bordeaux port marker" in [str(t) for t in g.round.summary]
 
 
 def test_rule_27_offer_declined_by_any_other_action() -> None:

@@ -255,7 +255,10 @@ def test_train_roster_counts_every_train(played: Game) -> None:
 def test_holdings_add_up_to_every_share(played: Game) -> None:
     sheet = holdings(played)
     shares = sheet.tables[0]
-    for i, sym in enumerate(shares.columns[1:-3], start=1):
+    assert shares.columns[-1] == "Privates"
+    for row in shares.rows[:len(played.players)]:
+        assert row[-1].split() == [c.sym for c in played.companies.values() if c.owner == row[0] and not c.closed]
+    for i, sym in enumerate(shares.columns[1:-4], start=1):
         total = sum(int(re.sub(r"\D", "", r[i]) or 0) for r in shares.rows)
         reserved = 100 - sum(played.percent_of(sym, played.shares_held(o, sym))
                              for o in [p.name for p in played.players] + [IPO, POOL])

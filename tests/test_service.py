@@ -686,7 +686,7 @@ async def test_undo_redo_rules(svc: Service) -> None:
     assert (await do(svc, p1, "stock par", corporation="SAL", price=70)).ok
     n = len(game.actions)
     r = await do(svc, p1, "undo")  # own last action, nobody acted since: at once
-    assert r.ok and "undoes 1 action" in r.text
+    assert r.ok and "undoes an action" in r.text
     assert len((await state(svc))[1].actions) == n - 1
     assert (await do(svc, p1, "redo")).ok
     assert len((await state(svc))[1].actions) == n
@@ -720,6 +720,24 @@ async def test_undo_redo_rules(svc: Service) -> None:
     assert not (await do(svc, BOB if p1 != BOB else CAROL, "undo", force=True)).ok
     r = await do(svc, MOD, "undo", force=True, count=2)
     assert r.ok and len((await state(svc))[1].actions) == m - 2
+
+
+async def test_a_reminder_names_an_undo_request_waiting_for_votes(svc: Service, clock: Clock) -> None:
+    """A move would let the request lapse: the reminder says the table waits for the vote, and mentions the voter."""
+    await new_game(svc)
+    await finish_draft(svc)
+    game = (await state(svc))[1]
+    p1 = USERS[game.acting_players()[0]]
+    assert (await do(svc, p1, "stock par", corporation="SAL", price=70)).ok
+    p2 = USERS[(await state(svc))[1].acting_players()[0]]
+    assert (await do(svc, p2, "pass")).ok
+    ask = await do(svc, p1, "undo")
+    assert ask.ok and ask.mentions == [p2.id]
+    clock.t += 13 * HOUR
+    notes = await due_notices(svc)
+    assert len(notes) == 1, [n.text for n in notes]
+    assert f"{p1.name}'s request to undo waits for the vote of <@{p2.id}>" in notes[0].text, notes[0].text
+    assert p2.id in notes[0].mentions
 
 
 # -- game end ------------------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.describe import rotation_words
 from engine.game import Game
-from engine.messages import MN, M, Msg
+from engine.messages import MN, M, Msg, Text
 from engine.stock import share_price
 from engine.titles import TITLES, rules_for
 from engine.titles.texts import data_text
@@ -47,7 +47,7 @@ class Choices(Table):
         if path == "view map" and option == "region":
             return [Choice(label, value) for label, value in jobs.region_choices(game, ctx.reader_lang())]
         if path == "view revenue" and option == "corporation":
-            return [Choice(f"{s} — {c.name}", s) for s, c in game.corps.items() if c.started]
+            return [Choice(texts.corp_label(game, s), s) for s, c in game.corps.items() if c.started]
         seat = ctx.seat()
         if seat is None:
             return []
@@ -116,7 +116,7 @@ def _legal_choices(game: Game, path: str, option: str, opts: Mapping[str, Any],
     if path == "stock par":
         pars = [a for a in of("par") if same(a, "corporation", "price", "size")]
         if option == "corporation":
-            return [Choice(f"{a['corporation']} — {game.corps[a['corporation']].name}", a["corporation"])
+            return [Choice(texts.corp_label(game, a["corporation"]), a["corporation"])
                     for a in pars]
         if option == "price":
             return [Choice(fmt(int(a["price"])), int(a["price"])) for a in pars]
@@ -129,8 +129,11 @@ def _legal_choices(game: Game, path: str, option: str, opts: Mapping[str, Any],
             sources.setdefault(a["corporation"], []).append(
                 M("{price} from the President's cert. from the pool", price=price) if a.get("president") else
                 M("{price} from the pool", price=price) if pool else M("{price} from the IPO", price=price))
-        return [Choice(M("{corp} — {offers}", corp=c, offers=functools.reduce(
-            lambda a, b: M("{a} or {b}", a=a, b=b), w)), c) for c, w in sources.items()]
+        def either(a: Text, b: Text) -> Msg:
+            return M("{a} or {b}", a=a, b=b)  # not inside another message's call: the extractor misses those
+
+        return [Choice(M("{corp} — {offers}", corp=c, offers=functools.reduce(either, w)), c)
+                for c, w in sources.items()]
     if path == "stock sell":
         sells = [a for a in of("sell_shares") if same(a, "corporation")]
         if option == "corporation":
@@ -144,8 +147,8 @@ def _legal_choices(game: Game, path: str, option: str, opts: Mapping[str, Any],
             counts: dict[str, int] = {}
             for a in lays:
                 counts[a["hex"]] = counts.get(a["hex"], 0) + 1
-            return [Choice(M("{hex} — {n} way(s) to build", hex=texts.hex_name(game, h), n=n), h)
-                    for h, n in counts.items()]
+            return [Choice(MN("{hex} — one way to build", "{hex} — {n} ways to build", hex=texts.hex_name(game, h),
+                              n=n), h) for h, n in counts.items()]
         if option == "tile":
             return [Choice(M("#{tile} ({color})", tile=a["tile"], color=COLORS.get(game.data.tiles[a["tile"]].color,
                                                                                    game.data.tiles[a["tile"]].color))

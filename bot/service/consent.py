@@ -17,11 +17,11 @@ from typing import Any
 
 from engine.actions import dump_action
 from engine.game import END_BY_HAND, Game
-from engine.messages import Join, M, Msg, Text
+from engine.messages import MN, Join, M, Msg, Text
 
 from .. import checkpoints, texts
 from ..commands import make_custom_id
-from ..storage import ActionRow
+from ..storage import ActionRow, GameRow
 from ..texts import mention
 from .replies import Button, Component, Refusal, Reply, User, merge
 from .table import Ctx, Table, drafting, game_result
@@ -220,13 +220,15 @@ class Consent(Table):
         if not others:
             return await self._do_undo(ctx, game, keep)
         sealed = drafting(game)
-        names = [texts.action_summary(game, a.action, sealed) for a in undone]
+        before = await self._replayed(row, game, keep)
+        names = [texts.action_summary(before, a.action, sealed) for a in undone]
         from_record = sum(1 for a in undone if a.user_id is None)
         needed = {uid for uid in others if any(p.user_id == uid for p in ctx.players)}
         if not needed:
             return await self._do_undo(ctx, game, keep)
         state = self.state_token(game)
-        lines: list[Text] = [M("↩️ {member} asks to undo {n} action(s):", member=ctx.user.name, n=len(undone))]
+        lines: list[Text] = [MN("↩️ {member} asks to undo an action:", "↩️ {member} asks to undo {n} actions:",
+                                member=ctx.user.name, n=len(undone))]
         lines += [M("· {action}", action=t) for t in names[-10:]]
         if len(names) > 10:
             lines.append(M("· … and {n} earlier", n=len(names) - 10))
@@ -265,15 +267,20 @@ class Consent(Table):
                 out.append(None if seat is None else ctx.uid(seat))
         return out
 
+    async def _replayed(self, row: GameRow, game: Game, keep: int) -> Game:
+        """The game at its first `keep` actions; undone actions are named in it, as they were made, not as they look
+        afterwards (a train bought from the bank is the buyer's now)."""
+        return await checkpoints.load_game(self.store, row, [p.name for p in game.players],
+                                           await self.store.actions(row.id), self.now(), upto=keep)
+
     async def _do_undo(self, ctx: Ctx, game: Game, keep: int, *, agreed: bool = False) -> Reply:
         """Take the game back to its first `keep` actions (asked by the member, or agreed by everyone needed)."""
         row = ctx.row
         assert row is not None
         sealed = drafting(game)
         undone = [dump_action(a) for a in game.actions[keep:]]
-        names = [texts.action_summary(game, a, sealed) for a in undone]
-        replayed = await checkpoints.load_game(self.store, row, [p.name for p in game.players],
-                                               await self.store.actions(row.id), self.now(), upto=keep)
+        replayed = await self._replayed(row, game, keep)
+        names = [texts.action_summary(replayed, a, sealed) for a in undone]
         await self._prepare(row.id, replayed)
         now = self.now()
         try:
@@ -288,9 +295,11 @@ class Consent(Table):
         listing: Text = Join(tuple(names[-5:]), "; ")
         if len(names) > 5:
             listing = M("{actions} (and {n} more)", actions=listing, n=len(names) - 5)
-        reply = Reply(text=M("↩️ Everyone agreed; undoing {n} action(s): {actions}.", n=len(undone), actions=listing)
+        reply = Reply(text=MN("↩️ Everyone agreed; undoing an action: {actions}.",
+                                "↩️ Everyone agreed; undoing {n} actions: {actions}.", n=len(undone), actions=listing)
                       if agreed else
-                      M("↩️ {member} undoes {n} action(s): {actions}.", member=ctx.user.name, n=len(undone),
+                      MN("↩️ {member} undoes an action: {actions}.", "↩️ {member} undoes {n} actions: {actions}.",
+                         member=ctx.user.name, n=len(undone),
                         actions=listing))
         merge(reply, self._prompt(ctx, replayed, previous=[]))
         return reply

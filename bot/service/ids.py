@@ -16,7 +16,7 @@ from engine.messages import M, Msg
 from .replies import Refusal
 
 FIELDS = ("corporation", "company", "hex", "tile", "train")
-_TRAIN_WORD = re.compile(r"^(.+?)[\s-]*(?:trains?|t)$", re.IGNORECASE)
+_TRAIN_WORD = re.compile(r"^(.+?)[\s-]*(?:trains?|t|列車)$", re.IGNORECASE)
 _TILE_WORD = re.compile(r"^(?:tile\s*|#\s*)", re.IGNORECASE)
 
 
@@ -68,9 +68,16 @@ def _train(game: Game, typed: str, offered: list[str], action: Mapping[str, Any]
     candidates = [i for i in offered if i in by_id and by_id[i].name.lower() == name]
     if not candidates and action.get("type") == "discard_train":
         candidates = [t.id for t in game.trains_of(str(action.get("entity"))) if t.name.lower() == name]
+    if not candidates and not offered:
+        # no such move is legal now at all: the engine says why (a train of that kind that is not for sale yet,
+        # trains bought only in an operating turn), not a list of nothing
+        candidates = [t.id for t in game.trains if t.name.lower() == name]
     if candidates:
         return candidates[0]
     names = _unique(f"{by_id[i].name} ({i})" if i in by_id else i for i in offered)
+    if name in {t.name.lower() for t in game.trains}:
+        raise Refusal(M("A {train}-train is not among the choices now: {choices}. Nothing was changed.",
+                        train=(m.group(1) if m else typed).strip(), choices=tuple(names)))
     raise Refusal(_unknown("train", typed, names or _unique(t.name for t in game.trains)))
 
 

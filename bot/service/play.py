@@ -68,7 +68,10 @@ class Play(Table):
             try:
                 action = decode_action(raw)
             except ValueError:
-                raise Refusal(M("Choose one of the actions the list offers (start typing to filter it).")) from None
+                if cmd.path != "private use":
+                    raise Refusal(M("Choose one of the actions the list offers (start typing to filter it).")) \
+                        from None
+                action = self._ability_named(ctx, game, seat.name, raw)
             if action["entity"] == ANY_ENTITY:
                 action["entity"] = self._entity_for(game, seat.name, str(action["type"]), ctx.row)
             if cmd.path == "private use" and action["entity"] not in game.companies:
@@ -107,7 +110,15 @@ class Play(Table):
             try:
                 game.check({"type": "lay_tile", "entity": entity, "hex": hex_id, "tile": tile, "rotation": 0})
             except GameError as e:
-                raise Refusal(_without_listing(e.msg)) from None
+                if not _names_rotation(e.msg):
+                    raise Refusal(_without_listing(e.msg)) from None
+            # the tile and hex are right, no rotation is: not the first rotation's fault alone
+            fitting = tuple(dict.fromkeys(f"#{a['tile']}" for a in self.legal(ctx.row.id, game)
+                                          if a["type"] == "lay_tile" and a["entity"] in mine
+                                          and str(a["hex"]) == hex_id))
+            if fitting:
+                raise Refusal(M("#{tile} fits {hex} in no rotation. Tiles that fit there: {tiles}.", tile=tile,
+                                hex=hex_id, tiles=fitting))
             raise Refusal(M("#{tile} cannot be laid on {hex} now.", tile=tile, hex=hex_id))
         if len(rotations) == 1:
             entity = next(a["entity"] for a in lays)
@@ -146,6 +157,22 @@ class Play(Table):
         if cur in mine and cur not in game.companies:
             return cur
         return name
+
+    def _ability_named(self, ctx: Ctx, game: Game, name: str, typed: str) -> dict[str, Any]:
+        """`/private use ability:MH`: a private named by its id stands for its ability when it has one legal now;
+        with several, or none, the refusal says which (the list's own values are decoded before this)."""
+        wanted = " ".join(typed.split()).lower()
+        company = next((c for c in game.companies if c.lower() == wanted), None)
+        if company is None:
+            raise Refusal(M("Choose one of the actions the list offers (start typing to filter it)."))
+        legal = self.legal(ctx.row.id, game) if ctx.row else [dump_action(a) for a in game.legal_actions()]
+        uses = [dict(a) for a in legal if a["entity"] == company and company in self._controlled(game, name)]
+        if len(uses) == 1:
+            return uses[0]
+        if not uses:
+            raise Refusal(M("{company} has no ability you can use now.", company=company))
+        raise Refusal(M("{company} can do several things now: {options}. Choose one from the list.",
+                        company=company, options=tuple(texts.describe_action(game, a) for a in uses)))
 
     def _authorize(self, ctx: Ctx, game: Game, action: Mapping[str, Any]) -> None:
         seat = self._need_seat(ctx)
@@ -457,6 +484,13 @@ def _check_shape(action: Mapping[str, Any]) -> None:
                                   value=repr(str(action.get(name, ""))[:30])))
         raise Refusal(M("That move is incomplete: {problems}. Nothing was changed.",
                         problems=Join(tuple(dict.fromkeys(problems)), "; "))) from None
+
+
+def _names_rotation(msg: Text) -> bool:
+    """Whether a refusal is about the rotation tried (another rotation might do)."""
+    if isinstance(msg, Msg):
+        return "{rotation}" in msg.text
+    return isinstance(msg, Join) and any(_names_rotation(p) for p in msg.parts)
 
 
 def _without_listing(msg: Text) -> Text:

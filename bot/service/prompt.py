@@ -7,6 +7,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.actions import dump_action
 from engine.errors import GameError
 from engine.game import Game
 from engine.messages import Join, M, Text
@@ -54,6 +55,8 @@ class Prompt(Table):
             # button; autocomplete computes the full list when someone asks for it.
             entity = game.current_entity or ""
             legal = [{"type": "pass", "entity": entity}, {"type": "lay_tile", "entity": entity}]
+            # the title's other choices of the step are few and cheap (18FR-RCE's port moves, privates' tiles)
+            legal += [dump_action(a) for a in game.rules.or_legal_actions(game, game.round)]
         else:
             legal = self.legal(row.id, game)
         if any(a["type"] == "run_routes" for a in legal):
@@ -72,6 +75,9 @@ class Prompt(Table):
             lines.append(M("Lay track with `/track lay` (the lists offer only legal hexes, tiles and rotations)."))
         if game.pending_discards:
             lines.append(M("Passing is not allowed: choose the train to discard."))
+        if any(a["type"] == "buy_company" and a["entity"] not in game.corps and _from_player(game, a) for a in legal):
+            # a price between players is theirs to agree: a command, not a button for each price
+            lines.append(M("Buy a private from another player with `/private buy` (its owner is asked)."))
         if any(a["type"] == "par" for a in legal):
             lines.append(M("Start a corporation with `/stock par`; `/act` lists everything you can do."))
         reply.text = Join(tuple(lines))
@@ -134,9 +140,9 @@ class Prompt(Table):
                        if best and best[0] == state else M("Run trains"), "primary")
             elif t == "buy_train" and _bank_or_pool(game, a):
                 button(a, texts.describe_action(game, a), "primary")
-            elif t in ("convert", "discard_train"):
+            elif t in ("convert", "discard_train") or t == "assign" and a["entity"] not in game.companies:
                 button(a, texts.describe_action(game, a), "primary")
-            elif t == "buy_company" and a["entity"] not in game.corps:
+            elif t == "buy_company" and a["entity"] not in game.corps and not _from_player(game, a):
                 button(a, texts.describe_action(game, a), "primary")
         for a in legal:
             if a["type"] == "pass":
@@ -179,6 +185,12 @@ class Prompt(Table):
             reply.components = [[Button(M("Run trains for {revenue}", revenue=game.fmt(best.revenue)), cid,
                                         "primary")]]
         return reply
+
+
+def _from_player(game: Game, a: Mapping[str, Any]) -> bool:
+    """A private offered by the player who owns it (not the bank's sale)."""
+    company = game.companies.get(str(a.get("company")))
+    return company is not None and company.owner is not None and game.has_player(company.owner)
 
 
 def _bank_or_pool(game: Game, a: Mapping[str, Any]) -> bool:

@@ -4,7 +4,7 @@ and the text of a due reminder is written here. The loop that finds due reminder
 from __future__ import annotations
 
 from engine.game import Game
-from engine.messages import M, Text
+from engine.messages import Join, M, Text
 
 from .. import texts
 from ..storage import ReminderRow, Transaction
@@ -56,10 +56,19 @@ class Reminders(Table):
                          game=texts.game_tag(ctx.row), channel=f"<#{reminder.channel_id}>", waited=waited,
                          buyer=vote.requester.name), [seller]
             ids = [u for u in (ctx.uid(n) for n in acting) if u is not None]
+            undo = self._votes.get((ctx.row.id, "undo"))
+            voters = sorted(undo.needed - undo.agreed) if undo is not None and undo.state == self.state_token(
+                game) else []
         waited = texts.duration_text(self.now() - waiting_since(reminder, self.now()))
-        text = M("⏰ Reminder {members}: {game} in {channel} has waited {waited} for you. {turn}",
-                 members=" ".join(mention(i) for i in ids), game=texts.game_tag(ctx.row),
-                 channel=f"<#{reminder.channel_id}>", waited=waited, turn=game.describe_turn())
+        text: Text = M("⏰ Reminder {members}: {game} in {channel} has waited {waited} for you. {turn}",
+                       members=" ".join(mention(i) for i in ids), game=texts.game_tag(ctx.row),
+                       channel=f"<#{reminder.channel_id}>", waited=waited, turn=game.describe_turn())
+        if voters and undo is not None:
+            # a move would let the request lapse: the vote is what the table waits for first
+            text = Join((text, M("↩️ {member}'s request to undo waits for the vote of {voters} (Agree or Refuse on "
+                                 "the request).", member=undo.requester.name,
+                                 voters=" ".join(mention(u) for u in voters))))
+            ids += [u for u in voters if u not in ids]
         return text, ids
 
 

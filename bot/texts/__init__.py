@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from .actions import (
     action_summary,
+    corp_label,
     describe_action,
     hex_name,
     share_source,
@@ -78,7 +79,7 @@ from .words import (
 __all__ = [
     "BOUGHT", "EMBED_DESCRIPTION_LIMIT", "EMBED_FIELDS_LIMIT", "EMBED_FIELD_VALUE_LIMIT", "EMBED_TOTAL_LIMIT",
     "END_REASONS", "EZ_HELP", "Embed", "HELP_GROUPS", "HELP_TOPICS", "MESSAGE_LIMIT", "PICTURES_HELP",
-    "PROMPT_MARK", "SOLD", "TRACK_HELP", "TURN_HELP", "UNDO_HELP", "action_summary", "bullets",
+    "PROMPT_MARK", "SOLD", "TRACK_HELP", "TURN_HELP", "UNDO_HELP", "action_summary", "bullets", "corp_label",
     "corporations_embed", "describe_action", "draft_summary", "duration_text", "end_reason_text", "game_over_text",
     "game_tag", "help_text", "help_topic_key", "help_topic_word", "hex_name", "history_text", "hours_text",
     "mention", "merge_purchases", "or_set_summary", "players_embed", "reconstruction_note", "reconstruction_notes",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.describe import rotation_words
 from engine.game import Game
 from engine.messages import MN, M, Msg, Text
 from engine.state import POOL
@@ -59,8 +60,8 @@ def describe_action(game: Game, a: Mapping[str, Any], *, with_entity: bool = Fal
         text = (M("Sell {n} × {corp} (≈{value})", n=n, corp=corp, value=fmt(n * price)) if price
                 else M("Sell {n} × {corp}", n=n, corp=corp))
     elif t == "lay_tile":
-        text = M("Lay #{tile} at {hex}, rotation {rotation}", tile=a["tile"], hex=hex_name(game, a["hex"]),
-                 rotation=a["rotation"])
+        text = M("Lay #{tile} at {hex}, {rotation}", tile=a["tile"], hex=hex_name(game, a["hex"]),
+                 rotation=_rotation(game, a))
     elif t == "place_token":
         where = hex_name(game, a["hex"])
         text = (M("Station at {hex} city {city}", hex=where, city=a["city"]) if int(a.get("city") or 0)
@@ -139,12 +140,26 @@ def _train_label(game: Game, a: Mapping[str, Any]) -> Msg:
     return M("Buy a {train}-train from {source}", train=variant, source=source)
 
 
+def _rotation(game: Game, a: Mapping[str, Any]) -> Text:
+    """A tile's rotation named by where its track goes, as `/track lay` names it ("r2: Jacksonville–Daytona")."""
+    try:
+        return rotation_words(game.board, str(a["hex"]), str(a["tile"]), int(a["rotation"]))
+    except (KeyError, ValueError):  # a tile or hex the game does not have: the number
+        return M("rotation {rotation}", rotation=a["rotation"])
+
+
 def hex_name(game: Game, hex_id: str) -> str:
     try:
         name = game.data.hex(hex_id).name
     except Exception:
         name = None
     return f"{hex_id} {name}" if name else hex_id
+
+
+def corp_label(game: Game, sym: str) -> str:
+    """A corporation in a list: its id and its name, or the id alone where the name is no more (18EZ)."""
+    name = game.corps[sym].name
+    return sym if not name or name == sym else f"{sym} — {name}"
 
 
 def action_summary(game: Game, a: Mapping[str, Any], drafting: bool) -> Text:

@@ -10,7 +10,7 @@ from engine.game import Game
 from engine.messages import MN, Join, M, Msg, Text
 from engine.state import IPO, POOL
 
-from .actions import hex_name
+from .actions import corp_label, hex_name
 from .form import Embed, bullets
 
 
@@ -40,10 +40,10 @@ def players_embed(game: Game) -> Embed:
                             if game.corps[sym].president == p.name else M("{corp} {percent}%", corp=sym,
                                                                             percent=percent))
         privates = [c.sym for c in game.companies.values() if c.owner == p.name and not c.closed]
+        shares: Text = tuple(held) or (M("no shares") if privates else M("none"))  # the privates come next
         lines: list[Text] = [
             M("Cash {cash} · net worth {worth}", cash=fmt(p.cash), worth=fmt(game.net_worth(p.name))),
-            M("Certificates {n}/{limit}: {held}", n=game.cert_count(p.name), limit=game.cert_limit(),
-              held=tuple(held) or M("none"))]
+            M("Certificates {n}/{limit}: {held}", n=game.cert_count(p.name), limit=game.cert_limit(), held=shares)]
         if privates:
             lines.append(M("Privates: {privates}", privates=tuple(privates)))
         flags: list[Msg] = []
@@ -79,9 +79,12 @@ def corporations_embed(game: Game) -> Embed:
               limit=game.train_limit(sym)),
             M("Tokens left {n} · IPO {ipo}, pool {pool}", n=c.tokens_left, ipo=game.shares_held(IPO, sym),
               pool=game.shares_held(POOL, sym)),
-            M("Stations: {stations}", stations=stations),
-            *game.rules.charter_notes(game, sym)]
-        emb.fields.append((f"{sym} — {c.name}", Join(tuple(lines))))
+            M("Stations: {stations}", stations=stations)]
+        owned = tuple(p.sym for p in game.companies.values() if p.owner == sym and not p.closed)
+        if owned:
+            lines.append(M("Privates: {privates}", privates=owned))
+        lines += game.rules.charter_notes(game, sym)
+        emb.fields.append((corp_label(game, sym), Join(tuple(lines))))
     if waiting:
         emb.description = M("Not started: {corps}", corps=tuple(waiting))
     depot = game.depot()

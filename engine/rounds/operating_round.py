@@ -205,7 +205,13 @@ class OperatingRound(TrainStep, EmergencyMoney, Tracked):
                 "company": M("buy a private company")}.get(self.step, self.step)
 
     def track_text(self, game: Game) -> Text:
-        """What the track step still waits for: a first tile, a second yellow one, or only a private's bonus tile."""
+        """What the track step still waits for: a first tile, a second yellow one, only a private's bonus tile, and a
+        title's other choice of the step."""
+        choice = game.rules.track_step_choice(game, self)
+        tiles = self._tiles_text(game)
+        return tiles if choice is None else M("{choice}; or {rest}", choice=choice, rest=tiles)
+
+    def _tiles_text(self, game: Game) -> Text:
         yellow = game.rules.lay_allowance_problem(game, self, "yellow") is None
         upgrade = game.rules.lay_allowance_problem(game, self, "upgrade") is None and len(game.phase.tiles) > 1
         bonus = sorted({a.entity for a in game.rules.or_legal_actions(game, self)
@@ -215,17 +221,19 @@ class OperatingRound(TrainStep, EmergencyMoney, Tracked):
         elif yellow or upgrade:
             lay = M("lay a second yellow tile") if yellow and not upgrade else M("lay another tile")
         elif bonus:
-            return M("lay the bonus tile of {companies}, or pass", companies=tuple(bonus))
+            return M("lay a tile with {companies}, or pass", companies=tuple(bonus))
         else:
             return M("pass")
         if bonus:
-            return M("{lay} (or the bonus tile of {companies}), or pass", lay=lay, companies=tuple(bonus))
+            return M("{lay} (or a tile with {companies}), or pass", lay=lay, companies=tuple(bonus))
         return M("{lay}, or pass", lay=lay)
 
     def allowed_text(self, game: Game) -> Text:
         if self.step == "track":
             return self.track_text(game)
         if self.step == "token":
+            if game.rules.token_pass_problem(game, self) is not None:
+                return game.rules.token_step_words  # a station that came with a tile (1830 D&H): no pass
             return M("{action}, or pass", action=game.rules.token_step_words)
         if self.step == "buy_train":
             return (M("buy a train (it must own one: passing is not allowed)")

@@ -152,7 +152,6 @@ class PrivateSaleStockRound(StockRound):
         if problem:
             raise GameError(problem)
         self._sell_private(game, player, cheapest, price)
-        self.summary.append(M("{player} bought {company}", player=player, company=cheapest))
         self._acted(game)
         self._after_purchase(game, player)
 
@@ -177,10 +176,10 @@ class PrivateSaleStockRound(StockRound):
             raise GameError(M("{company} is the cheapest unsold private: buy it for {price} instead of bidding.",
                               company=act.company, price=game.fmt(game.rules.private_price(game, act.company))))
         floor = self._bid_floor(game, act.company)
-        self._check_multiple(game, act.price)
         if act.price < floor:
             raise GameError(M("A bid on {company} must be at least {price}.", company=act.company,
                               price=game.fmt(floor)))
+        self._check_multiple(game, act.price)  # after the floor: the multiples it suggests are then high enough
         free = game.available_cash(player, act.company)
         if act.price > free:
             raise GameError(_bid_at_most(game, free))
@@ -209,6 +208,8 @@ class PrivateSaleStockRound(StockRound):
         c.owner = player
         game.say(M("{player} buys {name} ({company}) for {price}.", player=player, name=c.name, company=c.sym,
                    price=game.fmt(price)))
+        self.summary.append(M("{player} bought {company} for {price}", player=player, company=company,
+                              price=game.fmt(price)))
         game.rules.on_private_sold(game, self, company)
 
     def _after_purchase(self, game: Game, buyer: str) -> None:
@@ -268,11 +269,7 @@ class PrivateSaleStockRound(StockRound):
             a.passes += 1
             game.say(M("{player} passes on {company}.", player=who, company=a.company))
         elif isinstance(act, Bid) and act.company in (None, a.company):
-            if act.price < a.amount + BID_STEP:
-                raise GameError(M("Raise to at least {price}, or pass.", price=game.fmt(a.amount + BID_STEP)))
-            free = game.available_cash(who, a.company)
-            if act.price > free:
-                raise GameError(_bid_at_most(game, free))
+            self._check_raise(game, who, act.price)
             a.high, a.amount, a.passes, a.bids[who] = who, act.price, 0, act.price
             game.say(M("{player} bids {price} on {company}.", player=who, price=game.fmt(act.price),
                        company=a.company))
@@ -292,19 +289,18 @@ class PrivateSaleStockRound(StockRound):
         if a.bidders[a.turn] == a.high:  # never the high bidder's turn: the others have all passed
             a.turn = (a.turn + 1) % len(a.bidders)
 
-    def _pass(self, game: Game, player: str) -> None:
-        selling = self.selling_privates(game)
-        super()._pass(game, player)
-        if selling and self.done and game.rules.private_sale_all_passed(game, self):
-            self.done = False  # the title goes on with the sale instead of ending the round
-            self.pass_run, self.pass_start = 0, None
+    def _goes_on(self, game: Game) -> bool:
+        if self.selling_privates(game) and game.rules.private_sale_all_passed(game, self):
+            self.pass_run, self.pass_start = 0, None  # the title goes on with the sale instead of ending the round
+            return True
+        return False
 
     def _check_raise(self, game: Game, who: str, price: int) -> None:
         a = self.auction
         assert a is not None
-        self._check_multiple(game, price)
         if price < a.amount + BID_STEP:
             raise GameError(M("Raise to at least {price}, or pass.", price=game.fmt(a.amount + BID_STEP)))
+        self._check_multiple(game, price)
         free = game.available_cash(who, a.company)
         if price > free:
             raise GameError(_bid_at_most(game, free))
@@ -383,7 +379,12 @@ class PrivateSaleStockRound(StockRound):
             floor = self._bid_floor(game, sym)
             if floor <= game.available_cash(player, sym):
                 yield Bid(entity=player, company=sym, price=floor)
+
     def describe(self, game: Game) -> Text:
+        due = game.rules.pending_par(game)
+        if due is not None:
+            return M("{player} sets the par price of {corp} now ({round}).", player=due[0], corp=due[1],
+                     round=self.display_name)
         if self.auction is not None:
             a = self.auction
             return M("Auction of {company}: {player} may bid at least {price} or pass (high bid {high} by {bidder}).",

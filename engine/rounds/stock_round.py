@@ -244,11 +244,16 @@ class StockRound(Tracked):
         game.say(M("{player} passes.", player=player))
         self._end_turn(game)
         if self.pass_run >= len(game.active_players()):
-            self.done = True
             assert self.pass_start is not None
             game.priority = self.pass_start
-            self.summary.append(M("{player} holds {priority}", player=game.players[self.pass_start].name,
-                                  priority=self.priority_name))
+            if not self._goes_on(game):
+                self.done = True
+                self.summary.append(M("{player} holds {priority}", player=game.players[self.pass_start].name,
+                                      priority=self.priority_name))
+
+    def _goes_on(self, game: Game) -> bool:
+        """Everyone passed in a row: whether the round goes on all the same (a title's private sale)."""
+        return False
 
     def _end_turn(self, game: Game) -> None:
         game.rules.on_stock_turn_end(game, self)

@@ -512,6 +512,10 @@ class TitleRules:
     def bankrupt(self, game: Game, rnd: OperatingRound, player: str) -> None:
         raise NotImplementedError
 
+    def track_step_choice(self, game: Game, rnd: OperatingRound) -> Msg | None:
+        """Words for a choice of the track step other than a tile (18FR-RCE: a station to a port side), or None."""
+        return None
+
     def step_purpose(self, game: Game, step: str) -> Msg | None:
         """One sentence on what the current step is for (18EZ teaches newcomers); ``step`` is an operating step
         or "stock"."""

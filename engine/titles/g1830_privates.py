@@ -64,11 +64,15 @@ class Privates1830:
         cert.owner = owner
         c.closed = True
         if source == IPO:
-            game.say(M("{player} exchanges {name} ({company}) for a {corp} share from the IPO; {company} closes.",
+            game.say(M("{player} exchanges {name} ({company}) for a share of {corp} from the IPO; {company} closes.",
                        player=owner, name=c.name, company=c.sym, corp=corp))
         else:
-            game.say(M("{player} exchanges {name} ({company}) for a {corp} share from the pool; {company} closes.",
+            game.say(M("{player} exchanges {name} ({company}) for a share of {corp} from the pool; {company} closes.",
                        player=owner, name=c.name, company=c.sym, corp=corp))
+        summary = getattr(game.round, "summary", None)  # the round's summary tells it too, as a purchase would be
+        if summary is not None:
+            summary.append(M("{player} exchanged {company} for a share of {corp}", player=owner, company=c.sym,
+                             corp=corp))
         game.update_presidency(corp)
         stock.check_float(game, corp)
 

@@ -136,6 +136,14 @@ class Rules18FR(Rules1830):
         # during the upgrade itself the log is one action shorter than when the move comes
         return offer[0] if offer is not None and offer[1] - len(game.actions) in (0, 1) else None
 
+    def track_step_choice(self, game: Game, rnd: OperatingRound) -> Msg | None:
+        """Rule 27's move right after a port upgrade, and rule 28's for PRO and SO, said with the tiles: a player
+        who only passed would never learn the marker was on offer."""
+        moves = [a.target for a in self._port_moves(game, rnd) if isinstance(a, Assign)]
+        if not moves:
+            return None
+        return M("move a station to the port side of {hexes} (it takes the port marker)", hexes=tuple(moves))
+
     def more_lays_possible(self, game: Game, rnd: OperatingRound) -> bool:
         if self.port_offer(game) or super().more_lays_possible(game, rnd):  # 1830: #2's extra tile in E13
             return True
@@ -229,6 +237,9 @@ class Rules18FR(Rules1830):
         game.board.hexes[hex_id].markers.pop("port", None)
         game.say(M("{corp} takes the {port} port marker: {income} each operating round.", corp=corp, port=name,
                    income=game.fmt(self._port_income(game))))
+        summary = getattr(game.round, "summary", None)
+        if summary is not None:
+            summary.append(M("{corp} took the {port} port marker", corp=corp, port=name))
 
     def _move_to_port_side(self, game: Game, hex_id: str, corp: str) -> None:
         ps = self.port_slot(game, hex_id)
@@ -423,15 +434,7 @@ class Rules18FR(Rules1830):
         out = list(super().or_legal_actions(game, rnd))
         sym = rnd.corp or ""
         if rnd.step == "track":
-            offer = self.port_offer(game)
-            if offer:
-                out.append(Assign(entity=sym, target=offer))
-            if sym in self.params(game).get("port_companies", ()) and \
-                    self.lay_allowance_problem(game, rnd, "yellow") is None:
-                cities = {h for h, _ in self.reach(game, sym).cities}
-                out += [Assign(entity=sym, target=h.id) for h in game.data.hexes
-                        if h.port and h.id in cities and h.id != offer and self._port_move_problem(game, h.id, sym)
-                        is None]
+            out += self._port_moves(game, rnd)
             tb = self._tb(game, rnd)
             if tb and "private" not in rnd.lays:
                 from .. import track
@@ -446,6 +449,21 @@ class Rules18FR(Rules1830):
                                     for o in track.legal_tiles(game, sym, h, r, yellow_only=True)]
                 finally:
                     fr.extra_fee_lay = False
+        return out
+
+    def _port_moves(self, game: Game, rnd: OperatingRound) -> list[Action]:
+        """The station moves to a port side legal in the track step: rule 27's after an upgrade, rule 28's."""
+        sym = rnd.corp or ""
+        out: list[Action] = []
+        offer = self.port_offer(game)
+        if offer:
+            out.append(Assign(entity=sym, target=offer))
+        if sym in self.params(game).get("port_companies", ()) and \
+                self.lay_allowance_problem(game, rnd, "yellow") is None:
+            cities = {h for h, _ in self.reach(game, sym).cities}
+            out += [Assign(entity=sym, target=h.id) for h in game.data.hexes
+                    if h.port and h.id in cities and h.id != offer and self._port_move_problem(game, h.id, sym)
+                    is None]
         return out
 
     # -- trains (rules 18-20, 23, 32)

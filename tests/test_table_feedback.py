@@ -1,0 +1,253 @@
+"""What players read at the table, as playtests of 1830, 18FR-RCE and 18EZ through the simulator found it wanting:
+prompts that name who acts and every choice of the step, round summaries that tell every deal, refusals that say
+why. Positions are reached by real play (the engine's, then imported into the bot where the bot is tested)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.local import main
+from bot.service import Service
+from bot.texts import corporations_embed, players_embed
+from engine.errors import GameError
+from engine.records.writer import write_record
+from engine.route_text import routes_from_text
+from render.sheets import holdings
+from tests import positions
+from tests.c1830_helpers import act, buy_privates, float_corp, legal, skip_to, to_operating
+from tests.c1830_helpers import game as game_1830
+from tests.test_import_export import as_file, claim_menu
+from tests.test_service import ALICE, BOB, CAROL, CH, DAVE, GUILD, SEED, Clock, do, state
+
+
+@pytest.fixture
+async def svc(tmp_path: Path) -> Any:
+    service = await Service.open(str(tmp_path / "bot.sqlite3"), now=Clock(), seed_source=lambda: SEED)
+    yield service
+    await service.close()
+
+
+USERS = {u.name: u for u in (ALICE, BOB, CAROL, DAVE)}
+
+
+async def _seated(svc: Service, g: Any) -> Any:
+    """The engine's game imported into the channel, each seat claimed by its member."""
+    r = await do(svc, ALICE, "game import", file=as_file(write_record(g)))
+    assert r.ok, r.full_text()
+    for p in g.players:
+        u = USERS[p.name]
+        r = await svc.click(CH, GUILD, u, claim_menu(r).custom_id, [u.name])
+        assert r.ok, r.full_text()
+    return r
+
+
+def _buy_privates_to_bo(g: Any) -> str:
+    """The cheapest private bought in turn until the B&O private is sold; its buyer."""
+    while g.companies["BO"].owner is None:
+        cheapest = g.round.unsold(g)[0]
+        act(g, "buy_company", company=cheapest, price=g.rules.private_price(g, cheapest))
+    return g.companies["BO"].owner
+
+
+# -- stock rounds --------------------------------------------------------------------------------------------
+
+
+def test_the_prompt_after_the_bo_private_names_its_buyer_and_the_par() -> None:
+    g = game_1830()
+    owner = _buy_privates_to_bo(g)
+    assert g.acting_players() == [owner]
+    assert str(g.describe_turn()) == f"{owner} sets the par price of B&O now (SR 1)."
+
+
+def test_a_stock_round_summary_tells_each_deal_once() -> None:
+    """A round of passes during the auction lowers the first private (not the end of the round: no Priority Deal
+    line yet); a private won by bidding is a purchase at its price; the M&H exchange is a deal of the round."""
+    g = game_1830()
+    for _ in range(3):
+        act(g, "pass")  # everyone passes: SV is reduced
+    sv_price = g.rules.private_price(g, "SV")
+    act(g, "bid", company="DH", price=75)
+    bidder = "alice" if g.current_entity != "alice" else "bob"
+    buy_privates(g)
+    float_corp(g, "NYC", passes=False)
+    mh_owner = g.companies["MH"].owner
+    g.process({"type": "buy_shares", "entity": "MH", "corporation": "NYC", "source": "ipo"})
+    while g.round.kind == "stock":
+        act(g, "pass")
+    lines = [str(t) for t in g.finished_rounds[0]["summary"]]
+    assert lines[0] == f"SV reduced to ${sv_price}"
+    assert sum("holds the Priority Deal" in t for t in lines) == 1 and "holds the Priority Deal" in lines[-1]
+    assert any(t.endswith(f"bought DH for ${g.companies['DH'].value}") or " bought DH for $" in t for t in lines)
+    assert f"{mh_owner} exchanged MH for a share of NYC" in lines
+    assert bidder
+
+
+def test_bids_are_checked_against_the_floor_before_the_multiple() -> None:
+    """18FR-RCE bids are multiples of 5fr: a bid under the floor is told the floor, not a lower multiple."""
+    from engine import new_game
+
+    g = new_game("18FR-RCE", ["alice", "bob", "carol"], seed=1)
+    company = g.round.unsold(g)[1]
+    floor = g.companies[company].value + 5
+    with pytest.raises(GameError) as low:
+        act(g, "bid", company=company, price=floor - 3)
+    assert str(low.value.msg) == f"A bid on {company} must be at least {g.fmt(floor)}."
+    with pytest.raises(GameError) as odd:
+        act(g, "bid", company=company, price=floor + 2)
+    assert f"bid {g.fmt(floor)} or {g.fmt(floor + 5)}" in str(odd.value.msg)
+
+
+async def test_private_sales_between_players_are_a_command_not_a_row_of_buttons(svc: Service) -> None:
+    g = to_operating(game_1830())
+    while g.round.kind == "operating":
+        g.process(([a for a in legal(g) if a["type"] == "pass"] or legal(g))[0])
+    assert any(a["type"] == "buy_company" and g.companies[a["company"]].owner not in (None, a["entity"])
+               for a in legal(g))
+    r = await _seated(svc, g)
+    prompt = r.all()[-1]
+    labels = [str(b.label) for row in prompt.components for b in row if hasattr(b, "label")]
+    assert not any(label.startswith("Buy ") and " from " in label for label in labels), labels
+    assert "Buy a private from another player with `/private buy`" in prompt.text
+
+
+async def test_a_train_named_out_of_turn_is_refused_with_the_reason(svc: Service) -> None:
+    g = to_operating(game_1830())
+    while g.round.kind == "operating":
+        g.process(([a for a in legal(g) if a["type"] == "pass"] or legal(g))[0])
+    await _seated(svc, g)
+    who = USERS[(await state(svc))[1].current_entity]
+    r = await do(svc, who, "train buy", train="2")
+    assert not r.ok and "turn in the stock round" in r.text and "Nearest legal choices" not in r.text, r.text
+
+
+async def test_a_private_named_by_its_id_uses_its_one_ability(svc: Service) -> None:
+    g = to_operating(game_1830())
+    while g.round.kind == "operating":
+        g.process(([a for a in legal(g) if a["type"] == "pass"] or legal(g))[0])
+    owner = USERS[g.companies["MH"].owner]
+    await _seated(svc, g)
+    other = next(u for u in (ALICE, BOB, CAROL) if u is not owner)
+    refused = await do(svc, other, "private use", ability="mh")
+    assert not refused.ok and "MH has no ability you can use now." in refused.text
+    r = await do(svc, owner, "private use", ability="mh")
+    assert r.ok and "exchanges Mohawk & Hudson (MH) for a share of NYC from the IPO" in r.text, r.full_text()
+
+
+# -- operating rounds ----------------------------------------------------------------------------------------
+
+
+def test_a_station_that_came_with_its_tile_is_not_offered_a_pass() -> None:
+    g = to_operating(game_1830())
+    for t in ("2-0",):
+        next(x for x in g.trains if x.id == t).owner = "PRR"
+    g.companies["DH"].owner = "PRR"
+    hex_ok = next(a for a in legal(g) if a["type"] == "lay_tile" and a["entity"] == "DH")
+    g.process(hex_ok)
+    assert g.round.step == "token"
+    assert str(g.describe_turn()).endswith("place a station token.")
+    assert "or pass" not in str(g.describe_turn())
+
+
+async def test_a_tile_that_fits_in_no_rotation_is_not_blamed_on_rotation_0(svc: Service) -> None:
+    g = positions.nyc_beside_new_haven()
+    await _seated(svc, g)
+    r = await do(svc, USERS[g.corps["NYC"].president], "track lay", hex="F20", tile="1")
+    assert not r.ok and "Rotation 0" not in r.text, r.text
+    assert r.text == "#1 fits F20 in no rotation. Tiles that fit there: #2, #56, #69.", r.text
+
+
+def test_a_typed_route_names_stops_as_players_do() -> None:
+    """A place printed on the map with no stop (its track only passes through) is named as such, not unknown."""
+    from engine import new_game
+
+    g = new_game("18FR-RCE", ["alice", "bob", "carol"], seed=1)
+    printed = next(h for h in g.data.hexes if h.name and not (g.board.layout(h.id).cities
+                                                               or g.board.layout(h.id).towns
+                                                               or g.board.layout(h.id).offboard))
+    corp = next(iter(g.corps))
+    next(t for t in g.trains if t.name == "2").owner = corp
+    with pytest.raises(GameError) as e:
+        routes_from_text(g, corp, "Nowhere-Land")
+    assert "not a hex id or the name of a place" in str(e.value.msg)
+    with pytest.raises(GameError) as bare:
+        routes_from_text(g, corp, f"{printed.name}-Paris")
+    assert f"{printed.name} ({printed.id}) has no city, town or off-board" in str(bare.value.msg)
+
+
+# -- views ---------------------------------------------------------------------------------------------------
+
+
+def test_privates_show_with_their_owners_in_every_view() -> None:
+    g = game_1830()
+    buy_privates(g)
+    owner = g.companies["SV"].owner
+    sheet = holdings(g)
+    row = next(r for r in sheet.tables[0].rows if r[0] == owner)
+    assert "SV" in row[-1].split()
+    g.companies["CS"].owner = "B&O"  # a corporation's private (bought in an operating round)
+    books = next(r for r in holdings(g).tables[1].rows if r[0] == "B&O")
+    assert "CS" in books[6].split()
+    assert "Privates: CS" in str(next(v for k, v in corporations_embed(g).fields if str(k).startswith("B&O")))
+    # a player with privates and no share: not "Certificates 1/16: none", then a private on the next line
+    shares_free = next(p.name for p in g.players if not any(g.shares_held(p.name, s) for s in g.corps))
+    field = str(next(v for k, v in players_embed(g).fields if str(k).startswith(shares_free)))
+    assert ": no shares\nPrivates: " in field, field
+
+
+def test_the_18fr_map_region_takes_the_rules_second_numbering() -> None:
+    from bot.pictures import find_region
+    from engine import new_game
+
+    g = new_game("18FR-RCE", ["alice", "bob", "carol"], seed=1)
+    alias, hex_id = next(iter(g.data.id_aliases.items()))
+    assert find_region(g, alias.lower()) == hex_id
+
+
+def test_18ez_railroads_are_named_by_their_abbreviations_alone() -> None:
+    from bot.texts import corp_label
+    from engine import new_game
+
+    g = new_game("18EZ", ["a", "b", "c"], seed=1)
+    assert corp_label(g, "PS&W") == "PS&W"
+    assert all("(" not in c.name for c in g.corps.values())
+    assert corp_label(game_1830(), "PRR") == "PRR — Pennsylvania Railroad"
+
+
+# -- the simulator -------------------------------------------------------------------------------------------
+
+
+SIM = """\
+@alice /game create title:18EZ language:ja
+@bob /game join
+@carol /game join
+@alice /game start
+@alice /stock buy source:?
+@alice /corp dividend kind:?
+"""
+
+
+def test_the_simulator_lists_and_takes_fixed_choices_in_the_members_words(tmp_path: Path, capsys: Any) -> None:
+    script = tmp_path / "s.txt"
+    script.write_text(SIM, encoding="utf-8")
+    code = main(["--script", str(script), "--db", str(tmp_path / "s.sqlite3"), "--out", str(tmp_path / "p"),
+                 "--seed", "1", "--lang", "ja"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "  ipo  — IPO" in out and "  payout  — " in out
+    assert "（今できることはありません）" not in out
+
+
+async def test_an_undone_purchase_is_named_as_it_was_made(svc: Service) -> None:
+    """After the purchase the train is PRR's own: named in the state after, the undo read "PRR buys PRR's 2-train
+    (name a price)"; it is named in the state before, a train from the bank at its price."""
+    g = to_operating(game_1830())
+    skip_to(g, "buy_train")
+    await _seated(svc, g)
+    president = USERS[g.corps["PRR"].president]
+    assert (await do(svc, president, "train buy", train="2")).ok
+    r = await do(svc, president, "undo")
+    assert r.ok and "undoes an action: PRR: Buy a 2-train from the bank" in r.text, r.text
+    assert "price" not in r.text.split("undoes an action:")[1].split("\n")[0]
