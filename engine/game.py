@@ -363,7 +363,7 @@ class Game(Certificates, TrainsAndPhases, Tracked):
         self.finished = True
         self.end_reason = reason
         if not self.history or self.history[-1] != self.result():
-            self.record_history()
+            self.record_history(ending=True)
         ranking = sorted(self.result().items(), key=lambda kv: -kv[1])
         standings = tuple(M("{player} {worth}", player=n, worth=self.fmt(v)) for n, v in ranking)
         self.say(M("Game over ({reason}). {standings}", reason=end_reason_text(reason), standings=standings))
@@ -377,10 +377,13 @@ class Game(Certificates, TrainsAndPhases, Tracked):
         self.end_game(reason)
         return finished
 
-    def record_history(self) -> None:
+    def record_history(self, ending: bool = False) -> None:
         self.history.append(self.result())
-        # called as a round finishes (or the game ends), so the last finished round is the one just played
-        self.history_rounds.append(self.finished_rounds[-1]["name"] if self.finished_rounds else "start")
+        # called as a round finishes, so the last finished round is the one just played; a game ending in the middle
+        # of a round (a bankruptcy, an administrator's end) ends in that round
+        last = self.finished_rounds[-1]["name"] if self.finished_rounds else "start"
+        now = getattr(self.round, "name", last)
+        self.history_rounds.append(now if ending and now != last else last)
 
     def winner(self) -> list[str]:
         res = self.result()

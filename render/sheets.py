@@ -211,7 +211,9 @@ def sheet_text(sheet: Sheet, limit: int = 1900) -> str:
     out += sheet.notes
     text = "\n".join(out)
     if len(text) > limit:
-        text = text[: limit - 6].rstrip() + "\n…```"
+        cut = text[: limit - 6]
+        cut = cut[: cut.rfind("\n")] if "\n" in cut else cut  # at a row's end, not in the middle of one
+        text = cut.rstrip() + ("\n…```" if cut.count("```") % 2 else "\n…")
     return text
 
 

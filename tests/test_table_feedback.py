@@ -251,3 +251,45 @@ async def test_an_undone_purchase_is_named_as_it_was_made(svc: Service) -> None:
     r = await do(svc, president, "undo")
     assert r.ok and "undoes an action: PRR: Buy a 2-train from the bank" in r.text, r.text
     assert "price" not in r.text.split("undoes an action:")[1].split("\n")[0]
+
+
+def test_a_game_ended_in_an_operating_round_ends_the_standings_there() -> None:
+    """The standings chart's last point was labelled with the stock round before (SR 1, twice on the axis)."""
+    g = to_operating(game_1830())
+    assert g.round.name == "OR 1.1"
+    g.end_game("manually_ended")
+    assert g.history_rounds[-2:] == ["SR 1", "OR 1.1"]
+
+
+def test_ids_typed_without_their_ampersand_are_understood() -> None:
+    from bot.service.ids import normalise_ids
+    from engine import new_game
+
+    g = new_game("18EZ", ["a", "b", "c"], seed=1)
+    action = {"type": "par", "corporation": "brn"}
+    normalise_ids(g, action, lambda: [])
+    assert action["corporation"] == "BR&N"
+
+
+def test_an_18ez_share_in_the_par_box_is_offered_at_its_par() -> None:
+    """A railroad started but not floated has no market price yet: its IPO shares still cost its par."""
+    from bot.texts import describe_action
+    from engine import new_game
+
+    g = new_game("18EZ", ["a", "b", "c"], seed=1)
+    par = next(a for a in legal(g) if a["type"] == "par")
+    g.process(par)
+    while g.current_entity == par["entity"]:
+        act(g, "pass")
+    buy = next(a for a in legal(g) if a["type"] == "buy_shares" and a["corporation"] == par["corporation"])
+    assert par["corporation"] not in g.market.positions
+    assert str(describe_action(g, buy)).endswith(f"({g.fmt(par['price'])})")
+
+
+def test_a_long_sheet_is_cut_between_rows() -> None:
+    from render.sheets import sheet_text, tile_supply
+
+    text = sheet_text(tile_supply(game_1830()), limit=600)
+    assert len(text) <= 600 and text.endswith("\n…```")
+    rows = text.split("```\n", 1)[1].rsplit("\n…", 1)[0].split("\n")[1:]
+    assert rows and all(row.endswith(("yes", "later")) for row in rows), rows  # each row whole, to its last column

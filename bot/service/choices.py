@@ -171,7 +171,11 @@ def _legal_choices(game: Game, path: str, option: str, opts: Mapping[str, Any],
     if path == "train buy":
         buys = [a for a in of("buy_train") if same(a, "train", "exchange")]
         if option == "train":
-            return [Choice(texts.describe_action(game, a), str(a["train"])) for a in buys]
+            # two trains of one kind from one owner would read the same: each says its id
+            labels = [texts.describe_action(game, a) for a in buys]
+            seen = [str(x) for x in labels]
+            return [Choice(M("{action} · {train}", action=label, train=a["train"]) if seen.count(str(label)) > 1
+                           else label, str(a["train"])) for a, label in zip(buys, labels, strict=True)]
         if option == "variant":
             return [Choice(str(a["variant"]), str(a["variant"])) for a in buys if a.get("variant")]
         if option == "exchange":

@@ -53,6 +53,9 @@ def _match(key: str, typed: str, offered: list[str], known: list[str]) -> str:
         exact = [k for k in pool if k == text] or [k for k in pool if k.lower() == text.lower()]
         if exact:
             return exact[0]
+        bare = {k for k in pool if _bare(text) and _bare(k) == _bare(text)}  # "brn" for BR&N, "ps w" for PS&W
+        if len(bare) == 1:
+            return bare.pop()
     raise Refusal(_unknown(key, typed, offered or known))
 
 
@@ -91,6 +94,10 @@ def _unknown(key: str, typed: str, choices: list[str]) -> Msg:
     shown = tuple(by_upper[n] for n in near) or tuple(choices[:8])
     return M("There is no {kind} {typed} here. Nearest legal choices: {choices}. Nothing was changed.",
              kind=_KINDS.get(key, key), typed=repr(typed[:40]), choices=shown or M("none now"))
+
+
+def _bare(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalnum())
 
 
 def _unique(items: Iterable[str]) -> list[str]:

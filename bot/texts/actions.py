@@ -48,7 +48,9 @@ def describe_action(game: Game, a: Mapping[str, Any], *, with_entity: bool = Fal
         corp = a["corporation"]
         from_ipo = a.get("source") != "pool"
         what = M("President's certificate") if a.get("president") else M("a share")
-        price = share_price(game, corp, from_ipo) if corp in game.market.positions else None
+        # an 18EZ railroad waiting in the par box has no market price yet, but its IPO shares cost its par
+        priced = corp in game.market.positions or from_ipo and bool(game.corps[corp].par_price)
+        price = share_price(game, corp, from_ipo) if priced else None
         if price:
             text = M("Buy {what} of {corp} from {source} ({price})", what=what, corp=corp,
                      source=share_source(a.get("source")), price=fmt(price))
