@@ -71,12 +71,12 @@ def sell(game: Game, player: str, corp_sym: str, count: int, *, keep_presidency_
     corp = game.corps[corp_sym]
     price = game.price(corp_sym)
     held = game.shares_held(player, corp_sym)
+    new: str | None = None
     if corp.president == player and held - count < 2:
         # the President's certificate changes hands first; the seller then sells singles
         new = _best_challenger(game, player, corp_sym)
         game._swap_president(corp_sym, player, new)
         corp.president = new
-        game.say(M("{player} becomes president of {corp}.", player=new, corp=corp_sym))
     singles = [c for c in game.certs_of(corp_sym, player) if not c.president]
     for c in singles[:count]:
         c.owner = POOL
@@ -93,6 +93,8 @@ def sell(game: Game, player: str, corp_sym: str, count: int, *, keep_presidency_
         game.say(MN("{player} sells {n} share of {corp} for {amount}.",
                     "{player} sells {n} shares of {corp} for {amount}.", player=player, n=count, corp=corp_sym,
                     amount=game.fmt(amount)))
+    if new is not None:
+        game.say_new_president(new, corp_sym)  # said after the sale that made it
     game.update_presidency(corp_sym)
     return amount
 

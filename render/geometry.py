@@ -108,12 +108,17 @@ def polyline_length(pts: list[Point]) -> float:
 
 def split_half(pts: list[Point]) -> tuple[list[Point], list[Point], Point, Point]:
     """Split a polyline at half its length: (first half, second half, midpoint, unit tangent there)."""
+    return split_at(pts, 0.5)
+
+
+def split_at(pts: list[Point], frac: float) -> tuple[list[Point], list[Point], Point, Point]:
+    """Split a polyline at ``frac`` of its length: (first part, second part, the point, unit tangent there)."""
     total = polyline_length(pts)
     acc = 0.0
     for i in range(len(pts) - 1):
         seg = math.dist(pts[i], pts[i + 1])
-        if acc + seg >= total / 2 and seg > 0:
-            t = (total / 2 - acc) / seg
+        if acc + seg >= total * frac and seg > 0:
+            t = (total * frac - acc) / seg
             m = (pts[i][0] + t * (pts[i + 1][0] - pts[i][0]), pts[i][1] + t * (pts[i + 1][1] - pts[i][1]))
             tan = ((pts[i + 1][0] - pts[i][0]) / seg, (pts[i + 1][1] - pts[i][1]) / seg)
             return pts[: i + 1] + [m], [m] + pts[i + 1 :], m, tan

@@ -107,6 +107,17 @@ def plan_track(kind: str, lay: Layout) -> Plan:
         if len(ends) == 2 and n_paths == 2 and ends[0] != ends[1]:
             first, second, mid, tan = geo.split_half(geo.edge_to_edge(kind, ends[0], ends[1]))
             through[ti] = (first, second, mid, tan, ends[0])
+    # Two towns on crossing tracks (1830's #56) would both sit where the tracks cross: each moves along its own
+    # track, to the side away from the other.
+    for ti in list(through):
+        for tj in list(through):
+            if tj <= ti or math.dist(through[ti][2], through[tj][2]) > 0.35:
+                continue
+            for me, other in ((ti, tj), (tj, ti)):
+                line = geo.edge_to_edge(kind, through[me][4], exits[("town", me)][1])
+                splits = [geo.split_at(line, f) for f in (0.28, 0.72)]
+                first, second, mid, tan = max(splits, key=lambda sp: math.dist(sp[2], through[other][2]))
+                through[me] = (first, second, mid, tan, through[me][4])
 
     others: list[Node] = [("city", i) for i in range(len(lay.cities))]
     others += [("town", i) for i in range(len(lay.towns)) if i not in through]

@@ -176,12 +176,15 @@ def revenue_history(game: Game, corp: str, catalog: Catalog | None = None) -> Sh
     def t(text: Text) -> str:
         return render(text, catalog)
 
-    rows = [[t(round_name(rnd)), game.fmt(revenue), t(M("paid") if kind == "payout" else M("withheld"))]
+    # an operating turn with nothing to run (no train, no route) earned nothing: not a run, and nothing withheld
+    rows = [[t(round_name(rnd)), game.fmt(revenue), t(M("no income") if not revenue else M("paid")
+                                                       if kind == "payout" else M("withheld"))]
             for rnd, sym, revenue, kind in game.revenues if sym == corp]
+    runs = sum(1 for _r, sym, revenue, _k in game.revenues if sym == corp and revenue)
     total = sum(revenue for _r, sym, revenue, _k in game.revenues if sym == corp)
     table = Table([t(M("Round")), t(M("Revenue")), ""], rows, bar=1)
-    notes = [t(MN("{n} run, {total} in all.", "{n} runs, {total} in all.", n=len(rows), total=game.fmt(total))
-               if rows else M("{corp} has not run yet.", corp=corp))]
+    notes = [t(MN("{n} run, {total} in all.", "{n} runs, {total} in all.", n=runs, total=game.fmt(total))
+               if runs else M("{corp} has not run yet.", corp=corp))]
     return Sheet(t(M("{title} · {corp} revenue", title=game.data.title, corp=corp)), [table], notes)
 
 

@@ -41,19 +41,23 @@ async def test_18ez_for_six_with_the_reconstruction_said_and_helpful_prompts(svc
     assert not bad.ok and "not a starting value" in bad.text
 
     rng = random.Random(3)
-    ops = 0
+    ops = sets = ends = 0
     for _ in range(400):
         row, game = await svc.current_game(CH)  # type: ignore[misc]
         if game.round.kind == "operating":
             ops += 1
-            if ops > 15:
+            if ops > 40:
                 break
         legal = svc.legal(row.id, game)
         a = choose(rng, [parse_action(x) for x in legal], game).model_dump(exclude_none=True)
         who = BY_NAME[game.player_for(a["entity"])]
         r = await do(svc, who, "act", action=encode_action(a))
         assert r.ok, (a, r.text)
-    assert ops > 0
+        if "End of the operating rounds" in r.text and " begins; " in r.text:
+            # the set's summary closes it, before the share dealing round that follows begins
+            ends += r.text.index("End of the operating rounds") < r.text.index(" begins; ")
+            sets += 1
+    assert ops > 0 and sets > 0 and ends == sets
     r = await do(svc, SIX[0], "view map")
     assert r.ok and (r.pictures or r.files)
     r = await do(svc, SIX[0], "view market")

@@ -124,6 +124,18 @@ def test_through_town_sits_on_its_track(title: TitleData) -> None:
     assert pos in plan.paths[0] and pos in plan.paths[1]
 
 
+def test_towns_on_crossing_tracks_sit_apart_each_on_its_own_track() -> None:
+    """1830's #56: two towns on gentle curves that cross. Each at its track's middle, both bars were drawn on the
+    crossing, one over the other."""
+    board = Board(load_title("1830"))
+    board.place_tile("F20", "56", 0, [])
+    plan = plan_track("pointy", hex_layout_of(board, "F20"))
+    (a, ta), (b, tb) = plan.towns
+    assert ta is not None and tb is not None and math.dist(a, b) > 0.5
+    on_track = [sum(p in line for line in plan.paths) for p in (a, b)]
+    assert on_track == [2, 2]  # each joins the two halves of its own track
+
+
 def test_fonts_find_dejavu_or_fall_back(monkeypatch: pytest.MonkeyPatch) -> None:
     from render import fonts
 

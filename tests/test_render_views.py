@@ -280,6 +280,11 @@ def test_revenue_history_lists_each_run(played: Game) -> None:
     sheet = revenue_history(played, corp)
     assert [row[0] for row in sheet.tables[0].rows] == [r for r, s, _ in runs if s == corp]
     assert all(re.fullmatch(r"OR \d+\.\d+", r) for r, _, _ in runs)
+    # a turn that earned nothing is no run and withheld nothing
+    mine = [v for _r, s, v in runs if s == corp]
+    assert [row[2] == "no income" for row in sheet.tables[0].rows] == [not v for v in mine]
+    n = sum(1 for v in mine if v)
+    assert sheet.notes[0].startswith(f"{n} run") if n else "has not run yet" in sheet.notes[0]
     _img(render_sheet(sheet))
 
 

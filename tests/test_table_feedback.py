@@ -293,3 +293,22 @@ def test_a_long_sheet_is_cut_between_rows() -> None:
     assert len(text) <= 600 and text.endswith("\n…```")
     rows = text.split("```\n", 1)[1].rsplit("\n…", 1)[0].split("\n")[1:]
     assert rows and all(row.endswith(("yes", "later")) for row in rows), rows  # each row whole, to its last column
+
+
+def test_a_change_of_president_is_told_after_the_sale_and_in_the_summary() -> None:
+    g = game_1830()
+    buy_privates(g)
+    first = g.current_entity
+    float_corp(g, "PRR")  # everyone buys PRR in turn: the first holds the President's certificate and one more
+    while g.round.kind == "operating":
+        g.process(([a for a in legal(g) if a["type"] == "pass"] or legal(g))[0])
+    while g.current_entity != first:
+        act(g, "pass")
+    assert g.corps["PRR"].president == first and g.shares_held(first, "PRR") == 3
+    start = len(g.messages)
+    act(g, "sell_shares", corporation="PRR", count=2)
+    said = [str(t) for _i, t in g.messages[start:]]
+    new = g.corps["PRR"].president
+    assert new != first
+    assert said[0].startswith(f"{first} sells 2 shares of PRR") and said[1] == f"{new} becomes president of PRR."
+    assert f"{new} became president of PRR" in [str(t) for t in g.round.summary]

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -33,7 +32,8 @@ log = logging.getLogger("stationmaster.service")
 
 OWN_ROUTES = "own"  # the key of the button that runs routes a player gave (`/train run routes:`)
 MAX_FORCED_PASSES = 12  # steps that may finish by themselves after one action (a guard, not a rule)
-_ROUND_START = re.compile(r"^(Stock|Operating) round .*begins")
+# the lines that open a round (by their templates: a title names its stock round its own way, 18EZ's share dealing)
+_ROUND_STARTS = ("{round} {n} begins; {player} has {priority}.", "Operating round {set}.{n} begins.")
 
 
 @dataclass
@@ -302,9 +302,8 @@ class Play(Table):
                     game.finished or getattr(game.round, "kind", "") != "operating"):
                 summaries.append(self._or_set_summary(game))
         # a round's summary closes that round: it goes before the lines of the round that follows
-        # (the English of a line, whichever language it is shown in)
-        cut = next((i for i, t in enumerate(lines) if _ROUND_START.match(str(t))), len(lines)) if summaries \
-            else len(lines)
+        cut = next((i for i, t in enumerate(lines) if isinstance(t, Msg) and t.text in _ROUND_STARTS), len(lines)) \
+            if summaries else len(lines)
         parts: list[Text] = [headline] if headline else []
         parts += lines[:cut] + summaries + lines[cut:]
         mode = row.image_mode

@@ -74,7 +74,8 @@ PURPOSE = {
     "track": M("Build track: lay or upgrade one tile on a hex your railroad's track reaches from its home station, "
                "so its trains can reach more and better cities."),
     "token": M("Station: a second station ($40) opens a new starting point for routes and can block rivals."),
-    "routes": M("Run trains: the bot has found the best routes; each city on a route adds its value to the income."),
+    "routes": M("Run trains: each city or town on a route adds its value to the income; the bot shows the best "
+                "routes."),
     "dividend": M("Pay out to raise the share value and pay every shareholder (IPO shares pay the railroad), or "
                   "retain to keep the money in the railroad (the share value drops)."),
     "buy_train": M("Buy trains: more and longer trains earn more; a railroad with a route must own a train at the "
