@@ -87,6 +87,9 @@ class Msg:
         return str(other) + str(self)
 
 
+_CLOSED = ("。", "）", "」", "！", "？")  # a full-width sentence end: no space after it
+
+
 @dataclass(frozen=True, slots=True)
 class Join:
     """Several texts shown as one (lines of a reply, a sentence and its hint), each rendered in the reader's
@@ -97,13 +100,21 @@ class Join:
 
     def render(self, catalog: Catalog | None = None) -> str:
         cat = catalog or ENGLISH
-        return self.sep.join(s for s in (render(p, cat) for p in self.parts if p is not None) if s)
+        texts = [s for s in (render(p, cat) for p in self.parts if p is not None) if s]
+        if self.sep != " ":
+            return self.sep.join(texts)
+        # sentences of a language written without spaces (Japanese: "…です。次に…") are not spaced apart
+        out = texts[:1]
+        for s in texts[1:]:
+            out.append(s if out[-1].endswith(_CLOSED) else " " + s)
+        return "".join(out)
 
     def __str__(self) -> str:
         return self.render(ENGLISH)
 
     def __bool__(self) -> bool:
         return any(bool(p) for p in self.parts)
+
 
     def __add__(self, other: object) -> str:
         return str(self) + str(other)

@@ -70,3 +70,28 @@ def test_catalogue_files_are_packaged() -> None:
     assert (locale / "engine.pot").exists()
     for lang in i18n.LANGS:
         assert (locale / lang / "engine.po").exists()
+
+
+def test_japanese_sentences_use_full_width_brackets() -> None:
+    """Japanese typography: an aside in a Japanese sentence is in （）, not ASCII ()."""
+    import re
+
+    from babel.messages.pofile import read_po
+
+    japanese = r"[\u3040-\u30ff\u4e00-\u9fff]"
+    ascii_aside = re.compile(rf"{japanese}\s?\(|\(\s?{japanese}|{japanese}\)")
+    bad = []
+    for po in sorted((i18n.ROOT / "bot" / "locale" / "ja").glob("*.po")):
+        with po.open("rb") as f:
+            for m in read_po(f):
+                for s in m.string if isinstance(m.string, tuple) else (m.string,):
+                    if s and ascii_aside.search(s):
+                        bad.append(f"{po.name}: {s[:60]}")
+    assert not bad, bad[:10]
+
+
+def test_japanese_sentences_joined_are_not_spaced_apart() -> None:
+    from engine.messages import Join
+
+    assert Join(("一つ目です。", "二つ目です。"), " ").render() == "一つ目です。二つ目です。"
+    assert Join(("One.", "Two."), " ").render() == "One. Two."

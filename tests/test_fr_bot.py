@@ -42,6 +42,9 @@ def test_a_port_upgrade_offers_the_port_side_with_a_button(tmp_path: Path, capsy
     db, pictures = str(tmp_path / "local.sqlite3"), str(tmp_path / "pictures")
     assert main(["--script", str(script), "--db", db, "--out", pictures, "--seed", "1"]) == 0
     out = capsys.readouterr().out
+    # the dividend's buttons say what each choice is worth; the train step says a private may be bought too
+    assert re.search(r"\[#\d+ Pay out 3fr a share\] \[#\d+ Withhold 30fr\]", out), out
+    assert "OU may also buy a private from its owner with `/private buy`." in out
     prompt = out[out.rindex("OU lays #PORT-G at C13"):]
     assert "alice, for OU (OR 2.2): move a station to the port side of C13 (it takes the port marker); or pass." \
         in prompt

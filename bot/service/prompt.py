@@ -75,6 +75,9 @@ class Prompt(Table):
             lines.append(M("Lay track with `/track lay` (the lists offer only legal hexes, tiles and rotations)."))
         if game.pending_discards:
             lines.append(M("Passing is not allowed: choose the train to discard."))
+        buyer = next((a["entity"] for a in legal if a["type"] == "buy_company" and a["entity"] in game.corps), None)
+        if buyer is not None and getattr(game.round, "step", None) == "buy_train":  # said once a turn, not each step
+            lines.append(M("{corp} may also buy a private from its owner with `/private buy`.", corp=buyer))
         if any(a["type"] == "buy_company" and a["entity"] not in game.corps and _from_player(game, a) for a in legal):
             # a price between players is theirs to agree: a command, not a button for each price
             lines.append(M("Buy a private from another player with `/private buy` (its owner is asked)."))
@@ -132,7 +135,10 @@ class Prompt(Table):
             elif t == "bid":
                 button(a, texts.describe_action(game, a), "primary")
             elif t == "dividend":
-                button(a, M("Pay out") if a["kind"] == "payout" else M("Withhold"),
+                # what each choice means in money: a shareholder's dividend, or the treasury's income
+                revenue, corp = int(getattr(game.round, "revenue", 0) or 0), str(a["entity"])
+                button(a, M("Pay out {amount} a share", amount=game.fmt(game.rules.per_share(game, corp, revenue)))
+                       if a["kind"] == "payout" else M("Withhold {revenue}", revenue=game.fmt(revenue)),
                        "success" if a["kind"] == "payout" else "secondary")
             elif t == "run_routes":
                 best = self._best.get(row.id)
