@@ -17,6 +17,7 @@ SCRIPT = """\
 !@bob /private bid company:CE price:27
 @bob /private bid company:CE price:30
 @alice /view map
+@carol /help topic:18fr
 """
 
 
@@ -30,6 +31,7 @@ def test_18fr_in_the_simulator(tmp_path: Path, capsys: Any) -> None:
     assert "created a game of **18FR-RCE**" in out and "reconstruction" in out
     assert "Bids are multiples of 5fr: bid 25fr or 30fr, not 27fr." in out
     assert "bob bids 30fr on CE" in out
+    assert "18FR-RCE: 1830 in France, with 33 changes" in out and "reconstruction" in out.split("1830 in France")[1]
     assert any(p.name.endswith("-map.png") for p in (tmp_path / "pictures").glob("*.png"))
 
 
@@ -45,6 +47,8 @@ def test_a_port_upgrade_offers_the_port_side_with_a_button(tmp_path: Path, capsy
     # the dividend's buttons say what each choice is worth; the train step says a private may be bought too
     assert re.search(r"\[#\d+ Pay out 3fr a share\] \[#\d+ Withhold 30fr\]", out), out
     assert "OU may also buy a private from its owner with `/private buy`." in out
+    # LH's tile is named by its place, as any lay is, and its prepaid station not "for 0fr"
+    assert "OU (with LH) lays #57 at C13 (Le Havre)." in out and "OU places a station in Le Havre (C13).\n" in out
     prompt = out[out.rindex("OU lays #PORT-G at C13"):]
     assert "alice, for OU (OR 2.2): move a station to the port side of C13 (it takes the port marker); or pass." \
         in prompt

@@ -71,6 +71,22 @@ TURN_HELP = Join((
       "action at once. Refusals are shown only to you and change nothing."),
 ))
 
+FR_HELP = Join((
+    M("**18FR-RCE: 1830 in France, with 33 changes**"),
+    M("Every 1830 rule applies unless a change says otherwise. The published board is not available: the map is a "
+      "reconstruction from the rules text and French geography (the map's caption says so). Money is in francs; "
+      "bids in the private auction are multiples of 5fr."),
+    M("**Track.** EST, MID, OU, PRO and SO may lay a second yellow tile in a turn, for 20fr. Paris, Lille and Lyon "
+      "take their own tiles; each Paris upgrade costs 40fr."),
+    M("**Ports.** Bordeaux, Le Havre and Marseille each carry a port marker worth 20fr to its company every "
+      "operating round. A station placed on a port tile's port side takes the marker; right after upgrading a port "
+      "the president may move a station there to the port side (the prompt offers it); PRO and SO may move their "
+      "own station to a port side instead of a yellow build."),
+    M("**Trains.** 7-trains and D-trains are sold once a 6 is bought; a 5 or 6 may be traded in for a 7 (560fr), a "
+      "5, 6 or 7 for a D (750fr). At the end of each set of operating rounds the bank loses a train of the cheapest "
+      "type it still sells, as if it were bought (it may start a new phase)."),
+))
+
 EZ_HELP = Join((
     M("**18EZ (Level 2): the game from scratch**"),
     M("You are investors. Six railroads are for sale as shares; you become rich by owning shares of railroads that "
@@ -111,7 +127,7 @@ def reconstruction_note(data: Any) -> Text:
 
 # /help's own topics (the command groups are topics too), each named in the reader's language
 HELP_TOPICS: dict[str, Msg] = {"commands": M("commands"), "pictures": M("pictures"), "track": M("track"),
-                               "undo": M("undo"), "options": M("options"), "18ez": M("18ez")}
+                               "undo": M("undo"), "options": M("options"), "18ez": M("18ez"), "18fr": M("18fr")}
 HELP_GROUPS = ("game", "private", "stock", "token", "train", "corp", "view")
 
 
@@ -135,6 +151,8 @@ def help_text(topic: str | None, title_options: Mapping[str, Mapping[str, Any]] 
     topic = help_topic_key(topic or "")
     if topic in ("18ez", "ez"):
         return EZ_HELP
+    if topic in ("18fr", "18fr-rce", "fr"):
+        return FR_HELP
     if topic in ("pictures", "picture", "map", "market"):
         return PICTURES_HELP
     if topic in ("undo", "redo"):
@@ -166,9 +184,10 @@ def help_text(topic: str | None, title_options: Mapping[str, Mapping[str, Any]] 
                    "this help"))
     lines.append(M("More: `/help topic:{pictures}`, `/help topic:{track}`, `/help topic:{undo}`, "
                    "`/help topic:{options}`, `/help topic:{stock}`, `/help topic:{ez}` (a first game, from scratch; "
-                   "its board is a reconstruction) …", pictures=help_topic_word("pictures"),
-                   track=help_topic_word("track"), undo=help_topic_word("undo"), options=help_topic_word("options"),
-                   stock=help_topic_word("stock"), ez=help_topic_word("18ez")))
+                   "its board is a reconstruction), `/help topic:{fr}` (what 18FR-RCE changes in 1830) …",
+                   pictures=help_topic_word("pictures"), track=help_topic_word("track"), undo=help_topic_word("undo"),
+                   options=help_topic_word("options"), stock=help_topic_word("stock"), ez=help_topic_word("18ez"),
+                   fr=help_topic_word("18fr")))
     return Join((*lines, *reconstruction_notes()))
 
 

@@ -168,12 +168,14 @@ class Privates1830:
             game.pay(sym, BANK, cost)
         game.board.place_tile(act.hex, act.tile, act.rotation, city_map(game, act.hex, act.tile, act.rotation))
         state(game).used.add(act.entity)
+        name = game.data.hex(act.hex).name
+        where = f"{act.hex} ({name})" if name else act.hex  # as an ordinary lay names it
         if cost:
             game.say(M("{corp} (with {company}) lays #{tile} at {hex} for {cost}.", corp=sym, company=act.entity,
-                       tile=act.tile, hex=act.hex, cost=game.fmt(cost)))
+                       tile=act.tile, hex=where, cost=game.fmt(cost)))
         else:
             game.say(M("{corp} (with {company}) lays #{tile} at {hex}.", corp=sym, company=act.entity, tile=act.tile,
-                       hex=act.hex))
+                       hex=where))
         if not lay.get("extra"):
             rnd.lays.append("yellow")
             token = game.data.company(act.entity).abilities.get("token")

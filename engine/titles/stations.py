@@ -159,5 +159,8 @@ class HomeStations:
         corp = game.corps[sym]
         corp.tokens_left -= 1
         corp.tokens_used.append("station")
-        game.say(M("{corp} places a station in {place} ({hex}) for {cost}.", corp=sym,
-                   place=game.data.hex(hex_id).name or hex_id, hex=hex_id, cost=game.fmt(cost)))
+        place = game.data.hex(hex_id).name or hex_id
+        # a station that costs nothing (a home, one paid with a private) is not "for $0"
+        game.say(M("{corp} places a station in {place} ({hex}) for {cost}.", corp=sym, place=place, hex=hex_id,
+                   cost=game.fmt(cost)) if cost else
+                 M("{corp} places a station in {place} ({hex}).", corp=sym, place=place, hex=hex_id))
