@@ -323,7 +323,7 @@ class Game(Certificates, TrainsAndPhases, Tracked):
             if self.bank < self.rules.bank_breaks_below and not self.bank_broken:
                 self.bank_broken = True
                 self.rules.on_bank_broken(self)
-                self.say(self.rules.bank_broken_text)
+                self.say(self.rules.bank_broken_words(self))
             return
         if who in self.corps:
             self.corps[who].cash += amount

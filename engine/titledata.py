@@ -327,7 +327,8 @@ class TitleData(_Model):
         return idx[name]
 
     def fmt(self, amount: int) -> str:
-        return self.currency % amount
+        # a broken bank's negative cash reads "-$318" (a minus sign), not "$-318"
+        return "−" + self.currency % -amount if amount < 0 else self.currency % amount
 
 
 def _data_text(*parts: str) -> str:

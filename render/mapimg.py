@@ -25,7 +25,7 @@ from PIL import Image, ImageDraw
 from engine.board import Board
 from engine.messages import Catalog, M, Text, render
 
-from .fonts import font, text_size
+from .fonts import Font, font, text_size
 from .hexplan import Rect, hex_layout_of, plan_track
 from .mapdraw import RouteDraw, _Canvas, _draw_layers, dead_ends
 from .maplegend import _draw_header, _draw_legend, _legend_rows
@@ -73,8 +73,12 @@ def render_map(board: Board, *, late: bool = False, routes: list[RouteDraw] | No
     extra_h = 0
     if legend_rows:
         size = round(row_h * 0.6)
-        legend_w = max(text_size(font(size, "bold"), a)[0] + text_size(font(size, "bold"), b)[0]
-                       for a, b, _ in legend_rows) + 44 + 20 + 28
+        bold = font(size, "bold")
+        # a long route (a D-train's dozen stops) would run the legend off the picture, amounts and all: its label
+        # gives up stops from its middle until the row fits the width
+        room = cv.width - 2 * MARGIN - 44 - 20 - 28
+        legend_rows = [(_fit_label(a, bold, room - text_size(bold, b)[0]), b, c) for a, b, c in legend_rows]
+        legend_w = max(text_size(bold, a)[0] + text_size(bold, b)[0] for a, b, _ in legend_rows) + 44 + 20 + 28
         legend_h = row_h * len(legend_rows) + 20
         legend_at = cv.free_box(legend_w, legend_h)
         if legend_at is None:
@@ -104,3 +108,17 @@ def render_map(board: Board, *, late: bool = False, routes: list[RouteDraw] | No
     im, d = cv.new_image(extra_h)
     draw(d, im)
     return encode_png(im.reduce(SS) if SS > 1 else im)
+
+
+def _fit_label(label: str, f: Font, room: float) -> str:
+    """A route's stops ("A–B–C–D") shortened from the middle ("A–B–…–D") to fit ``room``; at worst cut short."""
+    if text_size(f, label)[0] <= room:
+        return label
+    parts = label.split("–")
+    for keep in range(len(parts) - 2, 0, -1):  # the first stops, then "…" and the last
+        text = "–".join([*parts[:keep], "…", parts[-1]])
+        if text_size(f, text)[0] <= room:
+            return text
+    while label and text_size(f, label + "…")[0] > room:
+        label = label[:-1]
+    return label + "…"

@@ -228,7 +228,7 @@ def test_rule_3_3_the_tallahassee_tile_comes_after_the_lays_whoever_owns_it() ->
 def test_a_lay_off_the_map_and_a_pick_with_a_price_are_refused_by_name() -> None:
     g = new_fl_draft()
     chooser = g.round.order[0]
-    with pytest.raises(GameError, match="face value, \\$20, not \\$-50"):
+    with pytest.raises(GameError, match="face value, \\$20, not −\\$50"):
         act(g, "bid", chooser, price=-50, company="TR")
     assert g.companies["TR"].owner is None and len(g.actions) == 3
     g = sal_operating()

@@ -824,3 +824,13 @@ def test_le_havre_is_the_turns_build_with_0_before_it_and_the_second_yellow_lay_
     assert g.corps["PRO"].cash == cash - 20  # the second yellow lay's fee
     assert g.round.step == "token"  # every build made: the Le Havre station is due
     assert legal(g, type="place_token") == [{"entity": "PRO", "type": "place_token", "hex": "C13", "city": 0}]
+
+
+def test_a_forced_purchase_says_which_train_and_what_to_raise() -> None:
+    """The prompt named no train, price or shortfall; a president read only "pays the rest"."""
+    g = _forced_purchase()
+    said = str(g.describe_turn())
+    assert ("PRO has 0fr and must buy a train: the cheapest is a 2-train for 80fr. Ann pays the 80fr missing but has "
+            "30fr: sell shares for at least 50fr first (`/stock sell`), then buy it.") in said, said
+    act(g, type="sell_shares", entity="Ann", corporation="SO", count=2)
+    assert "the cheapest is a 2-train for 80fr; Ann pays the 80fr missing." in str(g.describe_turn())

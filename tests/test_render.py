@@ -436,3 +436,19 @@ def test_the_phase_that_brings_the_later_off_board_values_says_so() -> None:
     g.on_train_bought(five)
     said = [str(m) for _, m in g.messages if str(m).startswith("Phase 5 begins")]
     assert g.phase.name == "5" and len(said) == 1 and "off-boards pay their later values" in said[0]
+
+
+def test_a_long_route_label_gives_up_stops_from_its_middle_so_the_amounts_show() -> None:
+    """A D-train's dozen stops ran the legend off the picture, its amounts and the total with it."""
+    from render.mapimg import _fit_label
+
+    f = font(14)
+    stops = "–".join(["Philadelphia & Trenton", "Atlantic City", "Baltimore", "Washington", "Pittsburgh",
+                      "Cleveland", "Toledo", "Detroit & Windsor", "Hamilton & Toronto", "Kingston", "Montreal"])
+    room = text_size(f, "Philadelphia & Trenton–Atlantic City–Baltimore–…–Montreal")[0] + 2
+    fitted = _fit_label(stops, f, room)
+    assert fitted.startswith("Philadelphia & Trenton–Atlantic City") and fitted.endswith("–…–Montreal")
+    assert text_size(f, fitted)[0] <= room
+    assert _fit_label("Gulf–Pittsburgh", f, 1000) == "Gulf–Pittsburgh"
+    board = Board(load_title("1830"))
+    _img(render_map(board, routes=[RouteDraw(stops, 550, [])], hexes=["F20", "G19", "E19"]))  # drawn, cut to fit

@@ -312,3 +312,68 @@ def test_a_change_of_president_is_told_after_the_sale_and_in_the_summary() -> No
     assert new != first
     assert said[0].startswith(f"{first} sells 2 shares of PRR") and said[1] == f"{new} becomes president of PRR."
     assert f"{new} became president of PRR" in [str(t) for t in g.round.summary]
+
+
+def test_a_train_named_by_its_kind_is_the_banks_and_its_only_trade_in_is_filled_in() -> None:
+    """`/train buy train:D` took another corporation's Diesel (and asked for a price); picking the list's "D-… trading
+    in its 4-train" without `exchange:` was refused for the full price."""
+    from bot.service.ids import normalise_ids
+    from bot.service.play import _fill_from_legal
+    from tests.c1830_helpers import diesel_position
+
+    g = diesel_position()
+    offered = legal(g)
+    action: dict[str, Any] = {"type": "buy_train", "entity": "PRR", "train": "D"}
+    normalise_ids(g, action, lambda: offered)
+    bank_d = next(t.id for t in g.next_bank_trains() if t.name == "D")
+    assert action["train"] == bank_d
+    assert not any(a["type"] == "buy_train" and a["train"] == bank_d and not a.get("exchange") for a in offered)
+    _fill_from_legal(action, offered)
+    assert action["exchange"] == "4-0"
+    g.process(action)
+    assert g.train(bank_d).owner == "PRR"
+
+
+def test_a_tile_typed_as_tile_9_is_read_without_a_rotation_too() -> None:
+    from bot.service.ids import normalise_ids
+
+    g = to_operating(game_1830())
+    named = {"type": "lay_tile", "hex": "h10", "tile": "tile 9"}
+    normalise_ids(g, named, lambda: legal(g))
+    assert named == {"type": "lay_tile", "hex": "H10", "tile": "9"}
+
+
+def test_shares_in_an_operating_round_are_refused_for_that_reason() -> None:
+    g = to_operating(game_1830())
+    with pytest.raises(GameError) as e:
+        act(g, "buy_shares", entity="PRR", corporation="NYC", source="ipo")
+    assert str(e.value.msg).startswith("Shares are bought, and corporations started, only in a stock round")
+
+
+async def test_after_the_end_the_table_is_told_the_game_ended(svc: Service) -> None:
+    g = to_operating(game_1830())
+    await _seated(svc, g)
+    row, _game = await state(svc)
+    await svc.store.set_status(row.id, "finished", 1.0)
+    svc._evict(row.id)
+    r = await do(svc, BOB, "pass")
+    assert not r.ok and "The game of 1830 in this channel has ended" in r.text, r.text
+    assert "has ended" in (await do(svc, BOB, "game status")).text
+
+
+def test_money_below_zero_reads_with_its_minus_first() -> None:
+    assert game_1830().fmt(-318) == "−$318"
+
+
+def test_the_gulf_is_named_on_both_its_hexes() -> None:
+    from engine.route_types import Stop
+
+    g = game_1830()
+    assert g.rules.stop_name(g, Stop("offboard", "I1", 0, 0)) == "Gulf"
+
+
+def test_players_of_equal_worth_share_their_place() -> None:
+    from bot.texts import standings_lines
+
+    g = game_1830()  # nobody has bought anything: all three are worth their starting cash
+    assert [line.split()[0] for line in standings_lines(g)] == ["🥇", "🥇", "🥇"]

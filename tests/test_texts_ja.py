@@ -224,7 +224,7 @@ async def test_a_japanese_table_reads_our_texts_through_the_service(tmp_path: Pa
         assert (await do(service, HANAKO, "game join")).ok
         assert (await do(service, KENJI, "game join")).ok
         start = await do(service, ALICE, "game start")
-        assert "➡️ 18FL · ゲーム #1 · " in start.text and "game #" not in start.text
+        assert "➡️ 18FL · ゲーム#1 · " in start.text and "game #" not in start.text
         players = await do(service, HANAKO, "view players")
         card = players.embeds[0]
         assert card.title.startswith("プレイヤー — ") and "所持金" in card.as_text() and "Cash" not in card.as_text()

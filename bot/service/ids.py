@@ -54,6 +54,9 @@ def _match(key: str, typed: str, offered: list[str], known: list[str]) -> str:
         if exact:
             return exact[0]
         bare = {k for k in pool if _bare(text) and _bare(k) == _bare(text)}  # "brn" for BR&N, "ps w" for PS&W
+        if key == "tile" and not bare:
+            # a tile as the rulebook prints it, where the game's id adds a letter (18FL's Orlando #6 is "6o")
+            bare = {k for k in pool if re.fullmatch(re.escape(text) + r"[a-z]+", k, re.IGNORECASE)}
         if len(bare) == 1:
             return bare.pop()
     raise Refusal(_unknown(key, typed, offered or known))
@@ -69,6 +72,11 @@ def _train(game: Game, typed: str, offered: list[str], action: Mapping[str, Any]
     by_id = {t.id: t for t in game.trains}
     # a train named by its kind: the one the legal moves offer (the bank's next, or the one the player holds)
     candidates = [i for i in offered if i in by_id and by_id[i].name.lower() == name]
+    if action.get("type") == "buy_train" and action.get("price") is None:
+        # without a price the player means the bank's train (or the pool's), offered or not: if it is not, the
+        # engine says why (its price is more than the treasury), rather than a corporation's train being taken
+        depot = [t.id for t in (*game.next_bank_trains(), *game.pool_trains()) if t.name.lower() == name]
+        candidates = [i for i in candidates if i in depot] or depot[:1] or candidates
     if not candidates and action.get("type") == "discard_train":
         candidates = [t.id for t in game.trains_of(str(action.get("entity"))) if t.name.lower() == name]
     if not candidates and not offered:
@@ -78,6 +86,10 @@ def _train(game: Game, typed: str, offered: list[str], action: Mapping[str, Any]
     if candidates:
         return candidates[0]
     names = _unique(f"{by_id[i].name} ({i})" if i in by_id else i for i in offered)
+    later = [t for t in game.trains if t.owner is None and t.name.lower() == name]
+    if later and action.get("type") == "buy_train" and game.next_bank_trains():
+        raise Refusal(M("The bank sells {next}-trains now; {train}-trains come after them. Nothing was changed.",
+                        next=game.next_bank_trains()[0].name, train=later[0].name))
     if name in {t.name.lower() for t in game.trains}:
         raise Refusal(M("A {train}-train is not among the choices now: {choices}. Nothing was changed.",
                         train=(m.group(1) if m else typed).strip(), choices=tuple(names)))

@@ -17,7 +17,7 @@ from ..i18n import LANGUAGES, language_of
 from ..storage import IMAGE_MODES, ChannelBusyError, ConflictError, GameRow, PlayerRow
 from ..texts import Embed, mention
 from .replies import Button, Refusal, Reply, User, merge, sentences
-from .table import NO_GAME, Ctx, Table, is_import_lobby
+from .table import Ctx, Table, is_import_lobby
 
 RESERVED_NAMES = {"bank", "ipo", "pool", "reserved", "admin", "*"}
 FORBIDDEN_IN_NAMES = "|:*`@<>#"
@@ -142,7 +142,7 @@ class Lobby(Table):
     async def _cmd_status(self, ctx: Ctx, opts: dict[str, Any]) -> Reply:
         row = ctx.row
         if row is None:
-            return Reply(text=NO_GAME, ephemeral=not opts.get("share"))
+            return Reply(text=await self._no_game(ctx), ephemeral=not opts.get("share"))
         emb = Embed(M("Game #{game} — {title}", game=row.id, title=row.title))
         settings = M("Reminders: {reminders} · pictures: {pictures} · language: {language}\nOptions: {options}",
                      reminders=texts.hours_text(row.reminder_interval), pictures=_image_mode_text(row.image_mode),

@@ -79,7 +79,11 @@ class Play(Table):
         else:
             assert cmd.action is not None
             if cmd.path == "track lay" and opts.get("rotation") in (None, ""):
-                return await self._rotation_choice(ctx, game, seat.name, opts)
+                named = {"type": "lay_tile", "hex": opts.get("hex"), "tile": opts.get("tile")}
+                if ctx.row is not None:  # "tile 9", "g22": the ids, as a lay with its rotation reads them
+                    row_id = ctx.row.id
+                    normalise_ids(game, named, lambda: self.legal(row_id, game))
+                return await self._rotation_choice(ctx, game, seat.name, {**opts, **named})
             fields = cmd.build(opts) if cmd.build else {}
             action = {"type": cmd.action, **fields}
             action["entity"] = self._entity_for(game, seat.name, cmd.action, ctx.row)
@@ -119,6 +123,13 @@ class Play(Table):
             if fitting:
                 raise Refusal(M("#{tile} fits {hex} in no rotation. Tiles that fit there: {tiles}.", tile=tile,
                                 hex=hex_id, tiles=fitting))
+            # no tile fits the hex: a reason that is not one rotation's (the hex cannot be reached) says more
+            for r in range(1, 6):
+                try:
+                    game.check({"type": "lay_tile", "entity": entity, "hex": hex_id, "tile": tile, "rotation": r})
+                except GameError as e:
+                    if not _names_rotation(e.msg):
+                        raise Refusal(_without_listing(e.msg)) from None
             raise Refusal(M("#{tile} cannot be laid on {hex} now.", tile=tile, hex=hex_id))
         if len(rotations) == 1:
             entity = next(a["entity"] for a in lays)
@@ -433,7 +444,7 @@ class Play(Table):
 
 # Options a player may leave out when the legal moves leave only one choice (the city of a one-city hex, the
 # source of the only share for sale). Never a price: what to pay another corporation is the player's decision.
-_FILLABLE = ("city", "town", "source", "variant", "size", "count", "company")
+_FILLABLE = ("city", "town", "source", "variant", "size", "count", "company", "exchange")
 
 
 def _fill_from_legal(action: dict[str, Any], legal: Sequence[Mapping[str, Any]]) -> None:

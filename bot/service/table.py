@@ -156,11 +156,20 @@ class Table:
             if ctx.row.status == "lobby":
                 ctx.pending = await self.store.pending_import(ctx.row.id)
 
+    async def _no_game(self, ctx: Ctx) -> Msg:
+        """Why there is no game to act in: the table's game has ended (not "there is no game" and an 18FL
+        example), or there never was one."""
+        ended = await self.store.finished_games(ctx.channel_id, limit=1)
+        if ended and ended[0].status == "finished":
+            return M("The game of {title} in this channel has ended; `/game finished` shows it, and `/game create` "
+                     "starts a new one.", title=ended[0].title)
+        return NO_GAME
+
     async def _game(self, ctx: Ctx) -> Game:
         """The channel's game in play, from the cache or replayed from the stored log (call under the lock)."""
         row = ctx.row
         if row is None:
-            raise Refusal(NO_GAME)
+            raise Refusal(await self._no_game(ctx))
         if row.status != "active":
             raise Refusal(M("The game has not started yet: {hint}", hint=self._lobby_hint(ctx)))
         game = self._games.get(row.id)

@@ -51,6 +51,8 @@ def describe_action(game: Game, a: Mapping[str, Any], *, with_entity: bool = Fal
         # an 18EZ railroad waiting in the par box has no market price yet, but its IPO shares cost its par
         priced = corp in game.market.positions or from_ipo and bool(game.corps[corp].par_price)
         price = share_price(game, corp, from_ipo) if priced else None
+        if price and a.get("president"):  # the certificate's price: its shares' (two, 18FL's pool 20%)
+            price *= next(c.shares for c in game.certs_of(corp) if c.president)
         if price:
             text = M("Buy {what} of {corp} from {source} ({price})", what=what, corp=corp,
                      source=share_source(a.get("source")), price=fmt(price))

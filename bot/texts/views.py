@@ -106,7 +106,8 @@ def standings_lines(game: Game) -> list[str]:
     """One line per player, best first (medal, name, net worth: no words to translate)."""
     ranking = sorted(game.result().items(), key=lambda kv: -kv[1])
     out = []
-    for i, (name, worth) in enumerate(ranking, 1):
+    for name, worth in ranking:
+        i = 1 + sum(1 for _n, w in ranking if w > worth)  # equal worth, equal place (as the picture shows it)
         medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(i, f"{i}.")
         out.append(f"{medal} **{name}** {game.fmt(worth)}")
     return out

@@ -18,8 +18,10 @@ from .. import track
 from ..actions import (
     Action,
     BuyCompany,
+    BuyShares,
     Dividend,
     LayTile,
+    Par,
     Pass,
     RouteSpec,
     RunRoutes,
@@ -193,6 +195,10 @@ class OperatingRound(TrainStep, EmergencyMoney, Tracked):
         handler = getattr(self, f"_{self.step}_{act.type}", None)
         if handler is None:
             special = game.rules.or_action(game, self, act)
+            if not special and isinstance(act, (BuyShares, Par)):
+                raise GameError(M("Shares are bought, and corporations started, only in a stock round; now {corp} "
+                                  "is at the {step} step: {allowed}.", corp=sym, step=self.step_text(),
+                                  allowed=self.allowed_text(game)))
             if not special:
                 raise GameError(M("{corp} is at the {step} step: {allowed}.", corp=sym, step=self.step_text(),
                                   allowed=self.allowed_text(game)))
@@ -400,9 +406,27 @@ class OperatingRound(TrainStep, EmergencyMoney, Tracked):
         text: Text = M("{president}, for {corp} ({round}): {allowed}.", president=pres, corp=sym,
                        round=self.display_name, allowed=self.allowed_text(game))
         if self.step == "buy_train" and self.must_raise(game):
-            text = Join((text, M("{corp} has {cash} and must buy a train: {president} pays the rest, selling shares "
-                                 "if needed.", corp=sym, cash=game.fmt(game.corps[sym].cash), president=pres)), " ")
+            text = Join((text, self._emergency_text(game)), " ")
         return with_purpose(text, game.rules.step_purpose(game, self.step))
+
+    def _emergency_text(self, game: Game) -> Msg:
+        """What a president must do for a required train: which train, what is missing, what to sell first."""
+        sym = self.corp
+        assert sym is not None
+        pres = game.corps[sym].president or ""
+        cash = game.corps[sym].cash
+        train, _source = min(self.available_trains(game), key=lambda ts: ts[0].price)
+        missing = train.price - cash
+        short = missing - game.available_cash(pres)
+        if short <= 0:
+            return M("{corp} has {cash} and must buy a train: the cheapest is a {train}-train for {price}; {president} "
+                     "pays the {missing} missing.", corp=sym, cash=game.fmt(cash), train=train.variant,
+                     price=game.fmt(train.price), president=pres, missing=game.fmt(missing))
+        return M("{corp} has {cash} and must buy a train: the cheapest is a {train}-train for {price}. {president} "
+                 "pays the {missing} missing but has {own}: sell shares for at least {short} first (`/stock sell`), "
+                 "then buy it.", corp=sym, cash=game.fmt(cash), train=train.variant, price=game.fmt(train.price),
+                 president=pres, missing=game.fmt(missing), own=game.fmt(game.available_cash(pres)),
+                 short=game.fmt(short))
 
 
 

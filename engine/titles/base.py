@@ -63,6 +63,10 @@ class TitleRules:
     bankrupt_keeps_holdings = False  # 18AL: a bankrupt player's unsold stock and privates still score
     bank_broken_text: Text = M("The bank has broken: the game ends after the current set of operating rounds.")
     bank_breaks_below = 1  # the bank is broken once it holds less than this: $0 or less
+
+    def bank_broken_words(self, game: Game) -> Text:
+        """What the table is told when the bank breaks (a title may say it by the round it breaks in)."""
+        return self.bank_broken_text
     # what a token step offers, in the title's words (18FL adds hotels)
     token_step_words: Text = M("place a station token")
     # holders whose shares' part of a dividend goes to the corporation's treasury (18EZ: the IPO, not the pool)

@@ -27,6 +27,7 @@ from ..errors import GameError
 from ..graph import Reach, reach
 from ..hexgrid import neighbour
 from ..messages import MN, M, Msg
+from ..route_types import Stop
 from ..routes import GenericRules, TrainSpec
 from ..state import BANK, POOL, Certificate, Corporation
 from .base import TitleRules
@@ -107,6 +108,15 @@ def offboard_areas(game: Game) -> tuple[tuple[str, str], ...]:
 class Rules1830(PrivateAuction, Privates1830, HomeStations, TitleRules):
     title = "1830"
     options = OPTIONS
+
+    def stop_name(self, game: Game, stop: Stop) -> str:
+        """An off-board area printed over two hexes (the Gulf) has its name on one of them: both are called by it."""
+        name = game.data.hex(stop.hex).name
+        if not name:
+            area = dict(offboard_areas(game)).get(stop.hex)
+            name = next((h.name for h, a in ((game.data.hex(h), a) for h, a in offboard_areas(game))
+                         if a == area and h.name), None) if area else None
+        return name or stop.hex
     or_steps = ("home", "track", "token", "routes", "dividend", "buy_train")
     sell_buy_sell = True
     repeated_sales = True

@@ -109,8 +109,12 @@ class Rules18AL(ALPrivates, NameChits, CompanyStep, HomeStations, TitleRules):
     train_needed_only_with_route = True
     privates_scored = True  # 5.1: open privates count at their par value
     auto_name_chits = False  # the president places the name chits (name_train); the engine does not
-    bank_broken_text = M("The bank has run out of cash: the game ends after the current operating round (after this "
-                         "stock round and one operating round, if in a stock round).")
+    bank_broken_text = M("The bank has run out of cash: the game ends after the current operating round.")
+
+    def bank_broken_words(self, game: Game) -> Text:
+        if getattr(game.round, "kind", "") == "stock":
+            return M("The bank has run out of cash: the game ends after this stock round and one operating round.")
+        return self.bank_broken_text
 
     # -- setup and rounds
     def setup(self, game: Game) -> None:

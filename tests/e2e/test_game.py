@@ -56,7 +56,7 @@ async def check_the_end(driver: Driver, fake: FakeDiscord, auto: AutoPlayer, end
     files = await (await chart).files(["-standings.png"])
     assert all(png_problem(d) is None for _n, d in files)
     refusal = await (await driver.slash(players[0], "pass")).refused()
-    assert "no game" in refusal.content.lower()
+    assert "the game of 18fl in this channel has ended" in refusal.content.lower()  # not "no game"
     again = await (await driver.slash(players[1], "game create", title="18FL")).reply()
     assert "game #2" in again.content  # the channel is free for the next game
 
