@@ -21,7 +21,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .errors import GameError
-from .messages import M
+from .messages import MN, M
 from .route_check import check_routes
 from .routes import RouteError, RouteSet, Stop
 
@@ -111,8 +111,9 @@ def routes_from_text(game: Game, corp: str, text: str) -> RouteSet:
                           "another separated by ';' (e.g. G22-F23-E24; J5-K6)."))
     trains = game.rules.train_specs(game, corp)
     if len(parts) > len(trains):
-        raise GameError(M("{corp} has {n} trains ({trains}) but {k} routes were given.", corp=corp, n=len(trains),
-                          trains=tuple(t.name for t in trains), k=len(parts)))
+        raise GameError(MN("{corp} has one train ({trains}) but {k} routes were given.",
+                           "{corp} has {n} trains ({trains}) but {k} routes were given.", corp=corp, n=len(trains),
+                           trains=tuple(t.name for t in trains), k=len(parts)))
     names = _names(game)
     routes = [_route_words(game, p, names, k + 1) for k, p in enumerate(parts)]
     for k, route in enumerate(routes):

@@ -42,3 +42,9 @@ def nyc_beside_new_haven() -> Game:
     """1830 (dave, alice, carol, bob; seed 1), played in the simulator: NYC at its track step, its track meeting
     F20 (New Haven & Hartford) where #2, #56 and #69 fit and #1 fits in no rotation."""
     return _position("1830-nyc-track-beside-new-haven")
+
+
+def a_private_of_another_player() -> Game:
+    """18FL (ann, ben, cid; seed 1): a corporation of ann's at its track step, where TR, ben's private, may lay a
+    tile for it."""
+    return _position("18fl-a-private-of-another-player")

@@ -612,7 +612,7 @@ def test_rule_4_2_5_2_bankruptcy_only_after_every_legal_sale() -> None:
     # one ABC share ($80) cannot pay the $100 train, but it can be sold: bankruptcy must wait for it
     assert g.round.raisable(g, "Ann") == 80 and g.round.cheapest_price(g) == 100
     assert not any(a.type == "bankrupt" for a in g.legal_actions())
-    with pytest.raises(GameError, match="must first sell every share he may \\(now: 1 ABC\\)"):
+    with pytest.raises(GameError, match="must first sell every share that may be sold \\(now: 1 ABC\\)"):
         act(g, type="bankrupt", entity="ABC")
     act(g, type="sell_shares", entity="Ann", corporation="ABC", count=1)
     assert g.player("Ann").cash == 80 and not g.round.emergency_sales(g, "Ann")

@@ -115,7 +115,7 @@ def _sal_without_a_train(sal_cash: int, alice_cash: int):  # type: ignore[no-unt
 def test_rule_8_4_3_bankrupt_only_after_every_legal_sale() -> None:
     g = _sal_without_a_train(sal_cash=0, alice_cash=0)
     assert "bankrupt" not in {a.type for a in g.legal_actions()}
-    with pytest.raises(GameError, match="must first sell every share he may"):
+    with pytest.raises(GameError, match="must first sell every share that may be sold"):
         act(g, "bankrupt", "SAL")
     price = g.price("SR")
     act(g, "sell_shares", "alice", corporation="SR", count=1)  # still short of the $100 train

@@ -312,9 +312,10 @@ async def test_players_give_their_own_routes(svc: Service) -> None:
     by_hex = "; ".join("-".join(s.hex.lower() for s in r.stops) for r in best.routes)
     by_name = "; ".join(" – ".join(str(game.rules.stop_name(game, s)) for s in r.stops) for r in best.routes)
     n = len(game.actions)
+    owned = len(game.trains_of(corp))
     for text, why in (("ZZ99-" + by_hex, "Route 1: ZZ99 is not a hex id or the name of a place on the map"),
                       (by_hex.split("-")[0], "Route 1: a route needs at least two stops"),
-                      ("; ".join([by_hex] * 9), f"{corp} has {len(game.trains_of(corp))} train")):
+                      ("; ".join([by_hex] * 9), f"{corp} has " + ("one train" if owned == 1 else f"{owned} trains"))):
         refused = await do(svc, pres, "train run", routes=text)
         assert not refused.ok and why in refused.text and "Sorry" not in refused.text, refused.text
     first = best.routes[0].stops

@@ -377,3 +377,15 @@ def test_players_of_equal_worth_share_their_place() -> None:
 
     g = game_1830()  # nobody has bought anything: all three are worth their starting cash
     assert [line.split()[0] for line in standings_lines(g)] == ["🥇", "🥇", "🥇"]
+
+
+async def test_the_owner_of_a_private_usable_now_is_told_and_mentioned(svc: Service) -> None:
+    """TR's tile for ann's corporation is ben's to lay: the call named only ann, and nothing told ben."""
+    g = positions.a_private_of_another_player()
+    users = {"ann": ALICE, "ben": BOB, "cid": CAROL}
+    r = await do(svc, ALICE, "game import", file=as_file(write_record(g)))
+    for name in ("ann", "ben", "cid"):
+        r = await svc.click(CH, GUILD, users[name], claim_menu(r).custom_id, [name])
+        assert r.ok, r.full_text()
+    prompt = r.all()[-1]
+    assert "ben may use TR now (`/private use`)." in prompt.text, prompt.text

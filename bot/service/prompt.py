@@ -73,6 +73,17 @@ class Prompt(Table):
                     self._routes_pictured[row.id] = (id(game.round), corp)
         elif any(a["type"] == "lay_tile" and a["entity"] not in game.companies for a in legal):
             lines.append(M("Lay track with `/track lay` (the lists offer only legal hexes, tiles and rotations)."))
+        # a private's ability for this step belongs to its owner, who may not be the one acting (18FL's TR, owned
+        # by another player, lays a tile for the operating corporation): the owner is told (by name: the pings of
+        # a call are for those whose turn it is)
+        owners: dict[str, list[str]] = {}
+        for a in turn_moves(game, legal):
+            owner = game.player_for(a["entity"]) if a["entity"] in game.companies else None
+            if owner and owner not in acting and a["entity"] not in owners.get(owner, []):
+                owners.setdefault(owner, []).append(a["entity"])
+        for owner, companies in owners.items():
+            lines.append(M("{member} may use {companies} now (`/private use`).", member=owner,
+                           companies=tuple(companies)))
         if game.pending_discards:
             lines.append(M("Passing is not allowed: choose the train to discard."))
         buyer = next((a["entity"] for a in legal if a["type"] == "buy_company" and a["entity"] in game.corps), None)

@@ -62,8 +62,8 @@ class EmergencyMoney:
         sales = self.emergency_sales(game, pres)
         if game.rules.bankrupt_after_all_sales and sales:
             listing = tuple(M("{n} {corp}", n=n, corp=c) for c, n in _largest(sales))
-            raise GameError(M("{president} must first sell every share he may (now: {sales}); only then is he "
-                              "bankrupt.", president=pres, sales=listing))
+            raise GameError(M("{president} must first sell every share that may be sold (now: {sales}); only then is "
+                              "{president} bankrupt.", president=pres, sales=listing))
         game.rules.bankrupt(game, self, pres)
 
     def emergency_sales(self, game: Game, pres: str) -> list[tuple[str, int]]:

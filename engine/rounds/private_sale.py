@@ -57,7 +57,7 @@ class PrivateSaleStockRound(StockRound):
         forced = game.rules.forced_private(game, self)
         if forced is not None:
             player, company = forced
-            game.say(M("{player} must take {company} for {price} as his first turn.", player=player,
+            game.say(M("{player} must take {company} for {price} as the first turn.", player=player,
                        company=game.companies[company].name, price=game.fmt(0)))
             self._sell_private(game, player, company, 0)
             self._acted(game)
@@ -107,7 +107,7 @@ class PrivateSaleStockRound(StockRound):
                 game.rules.stock_company_action(game, self, act)
                 return  # whoever's turn it is: the turn is not taken, and stays with the player whose it is
             if owner != self.player(game):
-                raise GameError(M("{company}'s owner uses it in his own stock turn; it is {player}'s.",
+                raise GameError(M("{company}'s owner uses it in the owner's own stock turn; it is {player}'s.",
                                   company=act.entity, player=self.player(game)))
             game.rules.stock_company_action(game, self, act)
             self._acted(game)

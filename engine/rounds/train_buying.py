@@ -215,7 +215,7 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
         if on_hand < need:
             raised = game.available_cash(pres) - on_hand
             if raised:
-                raise GameError(M("{corp} has {cash} and {president} may contribute only {amount} ({raised} of his "
+                raise GameError(M("{corp} has {cash} and {president} may contribute only {amount} ({raised} of that "
                                   "cash comes from this turn's share sales, which may not go toward a train from "
                                   "another corporation).", corp=sym, cash=game.fmt(corp.cash), president=pres,
                                   amount=game.fmt(on_hand), raised=game.fmt(raised)))

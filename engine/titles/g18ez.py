@@ -315,7 +315,8 @@ class Rules18EZ(HomeStations, TitleRules):
                     break
         p = game.player(player)
         if p.cash:
-            game.say(M("{player} gives his last {cash} to {corp}.", player=player, cash=game.fmt(p.cash), corp=sym))
+            game.say(M("{player} gives the last {cash} of their cash to {corp}.", player=player,
+                       cash=game.fmt(p.cash), corp=sym))
             game.pay(player, sym, p.cash)
         p.bankrupt = True
         game.say(M("{player} cannot raise the price of {corp}'s train and is bankrupt: the game ends at once.",
