@@ -117,9 +117,7 @@ class Certificates:
     def say_new_president(self, player: str, corp_sym: str) -> None:
         """A change of president, in the log and in the round's summary (a deal of the round, as a sale is)."""
         self.say(M("{player} becomes president of {corp}.", player=player, corp=corp_sym))
-        summary = getattr(self.round, "summary", None)
-        if summary is not None:
-            summary.append(M("{player} became president of {corp}", player=player, corp=corp_sym))
+        self.summarise(M("{player} became president of {corp}", player=player, corp=corp_sym))
 
     def _holders_after(self, start: str | None, corp_sym: str) -> list[str]:
         names = [p.name for p in self.players if not p.bankrupt]

@@ -234,6 +234,12 @@ class Game(Certificates, TrainsAndPhases, Tracked):
         """A line for the table's log, in no language yet (``M(...)``; the bot renders it for each reader)."""
         self.messages.append((getattr(self, "_msg_index", len(self.actions)), line))
 
+    def summarise(self, line: Text) -> None:
+        """A line of the current round's summary (its deals and events), where the round keeps one."""
+        summary = getattr(self.round, "summary", None)
+        if summary is not None:
+            summary.append(line)
+
     # ------------------------------------------------------------------ replay helpers
     def action_log(self) -> list[dict[str, Any]]:
         return [dump_action(a) for a in self.actions]

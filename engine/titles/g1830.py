@@ -112,10 +112,10 @@ class Rules1830(PrivateAuction, Privates1830, HomeStations, TitleRules):
     def stop_name(self, game: Game, stop: Stop) -> str:
         """An off-board area printed over two hexes (the Gulf) has its name on one of them: both are called by it."""
         name = game.data.hex(stop.hex).name
-        if not name:
-            area = dict(offboard_areas(game)).get(stop.hex)
-            name = next((h.name for h, a in ((game.data.hex(h), a) for h, a in offboard_areas(game))
-                         if a == area and h.name), None) if area else None
+        areas = dict(offboard_areas(game))
+        if not name and stop.hex in areas:
+            named = (game.data.hex(h).name for h, area in areas.items() if area == areas[stop.hex])
+            name = next((n for n in named if n), None)
         return name or stop.hex
     or_steps = ("home", "track", "token", "routes", "dividend", "buy_train")
     sell_buy_sell = True

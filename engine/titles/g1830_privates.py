@@ -69,10 +69,7 @@ class Privates1830:
         else:
             game.say(M("{player} exchanges {name} ({company}) for a share of {corp} from the pool; {company} closes.",
                        player=owner, name=c.name, company=c.sym, corp=corp))
-        summary = getattr(game.round, "summary", None)  # the round's summary tells it too, as a purchase would be
-        if summary is not None:
-            summary.append(M("{player} exchanged {company} for a share of {corp}", player=owner, company=c.sym,
-                             corp=corp))
+        game.summarise(M("{player} exchanged {company} for a share of {corp}", player=owner, company=c.sym, corp=corp))
         game.update_presidency(corp)
         stock.check_float(game, corp)
 

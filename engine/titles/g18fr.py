@@ -237,9 +237,7 @@ class Rules18FR(Rules1830):
         game.board.hexes[hex_id].markers.pop("port", None)
         game.say(M("{corp} takes the {port} port marker: {income} each operating round.", corp=corp, port=name,
                    income=game.fmt(self._port_income(game))))
-        summary = getattr(game.round, "summary", None)
-        if summary is not None:
-            summary.append(M("{corp} took the {port} port marker", corp=corp, port=name))
+        game.summarise(M("{corp} took the {port} port marker", corp=corp, port=name))
 
     def _move_to_port_side(self, game: Game, hex_id: str, corp: str) -> None:
         ps = self.port_slot(game, hex_id)
