@@ -57,6 +57,8 @@ def _rgb(color: str) -> RGB:
 def upgrades_of(game: Game, tile_id: str) -> list[str]:
     """Tiles of the next colour that can replace this one: same label and all of its track kept in a rotation."""
     tdef = game.data.tiles[tile_id]
+    if tile_id in game.rules.permanent_tiles:
+        return []
     nxt = NEXT_COLOR.get(tdef.color)
     old = tile_layout(tdef, 0)
     out = []

@@ -389,3 +389,12 @@ async def test_the_owner_of_a_private_usable_now_is_told_and_mentioned(svc: Serv
         assert r.ok, r.full_text()
     prompt = r.all()[-1]
     assert "ben may use TR now (`/private use`)." in prompt.text, prompt.text
+
+
+def test_a_permanent_tile_shows_no_upgrades_in_the_tile_sheet() -> None:
+    """18AL's Lumber Terminal is never upgraded; the sheet listed #142-#144 as its upgrades."""
+    from engine import new_game
+    from render.sheets import upgrades_of
+
+    g = new_game("18AL", ["a", "b", "c"], seed=1)
+    assert upgrades_of(g, "445") == [] and upgrades_of(g, "9")

@@ -63,6 +63,7 @@ class TitleRules:
     bankrupt_keeps_holdings = False  # 18AL: a bankrupt player's unsold stock and privates still score
     bank_broken_text: Text = M("The bank has broken: the game ends after the current set of operating rounds.")
     bank_breaks_below = 1  # the bank is broken once it holds less than this: $0 or less
+    permanent_tiles: frozenset[str] = frozenset()  # tiles never upgraded (18AL's Lumber Terminal)
 
     def bank_broken_words(self, game: Game) -> Text:
         """What the table is told when the bank breaks (a title may say it by the round it breaks in)."""

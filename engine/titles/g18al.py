@@ -110,6 +110,7 @@ class Rules18AL(ALPrivates, NameChits, CompanyStep, HomeStations, TitleRules):
     privates_scored = True  # 5.1: open privates count at their par value
     auto_name_chits = False  # the president places the name chits (name_train); the engine does not
     bank_broken_text = M("The bank has run out of cash: the game ends after the current operating round.")
+    permanent_tiles = frozenset({LUMBER_TILE})
 
     def bank_broken_words(self, game: Game) -> Text:
         if getattr(game.round, "kind", "") == "stock":
@@ -229,7 +230,7 @@ class Rules18AL(ALPrivates, NameChits, CompanyStep, HomeStations, TitleRules):
         if tile_id == LUMBER_TILE:
             return M("Tile #{tile} (Lumber Terminal) is laid only with the {company}.", tile=LUMBER_TILE,
                      company=game.data.company("BLC").name)
-        if game.board.hexes[hex_id].tile == LUMBER_TILE:
+        if game.board.hexes[hex_id].tile in self.permanent_tiles:
             return M("The Lumber Terminal is permanent and is never upgraded.")
         tdef = game.data.tiles[tile_id]
         if tdef.label:
