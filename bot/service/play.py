@@ -105,31 +105,24 @@ class Play(Table):
         assert ctx.row is not None
         hex_id, tile = str(opts.get("hex") or "").upper(), str(opts.get("tile") or "").lstrip("#")
         mine = self._controlled(game, name)
-        lays = [a for a in self.legal(ctx.row.id, game) if a["type"] == "lay_tile" and a["entity"] in mine
-                and str(a["hex"]) == hex_id and str(a["tile"]) == tile]
+        on_hex = [a for a in self.legal(ctx.row.id, game) if a["type"] == "lay_tile" and a["entity"] in mine
+                  and str(a["hex"]) == hex_id]
+        lays = [a for a in on_hex if str(a["tile"]) == tile]
         rotations = sorted({int(a["rotation"]) for a in lays})
         if not rotations:
-            # no legal rotation at all: the engine says why (not reachable, wrong tile, ...)
+            # no legal rotation at all: the engine's reason when it is not one rotation's (not reachable, blocked,
+            # wrong tile); when every rotation fails on its own, the tiles that do fit
             entity = self._entity_for(game, name, "lay_tile", ctx.row)
-            try:
-                game.check({"type": "lay_tile", "entity": entity, "hex": hex_id, "tile": tile, "rotation": 0})
-            except GameError as e:
-                if not _names_rotation(e.msg):
-                    raise Refusal(_without_listing(e.msg)) from None
-            # the tile and hex are right, no rotation is: not the first rotation's fault alone
-            fitting = tuple(dict.fromkeys(f"#{a['tile']}" for a in self.legal(ctx.row.id, game)
-                                          if a["type"] == "lay_tile" and a["entity"] in mine
-                                          and str(a["hex"]) == hex_id))
-            if fitting:
-                raise Refusal(M("#{tile} fits {hex} in no rotation. Tiles that fit there: {tiles}.", tile=tile,
-                                hex=hex_id, tiles=fitting))
-            # no tile fits the hex: a reason that is not one rotation's (the hex cannot be reached) says more
-            for r in range(1, 6):
+            for r in range(6):
                 try:
                     game.check({"type": "lay_tile", "entity": entity, "hex": hex_id, "tile": tile, "rotation": r})
                 except GameError as e:
                     if not _names_rotation(e.msg):
                         raise Refusal(_without_listing(e.msg)) from None
+            fitting = tuple(dict.fromkeys(f"#{a['tile']}" for a in on_hex))
+            if fitting:
+                raise Refusal(M("#{tile} fits {hex} in no rotation. Tiles that fit there: {tiles}.", tile=tile,
+                                hex=hex_id, tiles=fitting))
             raise Refusal(M("#{tile} cannot be laid on {hex} now.", tile=tile, hex=hex_id))
         if len(rotations) == 1:
             entity = next(a["entity"] for a in lays)
@@ -177,7 +170,7 @@ class Play(Table):
         if company is None:
             raise Refusal(M("Choose one of the actions the list offers (start typing to filter it)."))
         legal = self.legal(ctx.row.id, game) if ctx.row else [dump_action(a) for a in game.legal_actions()]
-        uses = [dict(a) for a in legal if a["entity"] == company and company in self._controlled(game, name)]
+        uses = [dict(a) for a in legal if a["entity"] == company] if company in self._controlled(game, name) else []
         if len(uses) == 1:
             return uses[0]
         if not uses:
