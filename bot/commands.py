@@ -267,7 +267,7 @@ COMMANDS: tuple[Command, ...] = (
     # -- undo
     Command("undo", "Undo your last action (others' actions need their agreement)", "undo", (
         Option("count", "int", "How many actions to take back", min_value=1),
-        Option("force", "bool", "Administrators: undo at once, without asking the players"),
+        Option("force", "bool", "Administrators: undo the game's last action (or count) at once, without asking"),
     )),
     Command("redo", "Redo the last undone action, while nothing has happened since", "undo"),
     # -- views

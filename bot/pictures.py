@@ -197,9 +197,10 @@ def standings_job(game: Game, title: Text, lang: str = DEFAULT) -> Job:
             history[n].append(game.net_worth(n))
         rounds.append("now")
     currency = game.data.currency
+    bankrupt = frozenset(p.name for p in game.players if p.bankrupt)
 
     def render() -> bytes:
         return render_standings(rows, history, title_text=title, currency=currency, seats=names, rounds=rounds,
-                                catalog=catalog(lang))
+                                catalog=catalog(lang), bankrupt=bankrupt)
 
     return render

@@ -7,14 +7,15 @@ of render/geometry checks these names against the drawn directions.
 
 from __future__ import annotations
 
+import math
+
 from .board import Board
 from .messages import Join, M, Msg, Text
 from .tiles import Layout, Node, tile_layout
 
-# Sides by number as the map is drawn, north up (the edge numbering of engine.hexgrid): a pointy-topped hex has
-# no N or S side, a flat-topped one no E or W side.
-_COMPASS = {"pointy": ("SW", "W", "NW", "NE", "E", "SE"), "flat": ("S", "SW", "NW", "N", "NE", "SE")}
-
+# Screen angle (degrees, y down) of side 0's direction, as the map is drawn (render.geometry's convention).
+_EDGE0_ANGLE = {"pointy": 120.0, "flat": 90.0}
+_EIGHT = ("E", "SE", "S", "SW", "W", "NW", "N", "NE")
 
 # the compass points as words of the reader's language (北東 for NE)
 _WORDS = {"N": M("N"), "NE": M("NE"), "E": M("E"), "SE": M("SE"), "S": M("S"), "SW": M("SW"), "W": M("W"),
@@ -22,13 +23,42 @@ _WORDS = {"N": M("N"), "NE": M("NE"), "E": M("E"), "SE": M("SE"), "S": M("S"), "
 
 
 def compass(layout: str, edge: int) -> str:
-    """The compass name of a side (its English letters, as the geometry test reads them)."""
-    return _COMPASS[layout][edge % 6]
+    """The compass name of a side (its English letters, as the geometry test reads them): a pointy-topped hex
+    has no N or S side, a flat-topped one no E or W side."""
+    return _EIGHT[round((_EDGE0_ANGLE[layout] + 60.0 * (edge % 6)) / 45.0) % 8]
 
 
 def compass_word(layout: str, edge: int) -> Msg:
     """The compass name of a side as a player reads it."""
     return _WORDS[compass(layout, edge)]
+
+
+def city_sides(kind: str, lay: Layout) -> list[str | None]:
+    """Where each city of a tile with several sits, by compass ("NW"), as the map draws it: towards the sides its
+    track leaves by. None for a city whose track gives no clear direction or whose direction another city shares,
+    and for the one city of a tile. ``kind``: the map's hexes, "pointy" or "flat"."""
+    if len(lay.cities) < 2:
+        return [None] * len(lay.cities)
+    sides: list[str | None] = []
+    for city in range(len(lay.cities)):
+        x = y = 0.0
+        for a, b in lay.paths:
+            for node, other in ((a, b), (b, a)):
+                if node == ("city", city) and other[0] == "edge":
+                    angle = math.radians(_EDGE0_ANGLE[kind] + 60.0 * (other[1] % 6))
+                    x, y = x + math.cos(angle), y + math.sin(angle)
+        # the drawing's own threshold: a city below it goes to a free corner
+        sides.append(_EIGHT[round(math.degrees(math.atan2(y, x)) / 45.0) % 8] if math.hypot(x, y) >= 0.3 else None)
+    return [s if s is not None and sides.count(s) == 1 else None for s in sides]
+
+
+def city_words(board: Board, hex_id: str, city: int) -> Msg | None:
+    """How players tell a city from the others of its hex ("NW city", else "city 1"); None on a hex with one."""
+    sides = city_sides(board.layout_kind, board.layout(hex_id))
+    if len(sides) < 2:
+        return None
+    side = sides[city]
+    return M("{side} city", side=_WORDS[side]) if side else M("city {n}", n=city)
 
 
 def side_name(board: Board, hex_id: str, edge: int) -> Text:

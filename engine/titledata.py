@@ -327,8 +327,14 @@ class TitleData(_Model):
         return idx[name]
 
     def fmt(self, amount: int) -> str:
-        # a broken bank's negative cash reads "-$318" (a minus sign), not "$-318"
-        return "−" + self.currency % -amount if amount < 0 else self.currency % amount
+        return money(self.currency, amount)
+
+
+def money(currency: str, amount: int) -> str:
+    """An amount in a title's currency format, with thousands separators as the rulebooks print them ("$12,000",
+    "1,200fr"); a broken bank's negative cash reads "−$318" (a minus sign), not "$-318"."""
+    text = currency.replace("%d", f"{abs(amount):,}")
+    return "−" + text if amount < 0 else text
 
 
 def _data_text(*parts: str) -> str:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from PIL import Image, ImageDraw
 
 from engine.messages import Catalog, M, Text, render
+from engine.titledata import money
 
 from .fonts import Draw, Font, font, text_size
 from .png import encode_png
@@ -46,9 +47,8 @@ def nice_ticks(lo: float, hi: float, target: int = 6) -> list[float]:
 
 
 def _fmt(currency: str, v: float) -> str:
-    """Money with thousands separators in the title's currency format ("$%d" -> "$1,790")."""
-    amount = f"{int(v):,}"
-    return currency.replace("%d", amount) if "%d" in currency else amount
+    """Money in the title's currency format ("$%d" -> "$1,790")."""
+    return money(currency, int(v))
 
 
 def _spread(ys: list[float], gap: float, lo: float, hi: float) -> list[float]:
@@ -94,12 +94,14 @@ def _x_axis(d: ImageDraw.ImageDraw, rounds: list[Text], px: Callable[[int], floa
 
 def render_standings(rows: list[tuple[str, int]], history: dict[str, list[int]], title_text: Text = "",
                      *, currency: str = "$%d", seats: list[str] | None = None,
-                     rounds: list[Text] | None = None, catalog: Catalog | None = None) -> bytes:
+                     rounds: list[Text] | None = None, catalog: Catalog | None = None,
+                     bankrupt: frozenset[str] = frozenset()) -> bytes:
     """Standings (rows best first) and net worth after each round (history) as PNG bytes.
 
     Colours follow ``seats`` (default: the order of ``history``), so a player keeps one colour all game;
-    ``rounds`` names each history point ("SR 3", "OR 3.2") for the x-axis. Texts are drawn in the language of
-    ``catalog`` (English without one).
+    ``rounds`` names each history point ("SR 3", "OR 3.2") for the x-axis. A player in ``bankrupt`` is out of
+    the game: the name is greyed and struck through. Texts are drawn in the language of ``catalog`` (English
+    without one).
     """
     players = [p for p, _ in rows] + sorted(p for p in history if p not in {q for q, _ in rows})
     colors = player_colors(list(seats) if seats is not None else list(history))
@@ -139,7 +141,11 @@ def render_standings(rows: list[tuple[str, int]], history: dict[str, list[int]],
             name = name[:-1]
         if name != player:
             name = name[:-1] + "…"
-        d.text(((MARGIN + 86) * s, cy), name, font=fb, fill=INK, anchor="lm")
+        out = player in bankrupt
+        d.text(((MARGIN + 86) * s, cy), name, font=fb, fill=AXIS if out else INK, anchor="lm")
+        if out:
+            w = text_size(fb, name)[0]
+            d.line([((MARGIN + 86) * s, cy), ((MARGIN + 86) * s + w, cy)], fill=AXIS, width=2 * s)
         d.text(((MARGIN + TABLE_W - 34) * s, cy), _fmt(currency, value), font=fb, fill=INK, anchor="rm")
         y += row_h
 

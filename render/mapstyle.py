@@ -49,8 +49,8 @@ LEGEND_ROW = 32  # pixels per legend row
 HOTEL_HALF = 0.13
 
 # Known bonus markers: kind -> badge text with DejaVu (which has an anchor), and without it.
-# Other kinds show their own name.
-MARKER_TEXT = {"port": ("⚓+20", "P+20")}
+# Other kinds show their own name (in English: give each kind a badge here).
+MARKER_TEXT = {"port": ("⚓+20", "P+20"), "coal": ("⚒+10", "C+10")}  # 18FL's port, 18AL's coal field
 
 
 def marker_text(kind: str) -> str:

@@ -385,6 +385,11 @@ def test_bank_broken_in_an_operating_round_ends_the_game_after_that_round_not_th
     drain_bank(g, 10)
     act(g, type="dividend", entity="ABC", kind="payout")
     assert g.bank_broken and g.bank <= 0 and not g.finished
+    # the table reads the payout, then that it broke the bank
+    said = [str(m) for i, m in g.messages if i == len(g.actions) - 1]
+    payout = next(k for k, m in enumerate(said) if m.startswith("ABC pays"))
+    broken = next(k for k, m in enumerate(said) if "bank has run out" in m)
+    assert payout < broken, said
     play(g, plan, lambda g: g.finished)
     assert g.end_reason == "bank"
     assert g.round.kind == "operating" and g.or_set == (1, 2) and g.round_no == 5  # OR 5.2 is never played
@@ -533,6 +538,11 @@ def test_name_chits_are_the_presidents_choice_and_pay_only_on_their_train() -> N
     assert _line_revenue(g, "3-0") == 70  # the chit is on the 2-train, which cannot reach both ends
     act(g, type="name_train", entity="ABC", chit=LEE, train="3-0")  # moved; the corporation may name itself
     assert g.rules.placed_chits(g) == {LEE: "3-0"} and _line_revenue(g, "3-0") == 90
+    # the table reads trains by their kind, as on the train cards, not by the engine's ids
+    assert str(g.messages[-1][1]) == f"ABC names its 3-train the {LEE} (moved from its 2-train)."
+    act(g, type="name_train", entity="M&C", chit=LEE)
+    assert str(g.messages[-1][1]) == f"ABC takes the {LEE} chit off its 3-train." and not g.rules.placed_chits(g)
+    act(g, type="name_train", entity="M&C", chit=LEE, train="3-0")
     with pytest.raises(GameError, match="at most one name"):
         act(g, type="name_train", entity="M&C", chit="Pan American", train="3-0")
     with pytest.raises(GameError, match="own trains"):

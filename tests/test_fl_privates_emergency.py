@@ -185,6 +185,9 @@ def test_rule_8_4_2_the_president_contributes_only_cash_on_hand_toward_another_c
     g = _sal_without_a_train(sal_cash=0, alice_cash=60)
     act(g, "buy_train", "SAL", train="2-1", price=60)
     assert g.train("2-1").owner == "SAL" and g.player("alice").cash == 0
+    # the table is told where the money came from, as for a bank train
+    said = [str(m) for i, m in g.messages if i == len(g.actions) - 1]
+    assert said[:1] == ["alice contributes $60 to SAL."], said
     assert not violations(g)
 
 

@@ -208,6 +208,22 @@ def test_extras_hotels_and_markers_are_drawn(title: TitleData) -> None:
         assert _count_near(im, _rgb(title.corporation(corp).color), _hex_box(board, hex_id, 0.9)) > 30, corp
 
 
+def test_every_marker_a_title_places_has_a_badge_in_no_language() -> None:
+    """18AL's coal marker was drawn as the English word "coal" on maps read in Japanese. The kinds the engine puts
+    in ``markers`` are found in its source, so a new kind without a badge fails here."""
+    import re
+    from pathlib import Path
+
+    from render.mapstyle import marker_text
+
+    source = "\n".join(p.read_text() for p in Path("engine").rglob("*.py"))
+    kinds = set(re.findall(r"markers\[\"(\w+)\"\]\s*=", source))
+    assert {"port", "coal"} <= kinds, kinds
+    for kind in kinds:
+        badge = marker_text(kind)
+        assert badge != kind and not re.search(r"[a-z]{2}", badge), (kind, badge)
+
+
 def test_late_values_change_the_picture(title: TitleData) -> None:
     board = Board(title)
     assert render_map(board) != render_map(board, late=True)

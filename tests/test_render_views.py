@@ -206,6 +206,37 @@ def test_rotations_are_described_by_where_the_track_goes(fl: TitleData) -> None:
     assert str(track_words(board, "D21", board.layout("D21"))) == "no track"
 
 
+def test_a_city_of_a_hex_with_several_is_named_where_the_map_draws_it() -> None:
+    """Every tile with two or more cities, in every rotation, of every title: the compass word that names a city
+    (token menus, refusals) points where the picture draws that city, and no two cities of a hex share a name."""
+    import math
+
+    from engine.describe import city_sides
+    from engine.tiles import hex_layout
+
+    vectors = {"N": (0, -1), "S": (0, 1), "E": (1, 0), "W": (-1, 0)}
+    checked = 0
+    for title in ("1830", "18FL", "18AL", "18EZ", "18FR-RCE"):
+        data = load_title(title)
+        kind = Board(data).layout_kind
+        printed = [(h.id, 0, hex_layout(h)) for h in data.hexes if len(h.cities) > 1]
+        tiles = [(t, r, tile_layout(tile, r)) for t, tile in data.tiles.items() if len(tile.cities) > 1
+                 for r in range(6)]
+        for tile_id, r, lay in printed + tiles:
+            sides = city_sides(kind, lay)
+            drawn = plan_track(kind, lay).cities
+            named = [s for s in sides if s]
+            assert len(named) == len(set(named)), (title, tile_id, r, sides)
+            for side, (x, y) in zip(sides, drawn, strict=True):
+                if side is None:
+                    continue
+                for letter in side:
+                    vx, vy = vectors[letter]
+                    assert (x * vx + y * vy) / math.hypot(x, y) > 0.3, (title, tile_id, r, side, (x, y))
+                checked += 1
+    assert checked > 20
+
+
 def test_the_rotation_picture_has_one_numbered_panel_per_rotation(played: Game) -> None:
     from engine import track
 

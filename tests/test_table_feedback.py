@@ -15,6 +15,7 @@ from bot.texts import corporations_embed, players_embed
 from engine.errors import GameError
 from engine.records.writer import write_record
 from engine.route_text import routes_from_text
+from engine.titles import new_game
 from render.sheets import holdings
 from tests import positions
 from tests.c1830_helpers import act, buy_privates, float_corp, legal, skip_to, to_operating
@@ -363,6 +364,9 @@ async def test_after_the_end_the_table_is_told_the_game_ended(svc: Service) -> N
 
 def test_money_below_zero_reads_with_its_minus_first() -> None:
     assert game_1830().fmt(-318) == "−$318"
+    # four figures read as the rulebooks and the standings picture print them, in every currency
+    assert game_1830().fmt(12000) == "$12,000" and game_1830().fmt(-1173) == "−$1,173"
+    assert new_game("18FR-RCE", ["ann", "ben", "cid"], seed=1).fmt(1200) == "1,200fr"
 
 
 def test_the_gulf_is_named_on_both_its_hexes() -> None:
@@ -398,3 +402,108 @@ def test_a_permanent_tile_shows_no_upgrades_in_the_tile_sheet() -> None:
 
     g = new_game("18AL", ["a", "b", "c"], seed=1)
     assert upgrades_of(g, "445") == [] and upgrades_of(g, "9")
+
+
+# -- two cities on one hex -------------------------------------------------------------------------------------
+
+
+def test_a_station_in_a_hex_of_two_cities_names_the_city_by_where_it_sits() -> None:
+    """Token menus said "city 1": a player cannot tell which of New York's or Jacksonville's circles that is. They
+    now say where the city sits on the map, and 18FL's the rules' northern and southern Jacksonville."""
+    from bot.texts import describe_action
+    from engine.titles import new_game
+
+    fl = new_game("18FL", ["ann", "ben", "cid"], seed=1)
+    north = str(describe_action(fl, {"type": "place_token", "entity": "SR", "hex": "B23", "city": 1}))
+    south = str(describe_action(fl, {"type": "place_token", "entity": "SR", "hex": "B23", "city": 0}))
+    assert north.endswith("northern city") and south.endswith("southern city"), (north, south)
+    assert str(fl.rules._where(fl, "B23", 1)) == "Jacksonville (B23), northern city"
+    g = game_1830()
+    new_york = [str(describe_action(g, {"type": "place_token", "entity": "NYNH", "hex": "G19", "city": c}))
+                for c in (0, 1)]
+    assert new_york[0].endswith(", NE city") and new_york[1].endswith(", SW city"), new_york
+    # a hex of one city reads as before
+    assert str(describe_action(g, {"type": "place_token", "entity": "PRR", "hex": "H12", "city": 0})) == \
+        "Station at H12 Altoona"
+
+
+def test_the_standings_mark_a_bankrupt_player() -> None:
+    """18FL goes on after a bankruptcy: the standings listed the bankrupt player among the others, unmarked."""
+    import io
+
+    from PIL import Image
+
+    from bot.pictures import standings_job
+    from bot.texts import standings_lines
+    from tests.fl_helpers import act as fl_act
+    from tests.fl_helpers import sal_operating
+
+    g = sal_operating()
+    fl_act(g, "pass", "SAL")
+    fl_act(g, "pass", "SAL")
+    g.pay("SAL", "bank", g.corps["SAL"].cash)
+    g.pay("alice", "bank", g.player("alice").cash)
+    fl_act(g, "bankrupt", "SAL")
+    lines = {str(line).split("**")[1]: str(line) for line in standings_lines(g)}
+    assert lines["alice"].endswith("(bankrupt)") and not lines["bob"].endswith("(bankrupt)"), lines
+    # the picture greys and strikes the name through: alice's row differs from the same picture unmarked
+    from render.charts import render_standings
+
+    rows = sorted(g.result().items(), key=lambda kv: -kv[1])
+    history = {p.name: [h.get(p.name, 0) for h in g.history] + [g.net_worth(p.name)] for p in g.players}
+
+    def chart(out: frozenset[str]) -> bytes:
+        return render_standings(rows, history, "Standings", seats=[p.name for p in g.players],
+                                rounds=[*g.history_rounds, "now"], bankrupt=out)
+
+    marked, plain = (Image.open(io.BytesIO(chart(out))).convert("L") for out in (frozenset({"alice"}), frozenset()))
+    assert standings_job(g, "Standings")() == chart(frozenset({"alice"}))
+
+    def change(top: int) -> int:  # how much the row of names starting at ``top`` changed (a PNG's palette shifts)
+        box = (100, top, 420, top + 50)
+        return sum(abs(x - y) for x, y in zip(marked.crop(box).tobytes(), plain.crop(box).tobytes(), strict=True))
+
+    rows_top = [130 + 50 * i for i in range(3)]  # the table's rows at 1600 px wide: bob, carol, alice
+    assert change(rows_top[2]) > 20 * max(change(rows_top[0]), change(rows_top[1]), 1)
+
+
+def test_a_skipped_token_step_says_why_when_the_corporation_has_tokens_left() -> None:
+    """The turn went from track to trains with no word: a president waiting to place a station saw it pass."""
+    g = to_operating(game_1830())
+    assert g.round.corp == "PRR" and g.round.step == "track"
+    g.pay("PRR", "bank", g.corps["PRR"].cash)  # nothing left for the $40 station
+    act(g, "pass")
+    said = [str(m) for i, m in g.messages if i == len(g.actions) - 1]
+    assert "PRR places no station: one costs $40 and it has $0." in said, said
+    # with the money, but no free circle its track reaches (its only track is home), the other reason
+    g = to_operating(game_1830())
+    act(g, "pass")
+    said = [str(m) for i, m in g.messages if i == len(g.actions) - 1]
+    assert any(m.startswith("PRR places no station: its track reaches no free city circle") for m in said), said
+    # 18FL: a token priced by its distance
+    from tests.fl_helpers import act as fl_act
+    from tests.fl_helpers import sal_operating
+
+    g = sal_operating()
+    assert g.round.step == "track"
+    g.pay("SAL", "bank", g.corps["SAL"].cash)
+    for bonus in ("POSC", "TC"):  # set-up: their bonus tokens would keep the step open for their owners
+        g.companies[bonus].closed = True
+    fl_act(g, "pass", "SAL")
+    said = [str(m) for i, m in g.messages if i == len(g.actions) - 1]
+    assert any(m.startswith("SAL places no token: ") for m in said), said
+
+
+def test_par_prices_are_offered_lowest_first() -> None:
+    """18AL's par cells lie in several rows of its market: the price menu read $90, $105, $70, $75, $60."""
+    from bot.service.choices import _legal_choices
+    from engine.actions import dump_action
+    from tests.al_helpers import Plan, next_action
+
+    g = new_game("18AL", ["ann", "ben", "cid"], seed=1)
+    while not any(a.type == "par" for a in g.legal_actions()):
+        g.process(next_action(g, Plan()))
+    legal = [dump_action(a) for a in g.legal_actions()]
+    offered = [c.value for c in _legal_choices(g, "stock par", "price", {"corporation": "ABC"}, legal)]
+    assert offered == sorted({a["price"] for a in legal if a["type"] == "par" and a["corporation"] == "ABC"})
+    assert offered == sorted(offered) and len(offered) > 1

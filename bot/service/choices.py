@@ -118,8 +118,8 @@ def _legal_choices(game: Game, path: str, option: str, opts: Mapping[str, Any],
         if option == "corporation":
             return [Choice(texts.corp_label(game, a["corporation"]), a["corporation"])
                     for a in pars]
-        if option == "price":
-            return [Choice(fmt(int(a["price"])), int(a["price"])) for a in pars]
+        if option == "price":  # each price once, lowest first, however the market lays out its par cells
+            return [Choice(fmt(p), p) for p in sorted({int(a["price"]) for a in pars})]
         return [Choice(MN("{n} share", "{n} shares", n=int(a["size"])), int(a["size"])) for a in pars if a.get("size")]
     if path == "stock buy" and option == "corporation":
         sources: dict[str, list[Msg]] = {}
@@ -166,8 +166,9 @@ def _legal_choices(game: Game, path: str, option: str, opts: Mapping[str, Any],
                              cost=fmt(costs[(a["hex"], int(a.get(sub) or 0))]))
                            if (a["hex"], int(a.get(sub) or 0)) in costs else texts.hex_name(game, a["hex"]), a["hex"])
                     for a in toks]
-        return [Choice(M("city {n}", n=int(a.get(sub) or 0)) if sub == "city" else
-                       M("town {n}", n=int(a.get(sub) or 0)), int(a.get(sub) or 0)) for a in toks]
+        return [Choice((game.rules.city_words(game, a["hex"], int(a.get(sub) or 0)) or M("city {n}", n=0))
+                       if sub == "city" else M("town {n}", n=int(a.get(sub) or 0)), int(a.get(sub) or 0))
+                for a in toks]
     if path == "train buy":
         buys = [a for a in of("buy_train") if same(a, "train", "exchange")]
         if option == "train":

@@ -68,8 +68,8 @@ def describe_action(game: Game, a: Mapping[str, Any], *, with_entity: bool = Fal
                  rotation=_rotation(game, a))
     elif t == "place_token":
         where = hex_name(game, a["hex"])
-        text = (M("Station at {hex} city {city}", hex=where, city=a["city"]) if int(a.get("city") or 0)
-                else M("Station at {hex}", hex=where))
+        words = game.rules.city_words(game, a["hex"], int(a.get("city") or 0))
+        text = M("Station at {hex}, {city}", hex=where, city=words) if words else M("Station at {hex}", hex=where)
     elif t == "hex_token":
         text = M("Hotel at {hex}", hex=hex_name(game, a["hex"]))
     elif t == "assign":

@@ -21,17 +21,17 @@ def _as_msg(text: Any) -> Text:
 
 PICTURES_HELP = Join((
     M("**Reading the pictures**"),
-    M("**Map** — each hex shows its id in a corner. White hexes are empty land; the number on them is the cost to "
-      "build there (water, swamp). Yellow, green, brown and gray are laid tiles, drawn from their track. White "
-      "circles are cities: one circle per token slot; a coloured disc with letters is a corporation's station. "
+    M("**Map** — each hex shows its id in a corner. Pale hexes without track are empty land; the number on them is "
+      "the cost to build there (water, swamp). Yellow, green, brown and gray are laid tiles, drawn from their track. "
+      "White circles are cities: one circle per token slot; a coloured disc with letters is a corporation's station. "
       "Small bars or dots are towns (in 18FL a coloured H beside a town is a hotel). Red areas at the edge are "
       "off-board destinations with their value per phase (the value in use is highlighted). Thick dark lines "
-      "between hexes cannot be crossed. Badges such as ⚓+20 are special markers (the port). A ring with a "
-      "corporation's name is its home circle, kept until it first operates (every title draws it so). Track that "
-      "stops in a short bar before a hex side ends there: the neighbour's track does not continue it. On the map "
-      "posted for a track step, the hexes where the operating corporation can lay a tile are outlined in pink. "
-      "`/view map region:F23` zooms in around a hex (or a place name); `/view map` posts the part of the map where "
-      "track has been laid when that is much smaller than the whole map."),
+      "between hexes cannot be crossed. Badges such as ⚓+20 are special markers (18FL's port; ⚒+10 is 18AL's "
+      "coal field). A ring with a corporation's name is its home circle, kept until it first operates (every title "
+      "draws it so). Track that stops in a short bar before a hex side ends there: the neighbour's track does not "
+      "continue it. On the map posted for a track step, the hexes where the operating corporation can lay a tile "
+      "are outlined in pink. `/view map region:F23` zooms in around a hex (or a place name); `/view map` posts the "
+      "part of the map where track has been laid when that is much smaller than the whole map."),
     M("**Routes** — the map with each train's route in its own colour; the legend lists the train, its stops and "
       "its revenue. Confirm with the button (or `/train run confirm:true`)."),
     M("**Market** — the share price track; each corporation's token sits on its price. Several tokens on one cell "
@@ -39,7 +39,7 @@ PICTURES_HELP = Join((
       "railroad's token waits in the Par Values box under the grid until the end of the round in which it floats."),
     M("**Standings** — net worth per player now, and a line per player over the rounds played (the axis names the "
       "rounds: SR 3 is the third stock round, OR 3.2 the second operating round after it). Each player keeps one "
-      "colour for the whole game."),
+      "colour for the whole game. A bankrupt player's name is greyed and struck through."),
     M("**Sheets** — `/view tiles` (tiles left and what each upgrades to), `/view trains` (prices, copies left, when "
       "each rusts), `/view holdings` (everyone's certificates, IPO, pool, treasuries, trains, last runs, the bank), "
       "`/view revenue corporation:` (its runs round by round)."),

@@ -102,14 +102,15 @@ def history_text(game: Game, lines: int = 20) -> Text:
     return Join((MN("**Last {n} log line**", "**Last {n} log lines**", n=len(recent)), bullets(recent)))
 
 
-def standings_lines(game: Game) -> list[str]:
-    """One line per player, best first (medal, name, net worth: no words to translate)."""
+def standings_lines(game: Game) -> list[Text]:
+    """One line per player, best first: medal, name, net worth, and "bankrupt" for a player out of the game."""
     ranking = sorted(game.result().items(), key=lambda kv: -kv[1])
-    out = []
+    out: list[Text] = []
     for name, worth in ranking:
         i = 1 + sum(1 for _n, w in ranking if w > worth)  # equal worth, equal place (as the picture shows it)
         medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(i, f"{i}.")
-        out.append(f"{medal} **{name}** {game.fmt(worth)}")
+        line = f"{medal} **{name}** {game.fmt(worth)}"
+        out.append(M("{standing} (bankrupt)", standing=line) if game.player(name).bankrupt else line)
     return out
 
 

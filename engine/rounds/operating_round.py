@@ -110,6 +110,8 @@ class OperatingRound(TrainStep, EmergencyMoney, Tracked):
             self.step = steps[index]
             if self._step_applies(game):
                 return
+            if self.step == "token" and (why := game.rules.token_skip_reason(game, self)):
+                game.say(why)
             index += 1
         self._end_turn(game)
 
@@ -351,10 +353,17 @@ class OperatingRound(TrainStep, EmergencyMoney, Tracked):
         sym, revenue = self.corp, self.revenue
         before = game.price(sym)
         if act.kind == "withhold":
-            game.pay(BANK, sym, revenue)
             text = M("{corp} withholds {revenue}", corp=sym, revenue=game.fmt(revenue))
         else:
-            per_share = game.rules.per_share(game, sym, revenue)
+            text = M("{corp} pays {amount} per share", corp=sym, amount=game.fmt(game.rules.per_share(game, sym,
+                                                                                                  revenue)))
+        game.rules.move_price_after_run(game, sym, revenue, act.kind)
+        after = game.price(sym)
+        # said before the money moves: the payment that breaks the bank then reads after the payout, not before it
+        game.say(M("{dividend}; {price_move}.", dividend=text, price_move=price_move(game, before, after)))
+        if act.kind == "withhold":
+            game.pay(BANK, sym, revenue)
+        else:
             for p in game.players:
                 n = game.shares_held(p.name, sym)
                 if n:
@@ -363,10 +372,6 @@ class OperatingRound(TrainStep, EmergencyMoney, Tracked):
                 unsold = game.shares_held(holder, sym)
                 if unsold:
                     game.pay(BANK, sym, game.rules.dividend_for(game, sym, revenue, unsold))
-            text = M("{corp} pays {amount} per share", corp=sym, amount=game.fmt(per_share))
-        game.rules.move_price_after_run(game, sym, revenue, act.kind)
-        after = game.price(sym)
-        game.say(M("{dividend}; {price_move}.", dividend=text, price_move=price_move(game, before, after)))
         self.summary.append(M("{corp} earned {revenue}, {kind} ({before} → {after})", corp=sym,
                               revenue=game.fmt(revenue), kind=M("payout") if act.kind == "payout" else M("withhold"),
                               before=game.fmt(before), after=game.fmt(after)))

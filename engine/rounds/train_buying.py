@@ -222,6 +222,7 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
             raise GameError(M("{corp} has {cash} and {president} may contribute only {amount}.", corp=sym,
                               cash=game.fmt(corp.cash), president=pres, amount=game.fmt(on_hand)))
         game.pay(pres, seller, need)
+        game.say(M("{president} contributes {amount} to {corp}.", president=pres, amount=game.fmt(need), corp=sym))
         if corp.cash:
             game.pay(sym, seller, corp.cash)
     else:

@@ -350,6 +350,11 @@ class TitleRules:
         """Off-boards (and 18FL's hotels) pay their later value now: by default from the phase that says so."""
         return game.phase.late_values
 
+    def token_skip_reason(self, game: Game, rnd: OperatingRound) -> Msg | None:
+        """Why the token step is skipped, told to the table where it is news: a corporation with tokens left that
+        can place none this turn. None to skip it silently."""
+        return None
+
     def token_pass_problem(self, game: Game, rnd: OperatingRound) -> Msg | None:
         """Why the corporation may not skip the token step now (1830: the D&H station came with its tile)."""
         return None
@@ -389,6 +394,12 @@ class TitleRules:
     def stop_name(self, game: Game, stop: Stop) -> str:
         h = game.data.hex(stop.hex)
         return h.name or stop.hex
+
+    def city_words(self, game: Game, hex_id: str, city: int) -> Msg | None:
+        """How players tell a city from the others of its hex ("NW city"); None on a hex with one city."""
+        from ..describe import city_words
+
+        return city_words(game.board, hex_id, city)
 
     def per_share(self, game: Game, corp: str, revenue: int) -> int:
         return revenue // game.corps[corp].size

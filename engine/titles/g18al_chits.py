@@ -80,8 +80,8 @@ class NameChits:
             if act.chit not in placed:
                 raise GameError(M("The {chit} is not on a train.", chit=act.chit))
             del st.chits[act.chit]
-            game.say(M("{corp} takes the {chit} chit off train {train}.", corp=sym, chit=act.chit,
-                       train=placed[act.chit]))
+            game.say(M("{corp} takes the {chit} chit off its {train}-train.", corp=sym, chit=act.chit,
+                       train=game.train(placed[act.chit]).variant))
             return
         train = game.train(act.train)
         if train.owner != sym:
@@ -96,8 +96,8 @@ class NameChits:
                               "{chit} off it first).", train=train.id, chit=other))
         st.chits[act.chit] = train.id
         if act.chit in placed:
-            game.say(M("{corp} names its {train}-train the {chit} (moved from train {old}).", corp=sym,
-                       train=train.variant, chit=act.chit, old=placed[act.chit]))
+            game.say(M("{corp} names its {train}-train the {chit} (moved from its {old}-train).", corp=sym,
+                       train=train.variant, chit=act.chit, old=game.train(placed[act.chit]).variant))
         else:
             game.say(M("{corp} names its {train}-train the {chit}.", corp=sym, train=train.variant, chit=act.chit))
 

@@ -1,6 +1,6 @@
 """18FL's tokens (rule 7.3): one per operating round, a station in an open city circle or a hotel in a town the
 corporation reaches, each costing $20 per hex of distance from its nearest station, and the names of the places
-they go ("Jacksonville North (B23)").
+they go ("Jacksonville (B23), northern city").
 
 ``FLTokens`` is a part of ``Rules18FL`` (a mixin); the token step's bonuses (port, terminal) are g18fl_privates.
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..actions import HexToken, PlaceToken
+from ..describe import city_sides
 from ..errors import GameError
 from ..graph import reach, token_distance
 from ..messages import Join, M, Msg
@@ -34,6 +35,21 @@ class FLTokens:
                      "token step is over.", corp=corp.sym, companies=tuple(bonus))
         if corp.tokens_left <= 0:
             return M("{corp} has no tokens left.", corp=corp.sym)
+        return None
+
+    def token_skip_reason(self, game: Game, rnd: OperatingRound) -> Msg | None:
+        sym = rnd.corp
+        assert sym is not None
+        corp = game.corps[sym]
+        if rnd.token_placed or corp.tokens_left <= 0:
+            return None
+        costs = [cost for *_, cost in self.station_options(game, sym) + self.hotel_options(game, sym)]
+        if not costs:
+            return M("{corp} places no token: its track reaches no open city circle and no town without a hotel.",
+                     corp=sym)
+        if min(costs) > corp.cash:
+            return M("{corp} places no token: the cheapest costs {cost} and it has {cash}.", corp=sym,
+                     cost=game.fmt(min(costs)), cash=game.fmt(corp.cash))
         return None
 
     def station_options(self, game: Game, corp: str) -> list[tuple[str, int, int]]:
@@ -111,9 +127,14 @@ class FLTokens:
 
     def _where(self, game: Game, hex_id: str, city: int | None) -> Msg:
         h = game.data.hex(hex_id)
-        name = h.name or hex_id
-        if hex_id == "B23" and city is not None and len(game.board.hexes[hex_id].tokens) == 2:
-            if city == 1:
-                return M("{place} North ({hex})", place=name, hex=hex_id)
-            return M("{place} South ({hex})", place=name, hex=hex_id)
-        return M("{place} ({hex})", place=name, hex=hex_id)
+        place = M("{place} ({hex})", place=h.name or hex_id, hex=hex_id)
+        words = self.city_words(game, hex_id, city) if city is not None else None
+        return M("{place}, {city}", place=place, city=words) if words else place
+
+    def city_words(self, game: Game, hex_id: str, city: int) -> Msg | None:
+        """The rules call Jacksonville's two cities northern and southern (3.3, note 3)."""
+        sides = city_sides(game.board.layout_kind, game.board.layout(hex_id))
+        side = sides[city] if len(sides) > 1 else None
+        if side and side[0] in "NS":
+            return M("northern city") if side[0] == "N" else M("southern city")
+        return super().city_words(game, hex_id, city)  # type: ignore[misc]

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from ..actions import PlaceToken
 from ..errors import GameError
-from ..messages import M
+from ..messages import M, Msg
 from ..state import BANK
 
 if TYPE_CHECKING:
@@ -53,6 +53,19 @@ class HomeStations:
         if step == "token":
             return bool(self.station_options(game, sym))
         return True
+
+    def token_skip_reason(self, game: Game, rnd: OperatingRound) -> Msg | None:
+        sym = rnd.corp
+        assert sym is not None
+        corp = game.corps[sym]
+        if rnd.token_placed or corp.tokens_left - self.home_pending(game, sym) <= 0:
+            return None
+        cost = self.station_cost(game, sym)
+        if corp.cash < cost:
+            return M("{corp} places no station: one costs {cost} and it has {cash}.", corp=sym, cost=game.fmt(cost),
+                     cash=game.fmt(corp.cash))
+        return M("{corp} places no station: its track reaches no free city circle on a hex without its station.",
+                 corp=sym)
 
     def place_home(self, game: Game, sym: str, city: int | None = None) -> bool:
         """Place the home station; False when the president must first choose the city."""
@@ -140,7 +153,7 @@ class HomeStations:
                               cash=game.fmt(game.corps[sym].cash)))
         opts = {(h, c) for h, c, _ in self.station_options(game, sym)}
         if (act.hex, act.city) not in opts:
-            listing = tuple(M("{hex} city {city}", hex=h, city=c) if len(game.board.hexes[h].tokens) > 1 else h
+            listing = tuple(M("{hex}, {city}", hex=h, city=words) if (words := self.city_words(game, h, c)) else h
                             for h, c in sorted(opts)) or M("none")
             raise GameError(M("{corp} cannot place a station at {hex}: it needs a free circle it can reach (one "
                               "circle stays free for an unplaced home), on a hex without its station. Options: "

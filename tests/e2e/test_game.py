@@ -31,9 +31,10 @@ async def check_the_end(driver: Driver, fake: FakeDiscord, auto: AutoPlayer, end
     assert all(over.visible_to(u.id) for u in (*players, EVE))
     reason = re.search(r"Game over\*\* — (.+)\.", over.content)
     assert reason and reason.group(1) in ("the bank broke", "a player went bankrupt"), over.content
-    ranking = re.findall(r"^(?:🥇|🥈|🥉|\d+\.) \*\*(.+?)\*\* \$(\d+)$", over.content, re.MULTILINE)
+    ranking = re.findall(r"^(?:🥇|🥈|🥉|\d+\.) \*\*(.+?)\*\* \$([\d,]+)(?: \(bankrupt\))?$", over.content,
+                         re.MULTILINE)
     assert sorted(name for name, _ in ranking) == sorted(u.name for u in players), over.content
-    worth = [int(v) for _, v in ranking]
+    worth = [int(v.replace(",", "")) for _, v in ranking]
     assert worth == sorted(worth, reverse=True)
     names = [n for n, _ in auto.pictures]
     assert any(n.endswith("-standings.png") for n in names) and any(n.endswith("-map.png") for n in names)
