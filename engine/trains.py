@@ -104,9 +104,8 @@ class TrainsAndPhases:
             if i > self.phase_index and (train.variant in ph.triggers or train.name in ph.triggers):
                 self.phase_index = i
                 self.say(phase_text(ph, late=self.rules.late_values(self)))
-                summary = getattr(self.round, "summary", None)
-                if summary is not None:
-                    summary.append(M("Phase {phase} began ({train}-train bought)", phase=ph.name, train=train.variant))
+                self.summarise(M("Phase {phase} began ({train}-train bought)", phase=ph.name, train=train.variant))
+        said = len(self.messages)
         rusted = [t for t in self.trains if {train.name, train.variant} & set(self.data.train(t.name).rust_triggers)]
         for line in losses([t for t in rusted if t.owner is not None], M("rusted and scrapped")):
             self.say(line)
@@ -120,6 +119,10 @@ class TrainsAndPhases:
         for event in self.data.train(train.name).events:
             self.rules.train_event(self, event)
         self.rules.on_phase(self)
+        # what the new train did (rusting, privates closed, markers removed, conversions) goes into the round's
+        # summary too, as the log said it: a player reading only summaries would otherwise miss it
+        for _index, line in self.messages[said:]:
+            self.summarise(line)
         self.check_train_limits()
 
     def remove_trains(self, trains: list[Train], why: Text) -> None:
@@ -156,11 +159,12 @@ class TrainsAndPhases:
         if train.obsolete:
             # an obsolete train never reaches the pool (18AL 4.2.5.1)
             self.trains = [t for t in self.trains if t is not train]
-            self.say(M("{corp} discards an obsolete {train}-train; it leaves the game.", corp=sym,
-                       train=train.variant))
+            line = M("{corp} discards an obsolete {train}-train; it leaves the game.", corp=sym, train=train.variant)
         else:
             train.owner = POOL
-            self.say(M("{corp} discards a {train}-train to the pool.", corp=sym, train=train.variant))
+            line = M("{corp} discards a {train}-train to the pool.", corp=sym, train=train.variant)
+        self.say(line)
+        self.summarise(line)
         if len(self.trains_of(sym)) <= self.train_limit(sym):
             self.pending_discards.pop(0)
 

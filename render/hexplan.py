@@ -135,6 +135,11 @@ def plan_track(kind: str, lay: Layout) -> Plan:
                 waiting.append(n)
                 continue
             r = 0.5 if n[0] == "city" else 0.45
+            if n[0] == "city":  # a city of several circles comes in until every circle stays inside the hex
+                offsets = slot_offsets(lay.cities[n[1]].slots)
+                while r > 0.2 and not all(geo.inside_hex(kind, (vx / d * r + ox, vy / d * r + oy), CITY_R)
+                                          for ox, oy in offsets):
+                    r -= 0.05
             pos[n] = (vx / d * r, vy / d * r)
         # nodes without a clear direction take the free corner farthest from everything placed
         for n in waiting:

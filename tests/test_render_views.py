@@ -237,6 +237,28 @@ def test_a_city_of_a_hex_with_several_is_named_where_the_map_draws_it() -> None:
     assert checked > 20
 
 
+def test_every_city_circle_of_a_tile_stays_inside_its_hex() -> None:
+    """1830's brown New York (#62) drew its two-circle cities half over the neighbours' hexes, covering their track
+    and names: a city of several circles comes in from the side it faces until all of them fit."""
+    from engine.tiles import hex_layout
+    from render import geometry as geo
+    from render.hexplan import slot_offsets
+    from render.mapstyle import CITY_R
+
+    checked = 0
+    for title in ("1830", "18FL", "18AL", "18EZ", "18FR-RCE"):
+        data = load_title(title)
+        kind = Board(data).layout_kind
+        printed = [(h.id, 0, hex_layout(h)) for h in data.hexes if h.cities and not h.offboard]
+        tiles = [(t, r, tile_layout(tile, r)) for t, tile in data.tiles.items() for r in range(6)]
+        for tile_id, r, lay in printed + tiles:
+            for city, (x, y) in zip(lay.cities, plan_track(kind, lay).cities, strict=True):
+                for ox, oy in slot_offsets(city.slots):
+                    assert geo.inside_hex(kind, (x + ox, y + oy), CITY_R - 1e-9), (title, tile_id, r, (x, y))
+                checked += 1
+    assert checked > 500
+
+
 def test_the_rotation_picture_has_one_numbered_panel_per_rotation(played: Game) -> None:
     from engine import track
 

@@ -507,3 +507,21 @@ def test_par_prices_are_offered_lowest_first() -> None:
     offered = [c.value for c in _legal_choices(g, "stock par", "price", {"corporation": "ABC"}, legal)]
     assert offered == sorted({a["price"] for a in legal if a["type"] == "par" and a["corporation"] == "ABC"})
     assert offered == sorted(offered) and len(offered) > 1
+
+
+def test_the_round_summary_tells_what_a_new_train_did() -> None:
+    """The first 4-train rusted every 2-train and the summary said only "Phase 4 began": a player reading the
+    summaries missed the rusting (and, in other phases, privates closing, markers removed, conversions)."""
+    g = to_operating(game_1830())
+    for t in g.trains:  # set-up: the 2s and 3s sold, one 2 of them PRR's
+        if t.name in ("2", "3"):
+            t.owner = "NYC"
+    next(t for t in g.trains if t.name == "2").owner = "PRR"
+    g.bought_train_types.update({"2", "3"})
+    g.corps["PRR"].cash = 900
+    skip_to(g, "buy_train")
+    act(g, "buy_train", train="4")
+    summary = [str(line) for line in g.round.summary]
+    phase = next(i for i, line in enumerate(summary) if line.startswith("Phase 4 began"))
+    assert "PRR loses a 2-train (rusted and scrapped)." in summary[phase:], summary
+    assert any(line.startswith("NYC loses") for line in summary[phase:]), summary

@@ -64,8 +64,7 @@ class HomeStations:
         if corp.cash < cost:
             return M("{corp} places no station: one costs {cost} and it has {cash}.", corp=sym, cost=game.fmt(cost),
                      cash=game.fmt(corp.cash))
-        return M("{corp} places no station: its track reaches no free city circle on a hex without its station.",
-                 corp=sym)
+        return M("{corp} places no station: its track reaches no free city circle.", corp=sym)
 
     def place_home(self, game: Game, sym: str, city: int | None = None) -> bool:
         """Place the home station; False when the president must first choose the city."""
