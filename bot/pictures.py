@@ -110,7 +110,7 @@ def map_job(game: Game, title: Text, *, routes: list[Any] | None = None, highlig
     homes = kept_homes(game)
     hexes: list[str] | None = None
     if region:
-        hexes = region_hexes(board, region, 3)
+        hexes = region_hexes(board, region, 3, at_most=0.4)
     elif crop:
         corp = getattr(game.round, "corp", None)
         around = set(highlight or ()) | ({h for h, _ in board.stations(corp)} if corp else set())

@@ -167,8 +167,9 @@ def render_standings(rows: list[tuple[str, int]], history: dict[str, list[int]],
     def py(v: float) -> float:
         return (bottom - (bottom - top) * (v - y_lo) / (y_hi - y_lo)) * s
 
-    d.text((left * s, (top - 30) * s), render(M("Net worth after each round"), catalog), font=font(18 * s),
-           fill=AXIS, anchor="lm")
+    # points are recorded after each stock round and after the last operating round of each set
+    subtitle = M("Net worth after each stock round and each set of operating rounds")
+    d.text((left * s, (top - 30) * s), render(subtitle, catalog), font=font(18 * s), fill=AXIS, anchor="lm")
     for t in ticks:
         d.line([(left * s, py(t)), (right * s, py(t))], fill=GRID, width=s)
         d.text(((left - 10) * s, py(t)), _fmt(currency, t), font=f_axis, fill=AXIS, anchor="rm")

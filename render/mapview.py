@@ -47,10 +47,16 @@ def _box_of(board: Board, chosen: set[str]) -> list[str]:
     return [h for h in board.hexes if x0 <= g.centre(h)[0] <= x1 and y0 <= g.centre(h)[1] <= y1]
 
 
-def region_hexes(board: Board, centre: str, radius: int = 3) -> list[str]:
-    """The hexes within ``radius`` steps of ``centre``, squared off to their bounding box: a zoomed view."""
-    near = {h for h in board.hexes if hex_distance(board, centre, h) <= radius}
-    return _box_of(board, near)
+def region_hexes(board: Board, centre: str, radius: int = 3, *, at_most: float = 1.0) -> list[str]:
+    """The hexes within ``radius`` steps of ``centre``, squared off to their bounding box: a zoomed view. With
+    ``at_most`` below 1, the radius shrinks (down to 1) until the view shows at most that share of the map's hexes:
+    on a small map three steps around a central city are most of the map."""
+    while True:
+        near = {h for h in board.hexes if hex_distance(board, centre, h) <= radius}
+        ids = _box_of(board, near)
+        if radius <= 1 or len(ids) <= at_most * len(board.hexes):
+            return ids
+        radius -= 1
 
 
 def focus_hexes(board: Board, also: set[str] | None = None, *, keep_if: float = 0.8) -> list[str] | None:

@@ -161,6 +161,18 @@ def test_focus_crops_to_the_built_part_and_region_zooms(fl: TitleData) -> None:
     assert "F23" in zone and "D23" in zone and "B9" not in zone
 
 
+def test_a_region_of_a_small_map_is_still_a_zoom() -> None:
+    """18AL's /view map region:Birmingham showed 44 of the map's 60 hexes: the view now takes fewer steps around
+    the place where three would show most of a small map."""
+    board = Board(load_title("18AL"))
+    assert len(region_hexes(board, "G4", 3)) > 0.7 * len(board.hexes)
+    zone = region_hexes(board, "G4", 3, at_most=0.4)
+    assert "G4" in zone and len(zone) <= 0.4 * len(board.hexes)
+    assert all(board.neighbour("G4", e) in zone for e in range(6) if board.neighbour("G4", e))
+    big = Board(load_title("18FR-RCE"))  # a large map keeps its three steps
+    assert region_hexes(big, "E15", 3, at_most=0.4) == region_hexes(big, "E15", 3)
+
+
 @pytest.mark.parametrize("title", ["18FL", "18AL"])
 def test_tile_labels_never_cover_track(title: str) -> None:
     data = load_title(title)
