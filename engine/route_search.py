@@ -8,9 +8,10 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable
 from dataclasses import replace
+from operator import itemgetter
 
 from .route_network import Link, Network, Walk, dominant
-from .route_sets import Budget, Pricing, all_options, branch_and_bound, lowest
+from .route_sets import Budget, Pricing, all_options, branch_and_bound
 from .route_types import TrainSpec
 
 
@@ -25,6 +26,7 @@ _GROUP = 16  # realisations a branch of a single train's search carries at most
 _LAST_RESORT = 500  # steps a single train's search may still take after the budget is spent
 _PAIR_LAST_RESORT = 3_000  # steps a search beside the other train's high walks may still take after that
 _NO_CAP = 1 << 30
+_PACK_FROM = 8  # realisations already extended from which they are compared with a new one all at once
 
 
 _Found = tuple[int, tuple[int, ...], tuple[Link, ...], int]  # revenue, stops in walk order, links, track classes
@@ -203,40 +205,44 @@ class _Partner:
     listed walk clear of that track, nothing if none is. ``beat``: what a pair must earn more than to count;
     ``best``: the best pair found so far (the offered walk first, then its partner), which raises ``beat``."""
 
-    __slots__ = ("beat", "walks", "revenue", "index", "full", "best")
+    __slots__ = ("beat", "walks", "revenue", "index", "full", "best", "_clash_of")
 
     def __init__(self, beat: int, listed: list[_Found]) -> None:
         self.beat = beat
         self.best: list[_Found] | None = None
-        self.walks = sorted(listed, key=lambda f: -f[0])  # stable: the order found breaks ties
-        pricing = Pricing([f[0] for f in self.walks], [], [f[3] for f in self.walks])
+        self.walks = sorted(listed, key=itemgetter(0), reverse=True)  # stable: the order found breaks ties
+        pricing = Pricing(list(map(itemgetter(0), self.walks)), [], list(map(itemgetter(3), self.walks)))
         self.revenue, self.index = pricing.revenue, pricing.index  # index: class -> bitset of the walks using it
         self.full = (1 << len(self.walks)) - 1
+        self._clash_of: dict[int, int] = {}  # track classes -> the listed walks using any of them (a search
+        # meets the same few sets of classes again and again)
 
     def offer(self, walk: _Found, clash: int) -> None:
         """A walk of the other train, clashing with the listed walks ``clash``: paired with the best one clear of
         its track if the two beat the mark."""
         free = self.full & ~clash
         if free:
-            p = lowest(free)
+            p = (free & -free).bit_length() - 1
             if walk[0] + self.revenue[p] > self.beat:
                 self.beat = walk[0] + self.revenue[p]
                 self.best = [walk, self.walks[p]]
 
-    def clash(self, used: int, known: int = 0) -> int:
-        """The listed walks sharing track with ``used``; ``known``: those sharing track with a part of it already
-        (only the rest's classes are looked up)."""
-        index = self.index
-        while used:
-            c = used & -used
-            used ^= c
-            known |= index.get(c, 0)
-        return known
+    def clash(self, used: int) -> int:
+        """The listed walks sharing track with ``used``."""
+        hit = self._clash_of.get(used)
+        if hit is None:
+            index, hit, rest = self.index, 0, used
+            while rest:
+                c = rest & -rest
+                rest ^= c
+                hit |= index.get(c, 0)
+            self._clash_of[used] = hit
+        return hit
 
     def beside(self, clash: int) -> int:
         """The most the other train earns beside walks clashing with ``clash`` (minus a lot if nothing fits)."""
         free = self.full & ~clash
-        return self.revenue[lowest(free)] if free else -(1 << 30)
+        return self.revenue[(free & -free).bit_length() - 1] if free else -(1 << 30)
 
 
 def _greedy(net: Network, trains: list[TrainSpec], kinds: list[TrainSpec], alone: dict[TrainSpec, _Found],
@@ -312,12 +318,13 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
         groups_of.append(sorted(by_end.items(), key=lambda kv: -gain[kv[0]]))
     express = train.express
     # per stop, each next stop with what the walk's step to it needs of it, and the tracks to it
-    kids = [[(j, 1 << j, group_bit[j], counts[j], station[j], major[j], town[j], gain[j], terminal[j], need[j], lks,
-              _union(lk.cls for lk in lks)) for j, lks in groups] for groups in groups_of]
+    kids = [[(j, 1 << j, group_bit[j], counts[j], station[j], major[j], town[j], gain[j], terminal[j], need[j],
+              [(lk.cls, lk) for lk in lks], _union(lk.cls for lk in lks)) for j, lks in groups] for groups in groups_of]
     # Counted stops, best first.
     counted_order = sorted((i for i in range(n) if counts[i]), key=lambda i: -gain[i])
     free_mask = sum(1 << i for i in range(n) if not counts[i] and gain[i] > 0)
     counted_mask = sum(1 << i for i in counted_order)
+    counted_items = [(1 << i, gain[i]) for i in counted_order]
     found: list[_Found] = []
     mark = floor - 1 if collect else floor  # a walk must earn more than this to be kept
     seq: list[int] = []
@@ -340,6 +347,15 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
             for c in classes:
                 around[i] |= c
 
+    # realisations of the same stops and end already extended, packed side by side once there are many
+    classes_width = (_union(lk.cls for links in net.links for lk in links) | used0).bit_length()
+    field_bytes = classes_width // 8 + 1  # a field: the classes and a guard bit above them, in whole bytes
+    width = 8 * field_bytes
+    one_field = (1).to_bytes(field_bytes, "little")
+    packed: dict[int, list[int]] = {}
+    part_values: dict[tuple[int, int, int], int] = {}  # part_value's, while done stays the same
+    open_memo: list[dict[int, int]] = [{} for _ in range(n)]  # per stop: track used around it -> stops open
+
     def part_value(reach: int, end_only: int, allowance: int) -> int:
         """The most a path earns from the stops ``reach``: every free town, the best counted stops up to
         ``allowance``, and of the stops it can only end at (``end_only``) one at most."""
@@ -355,19 +371,32 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
                     free_end = max(free_end, g)
             else:
                 total += g
-        picked = []
-        counted_end = 0
-        if reach & counted_mask:
-            for i in counted_order:
-                if reach >> i & 1:
-                    if end_only >> i & 1:
-                        if not done >> i & 1:
-                            counted_end = max(counted_end, gain[i])
-                    elif len(picked) < allowance:
-                        picked.append(gain[i])
-        best = sum(picked) + free_end
+        rem = reach & counted_mask
+        if not rem:
+            return total + free_end
+        # counted stops best first: the first one it can only end at is the best of those, and the first
+        # ``allowance`` of the others are the ones picked; the loop stops once neither can change
+        want_end = rem & end_only & ~done
+        want_pick = rem & ~end_only if allowance > 0 else 0
+        counted_end = picked = picked_sum = last = 0
+        for b, g in counted_items:
+            if want_end & b:
+                counted_end = g
+                want_end = 0
+            elif want_pick & b:
+                picked += 1
+                picked_sum += g
+                last = g
+                if picked == allowance:
+                    want_pick = 0
+            else:
+                continue
+            if not (want_end or want_pick):
+                break
+        best = picked_sum + free_end
         if counted_end and allowance > 0:
-            best = max(best, counted_end + sum(picked[:allowance - 1]))
+            # with the best end stop, one counted stop fewer is picked
+            best = max(best, counted_end + (picked_sum - last if picked == allowance else picked_sum))
         return total + best
 
     def bound(cur: int, smask: int, allowance: int, used: int) -> int:
@@ -380,60 +409,68 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
         if terminal[cur] and smask != 1 << cur:
             return bonus_cap
         cur_bit = 1 << cur
-        closed = smask & ~cur_bit | done & terminal_mask
+        open_ = ~(smask & ~cur_bit | done & terminal_mask)
+        # the first steps: cur's ways out
+        hit = around[cur] & used
+        if not hit:
+            firsts = adj[cur] & open_
+        else:
+            firsts = open_memo[cur].get(hit)
+            if firsts is None:
+                firsts = open_memo[cur][hit] = _open_ends(ends_of[cur], hit)
+            firsts &= open_
         most = 0
-        firsts = reach = end_only = 0
-        frontier = cur_bit  # cur first: its ways out are the first steps
-        while True:
+        while firsts:
+            reach = firsts & -firsts  # the part entered by the next first step
+            end_only = 0
+            frontier = reach & ~terminal_mask
             while frontier:
                 low = frontier & -frontier
                 frontier ^= low
                 i = low.bit_length() - 1
-                if not around[i] & used:
-                    ways = adj[i] & ~closed  # no link from i touches the track used
+                hit = around[i] & used
+                if not hit:
+                    ways = adj[i] & open_  # no link from i touches the track used
                 else:
-                    ways = 0
-                    for jbit, classes in ends_of[i]:
-                        if jbit & closed:
-                            continue
-                        for c in classes:
-                            if not c & used:
-                                ways |= jbit
-                                break
-                if low == cur_bit:
-                    firsts = ways
-                    continue
+                    # the next stops with a link clear of the track used depend on i and the part of it around i
+                    ways = open_memo[i].get(hit)
+                    if ways is None:
+                        ways = open_memo[i][hit] = _open_ends(ends_of[i], hit)
+                    ways &= open_
                 if (ways & (ways - 1)) == 0:
                     end_only |= low  # one way in, none out
-                new = ways & ~reach & ~cur_bit
+                new = ways & ~(reach | cur_bit)
                 reach |= new
                 frontier |= new & ~terminal_mask
-            if reach:
-                most = max(most, part_value(reach, end_only | reach & terminal_mask, allowance))
+            key = (reach, end_only | reach & terminal_mask, allowance)
+            value = part_values.get(key)
+            if value is None:
+                value = part_values[key] = part_value(*key)
+            if value > most:
+                most = value
             firsts &= ~reach
-            if not firsts:
-                break
-            reach = firsts & -firsts  # the part entered by the next first step
-            end_only = 0
-            frontier = reach & ~terminal_mask
         return most + bonus_cap
 
     def extend(cur: int, real: list[tuple[int, tuple[Link, ...]]], smask: int, gmask: int, cnt: int, nm: int,
                nt: int, has: bool, value: int, was: int, clash: int) -> None:
         nonlocal left, mark
         left -= 1
-        common = -1
-        union = 0
-        for u, _ in real:
-            common &= u
-            union |= u
+        if len(real) == 1:
+            common = union = real[0][0]
+        else:
+            common = -1
+            union = 0
+            for u, _ in real:
+                common &= u
+                union |= u
         if left <= 0:
             return
         # The bound is worked out only where it could cut: not for a walk already over the mark (or, beside a
         # partner, already over its mark with the partner's best walk clear of it).
         if partner is not None:
             # track only grows along a walk: the clash with the partner's walks too
-            clash = partner.clash(common & ~was, clash)
+            if common & ~was:
+                clash |= partner.clash(common & ~was)
             side = partner.beside(clash)
             top = min(cap, side) if lower else cap  # the most the walk may earn
             if value > top:
@@ -449,21 +486,42 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
         key = smask * n + cur
         tried = explored.get(key)
         if tried is None:
-            explored[key] = [u for u, _ in real]
+            explored[key] = [common] if len(real) == 1 else [u for u, _ in real]
         else:
             left -= len(real) * len(tried) // _CHECKS_PER_STEP
             fresh = []
-            for r in real:
-                u = r[0]
-                for o in tried:
-                    if o & u == o:
-                        break
-                else:
-                    fresh.append(r)
+            if len(tried) < _PACK_FROM:
+                for r in real:
+                    u = r[0]
+                    for o in tried:
+                        if o & u == o:
+                            break
+                    else:
+                        fresh.append(r)
+            else:
+                # All of ``tried`` side by side in one integer, a field of ``width`` bits each (a guard bit above the
+                # classes):
+                # a field of tried & ~u is zero exactly when that realisation's track is within u's, and adding
+                # all ones below each guard sets every guard but those of zero fields.
+                pk = packed.get(key)
+                if pk is None:
+                    pk = packed[key] = [0, 0, 0]
+                have, ones, k = pk
+                if k < len(tried):
+                    have |= int.from_bytes(b"".join([o.to_bytes(field_bytes, "little") for o in tried[k:]]),
+                                           "little") << k * width
+                    k = len(tried)
+                    ones = int.from_bytes(one_field * k, "little")
+                    pk[:] = have, ones, k
+                guards = ones << classes_width
+                below = guards - ones
+                for r in real:
+                    if (have & ~(r[0] * ones)) + below & guards == guards:
+                        fresh.append(r)
             if not fresh:
                 return
             real = fresh
-            tried.extend(u for u, _ in real)
+            tried += [u for u, _ in real]
         for j, jbit, jgroup, jcount, jstation, jmajor, jtown, jgain, jterminal, jneed, lks, tracks in kids[cur]:
             if smask & jbit or gmask & jgroup:
                 continue
@@ -482,7 +540,12 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
             if not ends and jterminal:
                 continue  # a walk neither ends nor goes on here: its realisations are not needed
             if union & tracks:
-                nxt = [(used | lk.cls, links + (lk,)) for used, links in real for lk in lks if not lk.cls & used]
+                for c, _ in lks:
+                    if not c & common:
+                        break
+                else:
+                    continue  # every track to j clashes with what every realisation uses
+                nxt = [(used | c, links + (lk,)) for used, links in real for c, lk in lks if not c & used]
                 if not nxt:
                     continue
                 if len(nxt) > 1:
@@ -491,7 +554,7 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
             else:
                 # Track apart from every realisation's: each pair is one, and none is on more track than another (the
                 # realisations, and the tracks to j, are each on track no other's contains; so are their unions).
-                nxt = [(used | lk.cls, links + (lk,)) for used, links in real for lk in lks]
+                nxt = [(used | c, links + (lk,)) for used, links in real for c, lk in lks]
             seq.append(j)
             if ends:
                 # with no route bonus anywhere on the network the price is the stops' value
@@ -502,20 +565,26 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
                             walk = tuple(seq)
                             for used, links in nxt:
                                 partner.offer((revenue, walk, links, used ^ used0),
-                                              partner.clash(used & ~common, clash))
+                                              clash | partner.clash(used & ~common))
                             left -= _OFFER_COST * len(nxt)
                     elif collect:
                         walk = tuple(seq)
-                        found.extend([(revenue, walk, links, used ^ used0) for used, links in nxt])
+                        if used0:
+                            found.extend([(revenue, walk, links, used ^ used0) for used, links in nxt])
+                        else:
+                            found.extend([(revenue, walk, links, used) for used, links in nxt])
                         left -= _WALK_COST * len(nxt)
                     else:
                         found[:] = [(revenue, tuple(seq), nxt[0][1], nxt[0][0] ^ used0)]
                         mark = revenue
             if not jterminal:
                 # many realisations go on in groups: the cost of keeping them apart grows with the square of a group
-                for k in range(0, len(nxt), _GROUP):
-                    extend(j, nxt[k:k + _GROUP], smask | jbit, gmask | jgroup, c2, m2, nt + jtown, has2, v2, common,
-                           clash)
+                if len(nxt) <= _GROUP:
+                    extend(j, nxt, smask | jbit, gmask | jgroup, c2, m2, nt + jtown, has2, v2, common, clash)
+                else:
+                    for k in range(0, len(nxt), _GROUP):
+                        extend(j, nxt[k:k + _GROUP], smask | jbit, gmask | jgroup, c2, m2, nt + jtown, has2, v2,
+                               common, clash)
             seq.pop()
 
     for s in sorted(range(n), key=lambda i: -gain[i]):
@@ -525,8 +594,20 @@ def _kind_walks(net: Network, train: TrainSpec, used0: int, floor: int, collect:
         extend(s, [(used0, ())], 1 << s, group_bit[s], counts[s], major[s], town[s], station[s], gain[s], 0, 0)
         seq.pop()
         done |= 1 << s  # every walk with an end here is found: later starts only end elsewhere
+        part_values.clear()  # they depend on done
     steps.left -= start_left - left
     return found
+
+
+def _open_ends(ends: list[tuple[int, tuple[int, ...]]], used: int) -> int:
+    """The next stops (bits) with a track clear of ``used``, of ``(stop bit, tracks' classes)`` pairs."""
+    out = 0
+    for jbit, classes in ends:
+        for c in classes:
+            if not c & used:
+                out |= jbit
+                break
+    return out
 
 
 def _union(classes: Iterable[int]) -> int:
@@ -546,13 +627,19 @@ def _minimal(real: list[tuple[int, tuple[Link, ...]]]) -> list[tuple[int, tuple[
         if common == v:
             return real[1:]
         return real if u.bit_count() <= v.bit_count() else real[::-1]
-    real.sort(key=lambda r: r[0].bit_count())
+    real.sort(key=_size)
     kept: list[tuple[int, tuple[Link, ...]]] = []
+    kept_masks: list[int] = []
     for r in real:
         u = r[0]
-        for k in kept:
-            if k[0] & u == k[0]:
+        for k in kept_masks:
+            if k & u == k:
                 break
         else:
+            kept_masks.append(u)
             kept.append(r)
     return kept
+
+
+def _size(real: tuple[int, tuple[Link, ...]]) -> int:
+    return real[0].bit_count()

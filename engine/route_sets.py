@@ -5,9 +5,12 @@ and bound over them. Also the step budget every stage of a search spends.
 
 from __future__ import annotations
 
+import struct
 from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import reduce
+from operator import methodcaller, or_
 
 from .route_network import Network, Walk
 from .route_types import TrainSpec
@@ -41,16 +44,19 @@ class Pricing:
     @property
     def index(self) -> dict[int, int]:
         if self._index is None:
-            used = 0
-            for m in self.cls:
-                used |= m
+            used = reduce(or_, self.cls, 0)
             # Transposed a byte of classes at a time: the routes' masks side by side (last route first), one column
             # of bytes per byte of classes, each class's column of bits read by int() in C.
             width = (used.bit_length() + 7) // 8
-            blob = b"".join([m.to_bytes(width, "little") for m in reversed(self.cls)])
+            if width <= 8:  # packed by struct in C, 8 bytes a route
+                stride = 8
+                blob = struct.pack(f"<{len(self.cls)}Q", *reversed(self.cls))
+            else:
+                stride = width
+                blob = b"".join(map(methodcaller("to_bytes", width, "little"), reversed(self.cls)))
             self._index = {}
             for k in range(width):
-                column = blob[k::width]
+                column = blob[k::stride]
                 byte = used >> 8 * k & 255
                 while byte:
                     low = byte & -byte
