@@ -44,6 +44,17 @@ def sal_operating(price: int = 100) -> Game:
     return g
 
 
+def sal_broke_at_its_train_step() -> Game:
+    """``sal_operating``, SAL at its train step with no train, and neither SAL nor alice, its president, with any
+    money (set-up: paid to the bank); SAL has not operated, so alice can sell nothing: she may go bankrupt."""
+    g = sal_operating()
+    act(g, "pass", "SAL")
+    act(g, "pass", "SAL")
+    g.pay("SAL", "bank", g.corps["SAL"].cash)
+    g.pay("alice", "bank", g.player("alice").cash)
+    return g
+
+
 def finish_turn(game: Game, corp: str) -> None:
     """Pass every optional step until ``corp``'s turn ends (buying the cheapest train if it must)."""
     while game.current_entity == corp:

@@ -7,7 +7,7 @@ import pytest
 from engine import Game
 from engine.errors import GameError
 from engine.invariants import violations
-from tests.fl_helpers import act, drive, sal_operating
+from tests.fl_helpers import act, drive, sal_broke_at_its_train_step, sal_operating
 
 
 def test_tallahassee_railroad_lays_an_extra_yellow_tile_and_closes() -> None:
@@ -62,11 +62,7 @@ def test_president_pays_the_difference_for_a_required_train() -> None:
 
 
 def test_bankrupt_president_leaves_and_the_game_goes_on() -> None:
-    g = sal_operating()
-    act(g, "pass", "SAL")
-    act(g, "pass", "SAL")
-    g.pay("SAL", "bank", g.corps["SAL"].cash)
-    g.pay("alice", "bank", g.player("alice").cash)
+    g = sal_broke_at_its_train_step()
     with pytest.raises(GameError, match="Sell shares"):
         act(g, "buy_train", "SAL", train="2")
     # SAL has not operated: its shares cannot be sold, so nothing can be raised

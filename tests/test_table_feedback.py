@@ -436,13 +436,9 @@ def test_the_standings_mark_a_bankrupt_player() -> None:
     from bot.pictures import standings_job
     from bot.texts import standings_lines
     from tests.fl_helpers import act as fl_act
-    from tests.fl_helpers import sal_operating
+    from tests.fl_helpers import sal_broke_at_its_train_step
 
-    g = sal_operating()
-    fl_act(g, "pass", "SAL")
-    fl_act(g, "pass", "SAL")
-    g.pay("SAL", "bank", g.corps["SAL"].cash)
-    g.pay("alice", "bank", g.player("alice").cash)
+    g = sal_broke_at_its_train_step()
     fl_act(g, "bankrupt", "SAL")
     lines = {str(line).split("**")[1]: str(line) for line in standings_lines(g)}
     assert lines["alice"].endswith("(bankrupt)") and not lines["bob"].endswith("(bankrupt)"), lines
