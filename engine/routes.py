@@ -53,7 +53,7 @@ Algorithm
    non-decreasing list order, so each unordered choice is tried once. If no set beats ``lb``, the greedy set is the
    maximum. On equal totals the first set found in this fixed order wins, so the same position always gives the
    same answer (two identical trains: the first runs the better walk).
-7. *Budget*: every stage spends steps from one budget (``DEFAULT_BUDGET``, at most about 200 ms; steps, not time, so the
+7. *Budget*: every stage spends steps from one budget (``DEFAULT_BUDGET``, at most about 130 ms; steps, not time, so the
    answer is deterministic). A search that runs out answers with the best set found so far, legal but marked
    ``proven=False``; the bot says so and logs the position. So that such an answer is a good one, the search of a
    train beside the other's high walks still takes a few steps once the budget is spent (``_PAIR_LAST_RESORT``):
@@ -94,7 +94,7 @@ __all__ = ["DEFAULT_BUDGET", "GenericRules", "Route", "RouteError", "RouteHooks"
 
 DEFAULT_BUDGET = 30_000
 """Search steps (walk extensions, walks listed or paired, branch-and-bound nodes) one ``best_routes`` may take before
-it answers with the best set found so far, marked not proven. At most about 200 ms on the development machine;
+it answers with the best set found so far, marked not proven. At most about 130 ms on the development machine;
 counted in steps, not time, so that the same position always gives the same answer."""
 
 
