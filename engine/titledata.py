@@ -120,6 +120,8 @@ class HexDef(_Model):
     only_tiles: tuple[str, ...] = ()  # the hex takes only these tiles (special cities); empty: any that fits
     port: str | None = None  # the name of the port marker printed beside this hex (18FR-RCE)
     tags: tuple[str, ...] = ()  # title roles of the hex, read by its rules (18FR-RCE "town_merge", rule 21)
+    # symbols printed on the hex that the rules name, drawn on the map (18AL's coal-field "pentagon")
+    marks: tuple[str, ...] = ()
     provenance: str | None = None
 
     @property

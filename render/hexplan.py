@@ -62,6 +62,7 @@ class Plan:
     extras: list[Point] = field(default_factory=list)  # one per extra token, in order
     hotels: dict[int, Point] = field(default_factory=dict)
     markers: dict[str, Rect] = field(default_factory=dict)
+    marks: dict[str, Rect] = field(default_factory=dict)  # printed symbols (HexDef.marks)
     # what the hex's drawing may cover, unit space (x0, y0, x1, y1): the hex and all its small print
     extent: tuple[float, float, float, float] = (-1.0, -1.0, 1.0, 1.0)
 

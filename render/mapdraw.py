@@ -34,6 +34,7 @@ from .mapstyle import (
     LABEL_SIZE,
     LONG_SIDE,
     MARGIN,
+    MARK_INK,
     OFF_CELL,
     OUTLINE,
     REV_R,
@@ -422,6 +423,19 @@ def _draw_nodes(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
             d.rounded_rectangle((c[0] - hw, c[1] - hh, c[0] + hw, c[1] + hh), radius=hh, fill=fill, outline=TRACK,
                                 width=max(1, lw // 2))
             d.text(c, marker_text(kind), font=font(round(cv.u(REV_SIZE)), "bold"), fill=text, anchor="mm")
+        for mark, rect in plan.marks.items():
+            _draw_mark(d, mark, cv.pt(h, (rect.cx, rect.cy)), cv.u(rect.w) / 2, lw)
+
+
+def _draw_mark(d: ImageDraw.ImageDraw, mark: str, c: Point, r: float, lw: int) -> None:
+    """A symbol printed on the hex: 18AL's coal-field pentagon (a dark pentagon, point up); any other mark a dark
+    dot, so a new kind shows before it has a drawing of its own."""
+    if mark == "pentagon":
+        corners = [(c[0] + r * math.cos(math.radians(-90 + 72 * k)), c[1] + r * math.sin(math.radians(-90 + 72 * k)))
+                   for k in range(5)]
+        d.polygon(corners, fill=MARK_INK, outline=(255, 255, 255), width=max(1, lw // 2))
+    else:
+        d.ellipse((c[0] - r / 2, c[1] - r / 2, c[0] + r / 2, c[1] + r / 2), fill=MARK_INK)
 
 
 def _draw_text(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:

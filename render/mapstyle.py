@@ -47,6 +47,8 @@ ROUTE_W = 0.34
 OFF_CELL = (0.5, 0.36)
 LEGEND_ROW = 32  # pixels per legend row
 HOTEL_HALF = 0.13
+MARK_SIZE = 0.24  # a printed symbol's box (18AL's coal-field pentagon)
+MARK_INK = (62, 44, 32)  # coal, brown-black: no text or track ink is near it
 
 # Known bonus markers: kind -> badge text with DejaVu (which has an anchor), and without it.
 # Other kinds show their own name (in English: give each kind a badge here).

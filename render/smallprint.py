@@ -23,6 +23,7 @@ from .mapstyle import (
     HOTEL_HALF,
     ID_SIZE,
     LABEL_SIZE,
+    MARK_SIZE,
     NAME_SIZE,
     OFF_CELL,
     REV_R,
@@ -155,6 +156,7 @@ class _Extras:
     extra_cities: tuple[int, ...] = ()
     hotel_towns: tuple[int, ...] = ()
     marker_kinds: tuple[str, ...] = ()
+    printed_marks: tuple[str, ...] = ()  # the hex's printed symbols (they never change, but need a place)
 
 
 def _ring(p: Point, ex: float, ey: float, w: float, h: float, start_deg: float = 200.0, n: int = 16) -> list[Point]:
@@ -314,6 +316,9 @@ def _place_small(kind: str, px: float, placer: _Placer, plan: Plan, lay: Layout,
         w, h = tw / px + 0.12, th / px + 0.1
         cands = _inside(kind, _ring(anchor, ex, ey, w, h, 45.0), w, h) + _corner_spots(kind, 0.55)
         plan.markers[k] = placer.place(w, h, cands)
+    for m in extras.printed_marks:
+        cands = _inside(kind, _ring(anchor, ex, ey, MARK_SIZE, MARK_SIZE, 135.0), MARK_SIZE, MARK_SIZE)
+        plan.marks[m] = placer.place(MARK_SIZE, MARK_SIZE, cands + _corner_spots(kind, 0.55))
 
 
 def _place_name(kind: str, px: float, placer: _Placer, name: str, on_red: bool) -> tuple[Point, list[str], float]:
@@ -363,6 +368,7 @@ def _plan_for(board: Board, hex_id: str, px: float) -> Plan:
         tuple(ci for _, ci in st.extra_tokens),
         tuple(sorted(st.hotels)),
         tuple(sorted(st.markers)),
+        h.marks,
     )
     cost_text = None
     if st.tile is None and h.cost:  # still printed: the first tile pays it (1830 G19 on its green upgrade)

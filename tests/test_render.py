@@ -224,6 +224,21 @@ def test_every_marker_a_title_places_has_a_badge_in_no_language() -> None:
         assert badge != kind and not re.search(r"[a-z]{2}", badge), (kind, badge)
 
 
+def test_18al_coal_field_cities_show_their_printed_pentagon() -> None:
+    """18AL's rules send the coal token to "the cities marked on the map by pentagon symbols": the map drew none.
+    The marks are data (HexDef.marks), the same five hexes the S&NA's ability names, and each is drawn."""
+    from render.mapstyle import MARK_INK
+
+    al = load_title("18AL")
+    marked = {h.id for h in al.hexes if "pentagon" in h.marks}
+    assert marked == set(al.company("SNAR").abilities["coal_field"]["hexes"])
+    board = Board(al)
+    im = _img(render_map(board))
+    for hex_id in sorted(marked):
+        assert _count_near(im, MARK_INK, _hex_box(board, hex_id, 0.9)) > 30, hex_id
+    assert _count_near(im, MARK_INK, _hex_box(board, "K2", 0.9)) < 5  # York is no coal-field city
+
+
 def test_late_values_change_the_picture(title: TitleData) -> None:
     board = Board(title)
     assert render_map(board) != render_map(board, late=True)

@@ -27,11 +27,12 @@ PICTURES_HELP = Join((
       "Small bars or dots are towns (in 18FL a coloured H beside a town is a hotel). Red areas at the edge are "
       "off-board destinations with their value per phase (the value in use is highlighted). Thick dark lines "
       "between hexes cannot be crossed. Badges such as ⚓+20 are special markers (18FL's port; ⚒+10 is 18AL's "
-      "coal field). A ring with a corporation's name is its home circle, kept until it first operates (every title "
-      "draws it so). Track that stops in a short bar before a hex side ends there: the neighbour's track does not "
-      "continue it. On the map posted for a track step, the hexes where the operating corporation can lay a tile "
-      "are outlined in pink. `/view map region:F23` zooms in around a hex (or a place name); `/view map` posts the "
-      "part of the map where track has been laid when that is much smaller than the whole map."),
+      "coal field, placed on a city marked with a dark pentagon). A ring with a corporation's name is its home "
+      "circle, kept until it first operates (every title draws it so). Track that stops in a short bar before a hex "
+      "side ends there: the neighbour's track does not continue it. On the map posted for a track step, the hexes "
+      "where the operating corporation can lay a tile are outlined in pink. `/view map region:F23` zooms in around a "
+      "hex (or a place name); `/view map` posts the part of the map where track has been laid when that is much "
+      "smaller than the whole map."),
     M("**Routes** — the map with each train's route in its own colour; the legend lists the train, its stops and "
       "its revenue. Confirm with the button (or `/train run confirm:true`)."),
     M("**Market** — the share price track; each corporation's token sits on its price. Several tokens on one cell "
