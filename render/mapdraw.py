@@ -36,6 +36,7 @@ from .mapstyle import (
     MARGIN,
     MARK_INK,
     OFF_CELL,
+    OLD_VALUE,
     OUTLINE,
     REV_R,
     REV_SIZE,
@@ -468,10 +469,26 @@ def _draw_text(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
         for p, value in plan.revenues:
             c = cv.pt(h, p)
             _disc(d, c, cv.u(REV_R), (255, 255, 255), outline=TRACK, width=max(1, SS))
-            d.text(c, str(value), font=_fit(str(value), cv.u(REV_R) * 1.75, round(cv.u(REV_SIZE))), fill=TRACK,
-                   anchor="mm")
+            _draw_revenue_text(d, c, str(value), _fit(str(value), cv.u(REV_R) * 1.75, round(cv.u(REV_SIZE))),
+                               cv.late)
         if plan.offboard is not None and lay.offboard is not None:
             _draw_offboard_values(cv, d, h, plan.offboard, lay, f_off)
+
+
+def _draw_revenue_text(d: ImageDraw.ImageDraw, c: Point, text: str, f: Font, late: bool) -> None:
+    """A revenue in its circle; values by phase ("40/50") show the one in use in ink and the other greyed, as the
+    off-board boxes highlight theirs."""
+    parts = text.split("/")
+    if len(parts) < 2:
+        d.text(c, text, font=f, fill=TRACK, anchor="mm")
+        return
+    current = 1 if late else 0
+    pieces = [(part, TRACK if i == current else OLD_VALUE) for i, part in enumerate(parts)]
+    pieces = [x for i, piece in enumerate(pieces) for x in ([("/", OLD_VALUE)] if i else []) + [piece]]
+    x = c[0] - text_size(f, text)[0] / 2
+    for piece, ink in pieces:
+        d.text((x, c[1]), piece, font=f, fill=ink, anchor="lm")
+        x += text_size(f, piece)[0]
 
 
 def _draw_offboard_values(cv: _Canvas, d: ImageDraw.ImageDraw, h: str, p: Point, lay: Layout, f: Font) -> None:
@@ -490,7 +507,7 @@ def _draw_offboard_values(cv: _Canvas, d: ImageDraw.ImageDraw, h: str, p: Point,
         else:
             faded = tuple(round(v * 0.45 + 255 * 0.55) for v in base)
             d.rectangle(box, fill=faded, outline=(120, 120, 120), width=SS)
-            d.text(((box[0] + box[2]) / 2, c[1]), str(value), font=f, fill=(110, 110, 110), anchor="mm")
+            d.text(((box[0] + box[2]) / 2, c[1]), str(value), font=f, fill=OLD_VALUE, anchor="mm")
 
 
 def _draw_layers(cv: _Canvas, d: ImageDraw.ImageDraw, im: Image.Image, routes: list[RouteDraw] | None,

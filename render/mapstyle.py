@@ -47,6 +47,7 @@ ROUTE_W = 0.34
 OFF_CELL = (0.5, 0.36)
 LEGEND_ROW = 32  # pixels per legend row
 HOTEL_HALF = 0.13
+OLD_VALUE = (110, 110, 110)  # the ink of a value not in use now (an off-board's or a city's other phase value)
 MARK_SIZE = 0.24  # a printed symbol's box (18AL's coal-field pentagon)
 MARK_INK = (62, 44, 32)  # coal, brown-black: no text or track ink is near it
 

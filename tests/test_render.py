@@ -239,6 +239,26 @@ def test_18al_coal_field_cities_show_their_printed_pentagon() -> None:
     assert _count_near(im, MARK_INK, _hex_box(board, "K2", 0.9)) < 5  # York is no coal-field city
 
 
+def test_a_city_value_by_phase_shows_the_one_in_use() -> None:
+    """18AL's Nashville prints "40/50" in its revenue circle; the map showed both alike, where the off-board boxes
+    highlight the value in use. The value in use is now in ink and the other greyed."""
+    from PIL import ImageDraw
+
+    from render.fonts import font
+    from render.mapdraw import _draw_revenue_text
+    from render.mapstyle import TRACK
+
+    def ink_columns(late: bool) -> list[int]:
+        im = Image.new("RGB", (200, 60), (255, 255, 255))
+        _draw_revenue_text(ImageDraw.Draw(im), (100.0, 30.0), "40/50", font(40, "bold"), late)
+        px = im.load()
+        return [x for x in range(200)
+                if any(max(abs(a - b) for a, b in zip(px[x, y], TRACK, strict=True)) <= 30 for y in range(60))]
+
+    early, late = ink_columns(False), ink_columns(True)
+    assert early and late and max(early) < 100 < min(late), (early[:3], late[:3])
+
+
 def test_late_values_change_the_picture(title: TitleData) -> None:
     board = Board(title)
     assert render_map(board) != render_map(board, late=True)
