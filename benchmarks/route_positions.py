@@ -130,7 +130,8 @@ def _engine_key() -> str:
     h = hashlib.sha256()
     # the route search itself is left out: it changes no game's course, only how fast the maximum is found
     for p in sorted((ROOT / "engine").rglob("*")):
-        if p.suffix in (".py", ".json") and p.name not in ("routes.py", "route_search.py", "route_sets.py"):
+        if p.suffix in (".py", ".json") and p.name not in ("routes.py", "route_search.py", "route_walks.py",
+                                                             "route_sets.py"):
             h.update(p.read_bytes())
     return h.hexdigest()[:16]
 

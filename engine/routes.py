@@ -1,8 +1,8 @@
 """Train routes: the route set of highest revenue (``best_routes``), and the names other modules use for routes.
 
 The rooms: ``route_types`` (trains, stops, routes, the title hooks), ``route_network`` (points 1-3 below),
-``route_search`` (points 4, 5 and 7), ``route_sets`` (point 6 and the budget), ``route_check`` (checking a submitted
-route set), ``route_text`` (routes typed by a player).
+``route_walks`` (point 4), ``route_search`` (points 5 and 7), ``route_sets`` (point 6 and the budget),
+``route_check`` (checking a submitted route set), ``route_text`` (routes typed by a player).
 
 Algorithm
 ---------
@@ -15,7 +15,7 @@ Algorithm
 3. *Track classes*: track bits used by exactly the same links form one class. Two routes share track exactly
    when they share a class, and a route's classes are its links' classes side by side; a dense 18FL map has
    about 40 classes, so "no shared track" is one AND of small integers.
-4. *Walks of one train*: a depth-first search over stop sequences from every stop (``_kind_walks``) follows the
+4. *Walks of one train*: a depth-first search over stop sequences from every stop (``kind_walks``) follows the
    rules of a walk: no track, stop or location twice, nothing passed through an off-board or a blocked city, at
    most the train's number of counted stops, and a station somewhere on it (a lower bound on the stops still needed
    to reach a station prunes walks that could not get one in time). It branches on the next stop, not on the track

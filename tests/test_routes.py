@@ -832,19 +832,20 @@ def test_a_search_beside_listed_walks_still_pairs_them_once_the_budget_is_spent(
     beside them still takes a few steps (``_PAIR_LAST_RESORT``), so an answer out of budget pairs the walks listed
     so far instead of falling back to the greedy set (on late 18FL maps that set was often $100 short)."""
     from engine.route_network import Network
-    from engine.route_search import _kind, _kind_walks, _Partner
+    from engine.route_search import _kind
     from engine.route_sets import Budget
+    from engine.route_walks import Partner, kind_walks
 
     for seed in range(40):
         board, corp, trains, late = long_trains_position(seed)
         net = Network(board, corp, FLRouteRules(late=late))
         a, b = _kind(trains[0]), _kind(trains[1])
-        listed = _kind_walks(net, a, 0, 1, True, Budget(1 << 40))
+        listed = kind_walks(net, a, 0, 1, True, Budget(1 << 40))
         if listed:
             break
-    partner = _Partner(0, listed)
+    partner = Partner(0, listed)
     spent = Budget(0)
-    _kind_walks(net, b, 0, 1, True, spent, partner)
+    kind_walks(net, b, 0, 1, True, spent, partner)
     assert partner.best is not None and spent.spent
     walk, beside = partner.best
     assert not walk[3] & beside[3] and walk[0] + beside[0] > 0
