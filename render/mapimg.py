@@ -46,6 +46,17 @@ __all__ = [
 STATIC_LAYER = True  # off: every picture is drawn whole (the tests compare the two)
 
 
+def _values_by_phase(board: Board, hexes: list[str]) -> bool:
+    """Whether any of ``hexes`` prints values by phase (an off-board's boxes, a city's "40/50")."""
+    for h in hexes:
+        lay = hex_layout_of(board, h)
+        if lay.offboard is not None and len(lay.offboard.revenue) > 1:
+            return True
+        if any(isinstance(c.revenue, dict) and len(c.revenue) > 1 for c in lay.cities):
+            return True
+    return False
+
+
 def render_map(board: Board, *, late: bool = False, routes: list[RouteDraw] | None = None,
                corp_colors: dict[str, tuple[str, str]] | None = None, title_text: Text = "",
                hexes: list[str] | None = None, highlight: set[str] | None = None,
@@ -90,8 +101,10 @@ def render_map(board: Board, *, late: bool = False, routes: list[RouteDraw] | No
     if board.title.reconstructed:
         # players must know the map is not the published one (18FR-RCE)
         header = M("{title} — reconstructed board, not the published map", title=header)
-    if note is None:
+    if note is None and _values_by_phase(board, hexes if hexes is not None else list(board.hexes)):
         note = M("off-board values: late (brown)") if late else M("off-board values: early (yellow)")
+    elif note is None:
+        note = ""  # a region with no value that changes with the phase
     header_text, note_text = render(header, catalog), render(note, catalog)
 
     def draw(d: ImageDraw.ImageDraw, im: Image.Image) -> None:

@@ -161,6 +161,14 @@ def test_focus_crops_to_the_built_part_and_region_zooms(fl: TitleData) -> None:
     assert "F23" in zone and "D23" in zone and "B9" not in zone
 
 
+def test_the_header_names_the_values_in_use_only_where_the_view_shows_some() -> None:
+    """A region around Birmingham showed "off-board values: early (yellow)" over a view with no off-board."""
+    board = Board(load_title("18AL"))
+    inland = region_hexes(board, "G4", 1)
+    assert render_map(board, hexes=inland) == render_map(board, hexes=inland, note="")
+    assert render_map(board) != render_map(board, note="")  # the whole map has its red areas
+
+
 def test_a_region_of_a_small_map_is_still_a_zoom() -> None:
     """18AL's /view map region:Birmingham showed 44 of the map's 60 hexes: the view now takes fewer steps around
     the place where three would show most of a small map."""
