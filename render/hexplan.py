@@ -53,6 +53,7 @@ class Plan:
     junction: bool
     cities: list[Point]
     towns: list[tuple[Point, Point | None]]  # position, track tangent (bar) or None (dot)
+    id_at: Point | None = None  # where the hex id goes, when a city or track covers its usual spot
     name: tuple[Point, list[str], float] | None = None  # centre, lines, font size (unit)
     label: Point | None = None
     label_size: float = LABEL_SIZE  # smaller where the full size would cover track

@@ -451,7 +451,7 @@ def _draw_text(cv: _Canvas, d: ImageDraw.ImageDraw) -> None:
         lay = hex_layout_of(board, h)
         on_red = lay.color == "red"
         fill_rgb = HEX_FILL.get(lay.color, HEX_FILL["white"])
-        d.text(cv.pt(h, id_at), h, font=f_id, fill=(255, 235, 230) if on_red else ID_TEXT, anchor="mm")
+        d.text(cv.pt(h, plan.id_at or id_at), h, font=f_id, fill=(255, 235, 230) if on_red else ID_TEXT, anchor="mm")
         if plan.name is not None:
             (nx, ny), lines, size = plan.name
             f = font(round(cv.u(size)), "condensed-bold" if on_red else "condensed")

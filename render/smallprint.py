@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import math
+import re
 from dataclasses import dataclass
 
 from engine.board import Board
@@ -34,11 +35,13 @@ from .mapstyle import (
     marker_text,
 )
 
+ALL_SIDES = (0, 1, 2, 3, 4, 5)
+
 
 class _Placer:
     """Greedy placement of small print: each item takes the candidate spot that covers least."""
 
-    def __init__(self, kind: str, plan: Plan, lay: Layout) -> None:
+    def __init__(self, kind: str, plan: Plan, lay: Layout, neighbour_sides: tuple[int, ...] = ALL_SIDES) -> None:
         self.kind = kind
         self.points: list[Point] = []
         for line in plan.paths:
@@ -54,9 +57,12 @@ class _Placer:
         self.rects: list[Rect] = []
         self.total = 0.0  # cost of everything placed so far
         self.dirs = [geo.edge_dir(kind, e) for e in range(6)]
+        self.neighbour_dirs = [self.dirs[e] for e in neighbour_sides]
 
-    def cost(self, r: Rect, inside_weight: float = 2.0, bound: float = math.inf) -> float:
-        """How much the rect covers; stops counting once it reaches ``bound``."""
+    def cost(self, r: Rect, inside_weight: float = 2.0, bound: float = math.inf, depth_weight: float = 0.0) -> float:
+        """How much the rect covers; stops counting once it reaches ``bound``. Each corner outside the hex costs
+        ``inside_weight``, and how far the rect reaches into a neighbouring hex ``depth_weight`` per unit (the
+        edge of the map costs only the corners)."""
         c = 0.0
         for o in self.rects:
             if r.hits(o):
@@ -70,6 +76,9 @@ class _Placer:
         limit = geo.APOTHEM - 0.02
         dirs = self.dirs
         # quick test with the corner furthest out along each side's normal, then count the corners outside
+        if depth_weight and self.neighbour_dirs:
+            reach = max(r.cx * dx + r.cy * dy + hx * abs(dx) + hy * abs(dy) for dx, dy in self.neighbour_dirs)
+            c += depth_weight * max(0.0, reach - limit)
         if any(r.cx * dx + r.cy * dy + hx * abs(dx) + hy * abs(dy) > limit for dx, dy in dirs):
             for x, y in r.corners():
                 if any(x * dx + y * dy > limit for dx, dy in dirs):
@@ -112,12 +121,23 @@ class _Placer:
         return best
 
 
+# what a name pays per unit it reaches into a neighbouring hex, beside its corners outside: a name that cannot
+# stay in reaches out as little as it can, not into the middle of the neighbour's print
+NAME_DEPTH = 20.0
+
 _GRID = [(x / 20, y / 20) for y in range(-16, 17, 2) for x in range(-16, 17, 2) if math.hypot(x, y) <= 17]
 
 
 def id_spot(kind: str) -> Point:
     """Where the hex id goes: under the top corner (pointy) or in the upper-left corner (flat), off the track."""
     return (0.0, -0.78) if kind == "pointy" else (-0.4, -0.7)
+
+
+def _id_spots(kind: str) -> list[Point]:
+    """The usual spot of the hex id, then the others nearest it: the upper sides, then the lower ones."""
+    if kind == "pointy":
+        return [id_spot(kind), (-0.42, -0.6), (0.42, -0.6), (0.0, 0.78), (-0.42, 0.6), (0.42, 0.6)]
+    return [id_spot(kind), (0.4, -0.7), (-0.4, 0.7), (0.4, 0.7)]
 
 
 def _corner_spots(kind: str, radius: float) -> list[Point]:
@@ -140,12 +160,34 @@ def _wrap(name: str, f: Font, max_w: float) -> list[str]:
         splits = [(name[:i], name[i:]) for i in cuts]
     else:
         return [name]
-    best = [name]
+    return _narrowest([list(s) for s in splits], f)
+
+
+def _wrap_narrow(name: str, f: Font) -> list[str]:
+    """Three lines of the most even widths, for a long name that two lines would carry out of its hex
+    ("Saint-Germain & Versailles" beside Paris). Lines break only after a hyphen or before "&" or "(", so a
+    name of several words ("New York") stays whole."""
+    pieces = [p for p in re.split(r"(?<=-)|\s+(?=[&(])", name) if p]
+    if len(pieces) < 3:
+        return [name]
+    n = len(pieces)
+    splits = [[_join(pieces[:i]), _join(pieces[i:j]), _join(pieces[j:])]
+              for i in range(1, n - 1) for j in range(i + 1, n)]
+    return _narrowest(splits, f)
+
+
+def _join(pieces: list[str]) -> str:
+    # a piece ending in a hyphen runs on into the next; the others were separated by a space
+    return "".join(p if p.endswith("-") else p + " " for p in pieces).rstrip()
+
+
+def _narrowest(splits: list[list[str]], f: Font) -> list[str]:
+    best: list[str] = []
     best_w = math.inf
-    for first, second in splits:
-        w = max(text_size(f, first)[0], text_size(f, second)[0])
+    for lines in splits:
+        w = max(text_size(f, t)[0] for t in lines)
         if w < best_w:
-            best, best_w = [first, second], w
+            best, best_w = lines, w
     return best
 
 
@@ -189,7 +231,7 @@ _ORDERS = (
 
 
 def plan_hex(kind: str, px: float, lay: Layout, hex_id: str, name: str | None, cost_text: str | None,
-             extras: _Extras) -> Plan:
+             extras: _Extras, neighbour_sides: tuple[int, ...] = ALL_SIDES) -> Plan:
     """Full plan of one hex for a hex of ``px`` pixels centre-to-corner.
 
     Placement is greedy, so the order matters: small items are tied to their
@@ -197,7 +239,7 @@ def plan_hex(kind: str, px: float, lay: Layout, hex_id: str, name: str | None, c
     """
     best: tuple[float, Plan] | None = None
     for order in _ORDERS:
-        total, plan = _plan_once(kind, px, lay, hex_id, name, cost_text, extras, order)
+        total, plan = _plan_once(kind, px, lay, hex_id, name, cost_text, extras, order, neighbour_sides)
         if best is None or total < best[0] - 1e-9:
             best = (total, plan)
         if total == 0:
@@ -212,12 +254,16 @@ def _side_spots(kind: str, radius: float) -> list[Point]:
 
 
 def _plan_once(kind: str, px: float, lay: Layout, hex_id: str, name: str | None, cost_text: str | None,
-               extras: _Extras, order: tuple[str, ...]) -> tuple[float, Plan]:
+               extras: _Extras, order: tuple[str, ...], neighbour_sides: tuple[int, ...]) -> tuple[float, Plan]:
     plan = plan_track(kind, lay)
-    placer = _Placer(kind, plan, lay)
+    placer = _Placer(kind, plan, lay, neighbour_sides)
     id_w, id_h = text_size(font(round(ID_SIZE * px)), hex_id)
-    id_x, id_y = id_spot(kind)
-    placer.rects.append(Rect(id_x, id_y, id_w / px + 0.04, id_h / px + 0.04))
+    # a city drawn at the top of the hex (1830's green New York) would hide the id: it moves to a free spot
+    spots = [Rect(x, y, id_w / px + 0.04, id_h / px + 0.04) for x, y in _id_spots(kind)]
+    id_rect = min(spots, key=lambda r: placer.cost(r, 0.0))  # the first of the least covered
+    if id_rect is not spots[0]:
+        plan.id_at = (id_rect.cx, id_rect.cy)
+    placer.rects.append(id_rect)
     corners_far = _corner_spots(kind, 0.62)
 
     if lay.offboard is not None and lay.offboard.visitable:
@@ -327,23 +373,30 @@ def _place_name(kind: str, px: float, placer: _Placer, name: str, on_red: bool) 
     options = []
     for k, size in enumerate((NAME_SIZE, NAME_SIZE * 0.88)):
         f = font(round(size * px), "condensed-bold" if on_red else "condensed")
-        lines = _wrap(name, f, 1.25 * px)
-        w = max(text_size(f, t)[0] for t in lines) / px + 0.05
-        h = size * 1.12 * len(lines)
-        if kind == "pointy":
-            ys = [0.6 - h / 2, -0.58 + h / 2, 0.45 - h / 2, -0.45 + h / 2, 0.3, -0.3, 0.0]
-        else:
-            ys = [0.72 - h / 2, -0.56 + h / 2, 0.45 - h / 2, -0.4 + h / 2, 0.3, -0.3, 0.0]
-        options.append((k, size, lines, w, h, [(x, y) for y in ys for x in (0.0, -0.28, 0.28, -0.42, 0.42)]))
+        wraps = [(0.6 * k, _wrap(name, f, 1.25 * px))]
+        narrow = _wrap_narrow(name, f)
+        if len(narrow) > len(wraps[0][1]):
+            # a third line costs more than a smaller size: it wins only where two lines cannot stay in the hex
+            wraps.append((0.6 * k + 0.9, narrow))
+        for penalty, lines in wraps:
+            w = max(text_size(f, t)[0] for t in lines) / px + 0.05
+            h = size * 1.12 * len(lines)
+            if kind == "pointy":
+                ys = [0.6 - h / 2, -0.58 + h / 2, 0.45 - h / 2, -0.45 + h / 2, 0.3, -0.3, 0.0]
+            else:
+                ys = [0.72 - h / 2, -0.56 + h / 2, 0.45 - h / 2, -0.4 + h / 2, 0.3, -0.3, 0.0]
+            cands = [(x, y) for y in ys for x in (0.0, -0.28, 0.28, -0.42, 0.42)]
+            options.append((penalty, size, lines, w, h, cands))
     # preferred spots at both sizes first; the whole-hex search only if none of them is free
     for extra in (False, True):
-        for k, size, lines, w, h, cands in options:
+        for cost_of_form, size, lines, w, h, cands in options:
             for cx, cy in (_GRID if extra else cands):
                 r = Rect(cx, cy, w, h)
-                # shrinking or leaving the usual spots costs a little, so they win whenever they fit as well
-                penalty = 0.6 * k + (0.3 + 0.05 * math.hypot(cx, cy) if extra else 0)
+                # shrinking, a third line or leaving the usual spots costs a little, so they win whenever they fit
+                # as well
+                penalty = cost_of_form + (0.3 + 0.05 * math.hypot(cx, cy) if extra else 0)
                 bound = best[0] - penalty if best is not None else math.inf
-                c = placer.cost(r, 3.0, bound) + penalty
+                c = placer.cost(r, 3.0, bound, NAME_DEPTH) + penalty
                 if best is None or c < best[0] - 1e-9:
                     best = (c, r, lines, size)
         if best is not None and best[0] <= 0.6:
@@ -379,6 +432,7 @@ def _plan_for(board: Board, hex_id: str, px: float) -> Plan:
         return hit[1]
     if len(_PLANS) > 20000:
         _PLANS.clear()
-    plan = plan_hex(board.layout_kind, px, lay, hex_id, h.name, cost_text, extras)
+    sides = tuple(e for e in range(6) if board.neighbour(hex_id, e) is not None)
+    plan = plan_hex(board.layout_kind, px, lay, hex_id, h.name, cost_text, extras, sides)
     _PLANS[key] = (board.title, plan)
     return plan

@@ -200,6 +200,65 @@ def test_tile_labels_never_cover_track(title: str) -> None:
     assert checked > 5
 
 
+@pytest.mark.parametrize("title", ["1830", "18FL"])
+def test_hex_ids_move_off_a_city_drawn_over_their_spot(title: str) -> None:
+    from render.smallprint import _id_spots
+
+    data = load_title(title)
+    px = 60.0
+    moved = 0
+    for tile in data.tiles.values():
+        for rot in distinct_rotations(tile):
+            lay = tile_layout(tile, rot)
+            plan = plan_hex(data.layout, px, lay, "G19", None, None, _Extras())
+            placer = _Placer(data.layout, plan_track(data.layout, lay), lay)
+            w, h = text_size(font(round(0.165 * px)), "G19")
+
+            def covered(p: tuple[float, float]) -> float:
+                return placer.cost(Rect(p[0], p[1], w / px + 0.04, h / px + 0.04), 0.0)  # noqa: B023
+
+            spots = _id_spots(data.layout)
+            at = plan.id_at or spots[0]
+            assert covered(at) == min(covered(p) for p in spots), (tile.number, rot)
+            moved += plan.id_at is not None
+    assert moved  # 1830's green and brown New York put a city under the top corner
+
+
+def _name_reach(board: Board, px: float, hex_id: str) -> float:
+    """How far (in hex sizes) the hex's printed name reaches into a neighbouring hex, as the map places it."""
+    from render import geometry as geo
+    from render.smallprint import _plan_for
+
+    plan = _plan_for(board, hex_id, px)
+    assert plan.name is not None
+    (cx, cy), lines, size = plan.name
+    f = font(round(size * px), "condensed")
+    r = Rect(cx, cy, max(text_size(f, t)[0] for t in lines) / px, size * 1.12 * len(lines))
+    dirs = [geo.edge_dir(board.layout_kind, e) for e in range(6) if board.neighbour(hex_id, e)]
+    return max([x * dx + y * dy - geo.APOTHEM for x, y in r.corners() for dx, dy in dirs] + [0.0])
+
+
+@pytest.mark.parametrize("title", ["18FL", "18AL", "18EZ", "18FR-RCE", "1830"])
+def test_place_names_stay_out_of_their_neighbours(title: str) -> None:
+    from render.mapdraw import _Canvas
+
+    board = Board(load_title(title))
+    px = _Canvas(board, {}, False).px  # the whole map, as the bot posts it
+    reach = {h: _name_reach(board, px, h) for h in board.hexes if board.title.hex(h).name}
+    # a crowded hex may lend its name a sliver of the next one (18FR-RCE Calais & Dunkerque: 0.11), no more;
+    # the map's edge is free (1830's Canadian West reaches into the lake)
+    assert max(reach.values()) <= 0.12, sorted(reach.items(), key=lambda kv: -kv[1])[:3]
+
+
+def test_long_names_take_a_third_line_only_at_hyphens_and_ampersands() -> None:
+    from render.smallprint import _wrap_narrow
+
+    f = font(20, "condensed")
+    assert _wrap_narrow("Saint-Germain & Versailles", f) == ["Saint-", "Germain", "& Versailles"]
+    assert _wrap_narrow("Nantes & Saint-Nazaire", f) == ["Nantes", "& Saint-", "Nazaire"]
+    assert _wrap_narrow("New York & Newark", f) == ["New York & Newark"]  # "New York" is one name
+
+
 # -- rotations ------------------------------------------------------------------------------------------------
 
 
