@@ -16,6 +16,7 @@ from typing import Any
 
 from bot.i18n import DEFAULT, catalog, tr
 from engine import track
+from engine.board import Board
 from engine.describe import rotation_words
 from engine.game import Game
 from engine.messages import M, Msg, Text
@@ -52,7 +53,7 @@ def corp_colors(game: Game) -> dict[str, tuple[str, str]]:
     return {c.sym: (c.color, c.text_color) for c in game.data.corporations}
 
 
-def kept_homes(game: Game) -> dict[str, tuple[str, int]]:
+def kept_homes(game: Game) -> dict[str, tuple[str, int | None]]:
     """Home circles still kept for corporations that have not operated: drawn alike in every title, whether the
     title puts the token down at the start (18FL) or when the corporation first operates (18AL)."""
     home = getattr(game.rules, "home", None)
@@ -63,7 +64,7 @@ def kept_homes(game: Game) -> dict[str, tuple[str, int]]:
         if corp is None or corp.operated or cd.sym == operating:
             continue
         out[cd.sym] = home(game, cd.sym) if callable(home) else \
-            (cd.home, -1 if cd.home_city is None else game.board.current_city(cd.home, cd.home_city))
+            (cd.home, None if cd.home_city is None else game.board.current_city(cd.home, cd.home_city))
     return out
 
 
@@ -102,25 +103,34 @@ def region_choices(game: Game, lang: str = DEFAULT) -> list[tuple[str, str]]:
 def map_job(game: Game, title: Text, *, routes: list[Any] | None = None, highlight: set[str] | None = None,
             region: str | None = None, crop: bool = False, lang: str = DEFAULT) -> Job:
     """The map: whole, cropped to where the action is (``crop``), or around one hex (``region``)."""
-    from render.mapimg import focus_hexes, region_hexes, render_map
+    from render.mapimg import render_map
 
     board = board_snapshot(game)
     late = game.rules.late_values(game)
     colors = corp_colors(game)
     homes = kept_homes(game)
-    hexes: list[str] | None = None
-    if region:
-        hexes = region_hexes(board, region, 3, at_most=0.4)
-    elif crop:
-        corp = getattr(game.round, "corp", None)
-        around = set(highlight or ()) | ({h for h, _ in board.stations(corp)} if corp else set())
-        hexes = focus_hexes(board, around)
+    hexes = view_hexes(game, board, region=region, crop=crop, highlight=highlight)
 
     def render() -> bytes:
         return render_map(board, late=late, routes=routes, corp_colors=colors, title_text=title, hexes=hexes,
                           highlight=highlight, homes=homes, catalog=catalog(lang))
 
     return render
+
+
+def view_hexes(game: Game, board: Board, *, region: str | None = None, crop: bool = False,
+               highlight: set[str] | None = None) -> list[str] | None:
+    """The hexes a map picture shows: around one hex (``region``; three steps, or fewer where that would show
+    more than 40% of a small map), where the action is (``crop``), or all (None)."""
+    from render.mapimg import focus_hexes, region_hexes
+
+    if region:
+        return region_hexes(board, region, 3, at_most=0.4)
+    if crop:
+        corp = getattr(game.round, "corp", None)
+        around = set(highlight or ()) | ({h for h, _ in board.stations(corp)} if corp else set())
+        return focus_hexes(board, around)
+    return None
 
 
 def rotation_job(game: Game, hex_id: str, tile: str, rotations: Sequence[int], title: Text = "",

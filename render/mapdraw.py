@@ -54,6 +54,9 @@ from .mapstyle import (
 from .mapview import map_geometry
 from .smallprint import _plan_for, id_spot
 
+# a home station: its hex and city, the city None where the corporation chooses among the hex's (1830 Erie)
+Home = tuple[str, int | None]
+
 
 @dataclass(frozen=True)
 class RouteDraw:
@@ -85,7 +88,7 @@ class _Canvas:
         self.geom = HexGeometry(self.kind, self.px, (frame.origin[0] * SS, frame.origin[1] * SS), frame.letters_x)
         self.centres = {h: self.geom.centre(h) for h in ids}
         self.plans = {h: _plan_for(board, h, self.px) for h in ids}
-        self.homes: dict[str, tuple[str, int]] = default_homes(board)
+        self.homes: dict[str, Home] = default_homes(board)
         self.drawn: list[str] = list(ids)  # the hexes the layers draw (all, or those a static layer lacks)
         self._ends: dict[str, list[int]] | None = None
 
@@ -324,17 +327,17 @@ def _fit(text: str, max_w: float, max_size: int) -> Font:
     return f
 
 
-def default_homes(board: Board) -> dict[str, tuple[str, int]]:
-    """Home stations still to come when the caller does not say: corporations with no token on the board (city -1:
-    a home without a named city, 1830 Erie, shown in the first free city of its hex)."""
+def default_homes(board: Board) -> dict[str, Home]:
+    """Home stations still to come when the caller does not say: corporations with no token on the board (city
+    None: a home without a named city, 1830 Erie, shown in the first free city of its hex)."""
     placed: set[str] = {c for st in board.hexes.values() for slots in st.tokens for c in slots if c}
-    return {c.sym: (c.home, -1 if c.home_city is None else board.current_city(c.home, c.home_city))
+    return {c.sym: (c.home, None if c.home_city is None else board.current_city(c.home, c.home_city))
             for c in board.title.corporations if c.sym not in placed}
 
 
-def _reserved_at(board: Board, homes: dict[str, tuple[str, int]]) -> dict[tuple[str, int], list[str]]:
+def _reserved_at(board: Board, homes: dict[str, Home]) -> dict[Home, list[str]]:
     """Per city, the corporations whose home circle it keeps; a home token already there is shown reserved too."""
-    out: dict[tuple[str, int], list[str]] = {}
+    out: dict[Home, list[str]] = {}
     for sym, where in homes.items():
         out.setdefault(where, []).append(sym)
     return out

@@ -27,7 +27,7 @@ from engine.messages import Catalog, M, Text, render
 
 from .fonts import Font, font, text_size
 from .hexplan import Rect, hex_layout_of, plan_track
-from .mapdraw import RouteDraw, _Canvas, _draw_layers, dead_ends
+from .mapdraw import Home, RouteDraw, _Canvas, _draw_layers, dead_ends
 from .maplegend import _draw_header, _draw_legend, _legend_rows
 from .mapstyle import HEADER, HEX_FILL, HIGHLIGHT, LABEL_SIZE, LEGEND_ROW, MARGIN, ROUTE_COLORS, SS, TRACK
 from .mapview import focus_hexes, map_geometry, region_hexes
@@ -60,7 +60,7 @@ def _values_by_phase(board: Board, hexes: list[str]) -> bool:
 def render_map(board: Board, *, late: bool = False, routes: list[RouteDraw] | None = None,
                corp_colors: dict[str, tuple[str, str]] | None = None, title_text: Text = "",
                hexes: list[str] | None = None, highlight: set[str] | None = None,
-               homes: dict[str, tuple[str, int]] | None = None, note: Text | None = None,
+               homes: dict[str, Home] | None = None, note: Text | None = None,
                catalog: Catalog | None = None) -> bytes:
     """The board as PNG bytes; with ``routes``, each train's route in its own colour and a legend.
 

@@ -450,3 +450,13 @@ def test_operating_order_lists_floated_corporations_only(played: Game) -> None:
     with_order = _img(render_market(played.data, played.market, colors, floated=on_market))
     without = _img(render_market(played.data, played.market, colors, floated=set()))
     assert with_order.size[1] > without.size[1]
+
+
+def test_a_picture_drawn_without_homes_keeps_the_erie_s_circle_as_the_bot_s_does() -> None:
+    from bot.pictures import kept_homes
+    from render.mapdraw import default_homes
+
+    g = new_game("1830", ["a", "b", "c"], seed=1)
+    assert default_homes(g.board)["ERIE"] == kept_homes(g)["ERIE"] == ("E11", None)  # either city of E11
+    bare, told = _img(render_map(g.board, hexes=["E11"])), _img(render_map(g.board, hexes=["E11"], homes={}))
+    assert bare.tobytes() != told.tobytes()  # the ring is drawn

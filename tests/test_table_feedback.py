@@ -521,3 +521,20 @@ def test_the_round_summary_tells_what_a_new_train_did() -> None:
     phase = next(i for i, line in enumerate(summary) if line.startswith("Phase 4 began"))
     assert "PRR loses a 2-train (rusted and scrapped)." in summary[phase:], summary
     assert any(line.startswith("NYC loses") for line in summary[phase:]), summary
+
+
+def test_a_region_view_of_a_small_map_shows_the_place_and_not_most_of_the_map() -> None:
+    from bot.pictures import board_snapshot, find_region, view_hexes
+    from engine import new_game
+
+    small = new_game("18AL", ["a", "b", "c"], seed=1)
+    board = board_snapshot(small)
+    shown = view_hexes(small, board, region=find_region(small, "Birmingham"))
+    assert shown is not None and find_region(small, "Birmingham") in shown
+    assert len(shown) <= 0.4 * len(board.hexes)  # three steps around it would be 44 of the 60 hexes
+    big = new_game("18FR-RCE", ["a", "b", "c"], seed=1)
+    from render.mapview import region_hexes
+
+    big_board = board_snapshot(big)
+    assert view_hexes(big, big_board, region="E15") == region_hexes(big_board, "E15", 3)  # Paris, three steps round
+    assert view_hexes(big, board_snapshot(big)) is None  # the whole map
