@@ -64,6 +64,17 @@ async def test_the_private_auction_and_the_bo_par_in_the_bot(svc: Service) -> No
     assert sorted(c.value for c in pars) == [67, 71, 76, 82, 90, 100]
     assert (await do(svc, USERS[owner], "stock par", corporation="B&O", price=90)).ok
     assert (await state(svc))[1].price("B&O") == 90
+    # nobody buys more: no corporation floats, so the operating round is the privates' income alone and the next
+    # stock round starts in the same move; each summary closes its own round
+    last = None
+    while (game := (await state(svc))[1]).round.kind == "stock" and game.round.number == 1:
+        last = await do(svc, USERS[game.current_entity], "pass")
+        assert last.ok, last.text
+    assert last is not None
+    text = last.full_text()
+    order = [text.index(s) for s in ("End of SR 1", "Operating round 1.1 begins", "receives $",
+                                     "End of the operating rounds", "Stock round 2 begins")]
+    assert order == sorted(order), text
 
 
 def test_the_diesel_trade_in_is_offered_by_train_buy_autocomplete() -> None:

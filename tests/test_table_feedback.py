@@ -521,6 +521,32 @@ def test_the_round_summary_tells_what_a_new_train_did() -> None:
     phase = next(i for i, line in enumerate(summary) if line.startswith("Phase 4 began"))
     assert "PRR loses a 2-train (rusted and scrapped)." in summary[phase:], summary
     assert any(line.startswith("NYC loses") for line in summary[phase:]), summary
+    # the set's summary says each once: its events list only what the rounds' lines do not already say
+    from bot.texts import or_set_summary
+
+    text = str(or_set_summary(g, [{"name": "OR 1.1", "summary": list(g.round.summary)}], 0))
+    assert text.count("PRR loses a 2-train (rusted and scrapped).") == 1, text
+    assert "Phase 4 begins" in text  # what the phase brings, under the events
+
+
+def test_the_set_summary_says_a_run_of_like_train_purchases_once() -> None:
+    from bot.texts import or_set_summary
+
+    g = to_operating(game_1830())
+    g.corps["PRR"].cash = 900
+    skip_to(g, "buy_train")
+    for _ in range(2):
+        act(g, "buy_train", train="2")
+    for t in g.trains:  # the other 2-trains are sold
+        if t.name == "2" and t.owner != "PRR":
+            t.owner = "NYC"
+    act(g, "buy_train", train="3")  # the first 3-train: a phase line between it and the next
+    act(g, "buy_train", train="3")
+    assert g.round.kind == "stock"  # at its limit PRR's turn ended, and with it the operating round
+    text = str(or_set_summary(g, g.finished_rounds[-1:], 0))
+    assert "PRR bought 2 2-trains (bank)" in text and "PRR bought a 2-train" not in text, text
+    assert text.index("PRR bought a 3-train (bank)") < text.index("Phase 3 began") < text.rindex(
+        "PRR bought a 3-train (bank)"), text  # not merged across the phase change
 
 
 def test_a_region_view_of_a_small_map_shows_the_place_and_not_most_of_the_map() -> None:

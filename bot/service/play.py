@@ -296,20 +296,25 @@ class Play(Table):
         lines = [t for _i, t in game.messages[before.n_messages:]]
         pictures: list[Picture] = []
         new_rounds = game.finished_rounds[before.n_finished_rounds:]
-        summaries: list[Text] = []
-        for entry in new_rounds:
+        summaries: dict[int, Text] = {}  # by the finished round it closes
+        for k, entry in enumerate(new_rounds):
             if entry["kind"] == "stock":
-                summaries.append(texts.stock_round_summary(game, entry))
+                summaries[k] = texts.stock_round_summary(game, entry)
             elif entry["kind"] == "draft":
-                summaries.append(texts.draft_summary(game))
+                summaries[k] = texts.draft_summary(game)
             elif entry["kind"] == "operating" and entry is new_rounds[-1] and (
                     game.finished or getattr(game.round, "kind", "") != "operating"):
-                summaries.append(self._or_set_summary(game))
-        # a round's summary closes that round: it goes before the lines of the round that follows
-        cut = next((i for i, t in enumerate(lines) if isinstance(t, Msg) and t.text in _ROUND_STARTS), len(lines)) \
-            if summaries else len(lines)
+                summaries[k] = self._or_set_summary(game)
+        # a round's summary closes that round: it goes before the line that starts the round after it (one move
+        # may end several: the last pass of a stock round runs operating rounds of privates' income alone)
+        starts = [i for i, t in enumerate(lines) if isinstance(t, Msg) and t.text in _ROUND_STARTS]
         parts: list[Text] = [headline] if headline else []
-        parts += lines[:cut] + summaries + lines[cut:]
+        done = 0
+        for k, summary in sorted(summaries.items()):
+            cut = starts[k] if k < len(starts) else len(lines)
+            parts += lines[done:cut] + [summary]
+            done = cut
+        parts += lines[done:]
         mode = row.image_mode
         turn_over = before.round_kind == "operating" and (
             id(game.round) != before.round_id or getattr(game.round, "corp", None) != before.corp)

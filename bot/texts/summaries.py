@@ -99,16 +99,48 @@ def _is_event(line: Text) -> bool:
     return said.startswith("Phase ") or " loses " in said or said.endswith(" closes.") or "hurricane" in said
 
 
+TRAIN_BOUGHT = "{corp} bought a {train}-train ({source})"
+
+
+def merge_train_runs(lines: Sequence[Text]) -> list[Text]:
+    """An operating round's lines with a run of one corporation's purchases of one kind of train from one source
+    said once: "PRR bought 4 2-trains (bank)"."""
+    out: list[Text] = []
+    run: list[Msg] = []
+
+    def flush() -> None:
+        if len(run) > 1:
+            first = run[0]
+            out.append(MN("{corp} bought {n} {train}-train ({source})", "{corp} bought {n} {train}-trains ({source})",
+                          corp=first.get("corp"), train=first.get("train"), source=first.get("source"), n=len(run)))
+        else:
+            out.extend(run)
+        run.clear()
+
+    for line in lines:
+        if isinstance(line, Msg) and line.text == TRAIN_BOUGHT and line.plural is None:
+            if run and run[0] != line:
+                flush()
+            run.append(line)
+            continue
+        flush()
+        out.append(line)
+    flush()
+    return out
+
+
 def or_set_summary(game: Game, entries: Sequence[Mapping[str, Any]], since_message: int) -> Join:
     """The end of a set of operating rounds: each OR's revenues, dividends, price moves and trains, then phases."""
     names = tuple(round_name(e) for e in entries)
     parts: list[Text] = [M("📋 **End of the operating rounds** ({rounds})", rounds=names) if names
                          else M("📋 **End of the operating rounds**")]
     for e in entries:
-        lines = e.get("summary") or []
+        lines = merge_train_runs(e.get("summary") or [])
         if lines:
             parts.append(Join((M("__{round}__", round=round_name(e)), bullets(lines))))
-    events = [t for _i, t in game.messages[since_message:] if _is_event(t)]
+    # the rounds' lines already tell what a new train did (rusting, privates closing): events add only the rest
+    said = [line for e in entries for line in e.get("summary") or [] if isinstance(line, Msg)]  # values may be lists
+    events = [t for _i, t in game.messages[since_message:] if _is_event(t) and t not in said]
     if events:
         parts.append(Join((M("__Events__"), bullets(events))))
     return Join(tuple(parts))
