@@ -13,6 +13,8 @@ from bot.local import main
 from bot.service import Service
 from bot.texts import corporations_embed, players_embed
 from engine.errors import GameError
+from engine.game import Game
+from engine.messages import Msg
 from engine.records.writer import write_record
 from engine.route_text import routes_from_text
 from engine.titles import new_game
@@ -564,3 +566,9 @@ def test_a_region_view_of_a_small_map_shows_the_place_and_not_most_of_the_map() 
     big_board = board_snapshot(big)
     assert view_hexes(big, big_board, region="E15") == region_hexes(big_board, "E15", 3)  # Paris, three steps round
     assert view_hexes(big, board_snapshot(big)) is None  # the whole map
+
+
+def test_the_summary_says_a_dividend_was_paid_out_or_withheld(fl_played: Game) -> None:
+    lines = [str(t) for e in fl_played.finished_rounds for t in e.get("summary") or []
+             if isinstance(t, Msg) and t.text.startswith("{corp} earned {revenue}, {kind}")]
+    assert lines and all(", paid out (" in t or ", withheld (" in t for t in lines), lines[:5]

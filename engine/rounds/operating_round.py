@@ -373,7 +373,7 @@ class OperatingRound(TrainStep, EmergencyMoney, Tracked):
                 if unsold:
                     game.pay(BANK, sym, game.rules.dividend_for(game, sym, revenue, unsold))
         self.summary.append(M("{corp} earned {revenue}, {kind} ({before} → {after})", corp=sym,
-                              revenue=game.fmt(revenue), kind=M("payout") if act.kind == "payout" else M("withhold"),
+                              revenue=game.fmt(revenue), kind=M("paid out") if act.kind == "payout" else M("withheld"),
                               before=game.fmt(before), after=game.fmt(after)))
         game.revenues.append((self.name, sym, revenue, act.kind))
         game.remove_obsolete(sym)
