@@ -90,9 +90,10 @@ def sell(game: Game, player: str, corp_sym: str, count: int, *, keep_presidency_
                     "{player} sells {n} shares of {corp} for {amount}; price {before} → {after}.", player=player,
                     n=count, corp=corp_sym, amount=game.fmt(amount), before=game.fmt(before), after=game.fmt(after)))
     else:
-        game.say(MN("{player} sells {n} share of {corp} for {amount}.",
-                    "{player} sells {n} shares of {corp} for {amount}.", player=player, n=count, corp=corp_sym,
-                    amount=game.fmt(amount)))
+        # at the foot of its column the price cannot drop: said, so the table does not think it forgotten
+        game.say(MN("{player} sells {n} share of {corp} for {amount}; price stays {price}.",
+                    "{player} sells {n} shares of {corp} for {amount}; price stays {price}.", player=player, n=count,
+                    corp=corp_sym, amount=game.fmt(amount), price=game.fmt(after)))
     if new is not None:
         game.say_new_president(new, corp_sym)  # said after the sale that made it
     game.update_presidency(corp_sym)

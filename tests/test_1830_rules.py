@@ -155,6 +155,16 @@ def test_2_sell_buy_sell_and_no_buying_back_what_was_sold() -> None:
     refused(g, "buy_shares", "already bought", corporation="B&O", source="ipo")
 
 
+def test_2_a_sale_that_moves_the_marker_to_the_same_price_says_the_price_stays() -> None:
+    g = _sr2()
+    g.market.place("PRR", 5, 6)  # $67, with $67 below it in the column (and below that)
+    while g.current_entity != "bob":
+        act(g, "pass")
+    act(g, "sell_shares", corporation="PRR", count=1)
+    assert g.market.positions["PRR"] == (6, 6) and g.price("PRR") == 67
+    assert str(g.messages[-1][1]) == "bob sells 1 share of PRR for $67; price stays $67."
+
+
 def test_2_a_sale_may_not_put_more_than_half_in_the_pool() -> None:
     g = _sr2()
     for c in g.certs_of("PRR", IPO)[:3]:
