@@ -11,6 +11,7 @@ import pytest
 from bot.commands import decode_action, encode_action
 from bot.service import Service
 from bot.service.choices import _legal_choices
+from bot.service.replies import Select
 from engine.actions import dump_action
 from engine.records.writer import write_record
 from tests.c1830_helpers import diesel_position, legal, to_operating
@@ -51,6 +52,7 @@ async def test_the_private_auction_and_the_bo_par_in_the_bot(svc: Service) -> No
     second = USERS[(await state(svc))[1].current_entity]
     assert (await do(svc, second, "pass")).ok
     # the rest of the privates are bought in turn, cheapest first; the BO's buyer then sets the B&O par
+    r = None
     while (await state(svc))[1].round.selling_privates((await state(svc))[1]):
         _row, game = await state(svc)
         who = USERS[game.current_entity]
@@ -62,7 +64,12 @@ async def test_the_private_auction_and_the_bo_par_in_the_bot(svc: Service) -> No
     assert game.current_entity == owner
     pars = await svc.autocomplete(CH, USERS[owner], "stock par", "price", "", {"corporation": "B&O"})
     assert sorted(c.value for c in pars) == [67, 71, 76, 82, 90, 100]
-    assert (await do(svc, USERS[owner], "stock par", corporation="B&O", price=90)).ok
+    # the prompt offers the six pars in a menu too
+    assert r is not None
+    menu = next(c for row in r.all()[-1].components for c in row if isinstance(c, Select))
+    assert sorted(str(o.label) for o in menu.options) == sorted(f"Start B&O at ${p}" for p in (67, 71, 76, 82, 90, 100))
+    value = next(o.value for o in menu.options if str(o.label) == "Start B&O at $90")
+    assert (await svc.click(CH, GUILD, USERS[owner], menu.custom_id, [value])).ok
     assert (await state(svc))[1].price("B&O") == 90
     # nobody buys more: no corporation floats, so the operating round is the privates' income alone and the next
     # stock round starts in the same move; each summary closes its own round

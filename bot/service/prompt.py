@@ -164,6 +164,9 @@ class Prompt(Table):
         for a in legal:
             if a["type"] == "pass":
                 button(a, M("Pass") if game.round.kind != "operating" else M("Pass (skip this step)"))
+        # the pars, where they fit one menu (1830's B&O par, set by the BO's buyer): many corporations at many
+        # prices stay with `/stock par`
+        select("s:par", M("Start a corporation…"), [a for a in legal if a["type"] == "par"])
         select("s:buy", M("Buy a share…"), [a for a in legal if a["type"] == "buy_shares"])
         select("s:sell", M("Sell shares…"), [a for a in legal if a["type"] == "sell_shares"])
         select("s:token", M("Place a token…"), [a for a in legal if a["type"] in ("place_token", "hex_token")
