@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -181,22 +183,27 @@ def test_a_region_of_a_small_map_is_still_a_zoom() -> None:
     assert region_hexes(big, "E15", 3, at_most=0.4) == region_hexes(big, "E15", 3)
 
 
-@pytest.mark.parametrize("title", ["18FL", "18AL"])
-def test_tile_labels_never_cover_track(title: str) -> None:
-    data = load_title(title)
-    px = 60.0
-    checked = 0
+def _tile_plans(data: TitleData, px: float, hex_id: str) -> Iterator[tuple[str, int, Any, Any, _Placer]]:
+    """Every tile of the title in every rotation that draws differently: (number, rotation, layout, the hex's plan,
+    a placer that knows only the track and the cities)."""
     for tile in data.tiles.values():
-        if not tile.label:
-            continue
         for rot in distinct_rotations(tile):
             lay = tile_layout(tile, rot)
-            plan = plan_hex(data.layout, px, lay, "A1", None, None, _Extras())
-            assert plan.label is not None and plan.label_size <= LABEL_SIZE
-            w, h = text_size(font(round(plan.label_size * px), "bold"), lay.label or "")
-            placer = _Placer(data.layout, plan_track(data.layout, lay), lay)
-            assert placer.cost(Rect(plan.label[0], plan.label[1], w / px, h / px), 0.0) == 0, (tile, rot)
-            checked += 1
+            plan = plan_hex(data.layout, px, lay, hex_id, None, None, _Extras())
+            yield tile.number, rot, lay, plan, _Placer(data.layout, plan_track(data.layout, lay), lay)
+
+
+@pytest.mark.parametrize("title", ["18FL", "18AL"])
+def test_tile_labels_never_cover_track(title: str) -> None:
+    px = 60.0
+    checked = 0
+    for number, rot, lay, plan, placer in _tile_plans(load_title(title), px, "A1"):
+        if not lay.label:
+            continue
+        assert plan.label is not None and plan.label_size <= LABEL_SIZE
+        w, h = text_size(font(round(plan.label_size * px), "bold"), lay.label)
+        assert placer.cost(Rect(plan.label[0], plan.label[1], w / px, h / px), 0.0) == 0, (number, rot)
+        checked += 1
     assert checked > 5
 
 
@@ -206,21 +213,14 @@ def test_hex_ids_move_off_a_city_drawn_over_their_spot(title: str) -> None:
 
     data = load_title(title)
     px = 60.0
+    w, h = text_size(font(round(0.165 * px)), "G19")
+    spots = _id_spots(data.layout)
     moved = 0
-    for tile in data.tiles.values():
-        for rot in distinct_rotations(tile):
-            lay = tile_layout(tile, rot)
-            plan = plan_hex(data.layout, px, lay, "G19", None, None, _Extras())
-            placer = _Placer(data.layout, plan_track(data.layout, lay), lay)
-            w, h = text_size(font(round(0.165 * px)), "G19")
-
-            def covered(p: tuple[float, float]) -> float:
-                return placer.cost(Rect(p[0], p[1], w / px + 0.04, h / px + 0.04), 0.0)  # noqa: B023
-
-            spots = _id_spots(data.layout)
-            at = plan.id_at or spots[0]
-            assert covered(at) == min(covered(p) for p in spots), (tile.number, rot)
-            moved += plan.id_at is not None
+    for number, rot, _lay, plan, placer in _tile_plans(data, px, "G19"):
+        covered = [placer.cost(Rect(x, y, w / px + 0.04, h / px + 0.04), 0.0) for x, y in spots]
+        at = spots.index(plan.id_at) if plan.id_at else 0
+        assert covered[at] == min(covered), (number, rot)
+        moved += plan.id_at is not None
     assert moved  # 1830's green and brown New York put a city under the top corner
 
 
