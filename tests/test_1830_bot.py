@@ -44,6 +44,12 @@ async def test_the_private_auction_and_the_bo_par_in_the_bot(svc: Service) -> No
     assert [c.value for c in buys] == ["SV"]  # only the cheapest is bought outright
     refused = await do(svc, first, "private buy", company="CS", price=40)
     assert not refused.ok and "Only the cheapest unsold private" in refused.text
+    # without a price, the same reason (not "CS cannot be bought now"); out of turn, that it is not one's turn
+    refused = await do(svc, first, "private buy", company="CS")
+    assert not refused.ok and "Only the cheapest unsold private, SV" in refused.text, refused.text
+    other = next(u for n, u in USERS.items() if n != game.current_entity)
+    refused = await do(svc, other, "private buy", company="SV")
+    assert not refused.ok and refused.text.startswith("It is not your turn."), refused.text
     bids = await svc.autocomplete(CH, first, "private bid", "company")
     assert {c.value for c in bids} == {"CS", "DH", "MH", "CA", "BO"}
     low = await do(svc, first, "private bid", company="CA", price=162)

@@ -468,8 +468,10 @@ def _listed_price(game: Game, action: Mapping[str, Any], legal: Sequence[Mapping
     if len(prices) == 1:
         return prices[0]
     if not prices:
-        raise Refusal(M("{company} cannot be bought by {entity} now. {turn}", company=company,
-                        entity=action["entity"], turn=game.describe_turn()))
+        # not a legal purchase at any price: the turn check and the engine say why (not your turn; only the
+        # cheapest private is bought outright), asked at the private's face value
+        known = game.companies.get(company)
+        return game.data.company(company).value if known is not None else 0
     raise Refusal(M("Name a price for {company}: from {low} to {high} (`/private buy company:... price:...`).",
                     company=company, low=game.fmt(prices[0]), high=game.fmt(prices[-1])))
 
