@@ -465,6 +465,17 @@ def test_the_standings_mark_a_bankrupt_player() -> None:
     assert change(rows_top[2]) > 20 * max(change(rows_top[0]), change(rows_top[1]), 1)
 
 
+def test_the_game_status_marks_a_bankrupt_seat() -> None:
+    from bot.texts import seats_text
+    from tests.fl_helpers import act as fl_act
+    from tests.fl_helpers import sal_broke_at_its_train_step
+
+    g = sal_broke_at_its_train_step()
+    fl_act(g, "bankrupt", "SAL")
+    assert not g.finished
+    assert str(seats_text(g, [p.name for p in g.players])) == "1. alice (bankrupt), 2. bob, 3. carol"
+
+
 def test_a_skipped_token_step_says_why_when_the_corporation_has_tokens_left() -> None:
     """The turn went from track to trains with no word: a president waiting to place a station saw it pass."""
     g = to_operating(game_1830())

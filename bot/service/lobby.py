@@ -153,7 +153,7 @@ class Lobby(Table):
             return Reply(embeds=[emb], ephemeral=not opts.get("share"))
         game = await self._game(ctx)
         # a list in the reader's way ("1. ann, 2. bob" / "1. ann、2. bob")
-        seats = M("{seats}", seats=tuple(f"{i}. {p.name}" for i, p in enumerate(ctx.players, 1)))
+        seats = texts.seats_text(game, [p.name for p in ctx.players])
         emb.description = MN("{round} · {n} action", "{round} · {n} actions",
                              round=texts.round_line(game), n=len(game.actions))
         emb.fields.append((M("Seats"), seats))

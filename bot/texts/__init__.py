@@ -68,6 +68,7 @@ from .views import (
     players_embed,
     round_line,
     round_name,
+    seats_text,
     standings_lines,
 )
 from .words import (
@@ -83,6 +84,6 @@ __all__ = [
     "corporations_embed", "describe_action", "draft_summary", "duration_text", "end_reason_text", "game_over_text",
     "game_tag", "help_text", "help_topic_key", "help_topic_word", "hex_name", "history_text", "hours_text",
     "mention", "merge_purchases", "or_set_summary", "players_embed", "reconstruction_note", "reconstruction_notes",
-    "round_line", "round_name", "share_source", "split_message", "standings_lines", "stock_round_summary",
+    "round_line", "round_name", "share_source", "seats_text", "split_message", "standings_lines", "stock_round_summary",
     "train_words", "turn_over_text",
 ]

@@ -3,7 +3,7 @@ lines, the standings and the game's end."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.game import Game
@@ -109,9 +109,19 @@ def standings_lines(game: Game) -> list[Text]:
     for name, worth in ranking:
         i = 1 + sum(1 for _n, w in ranking if w > worth)  # equal worth, equal place (as the picture shows it)
         medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(i, f"{i}.")
-        line = f"{medal} **{name}** {game.fmt(worth)}"
-        out.append(M("{standing} (bankrupt)", standing=line) if game.player(name).bankrupt else line)
+        out.append(_marked(game, name, f"{medal} **{name}** {game.fmt(worth)}"))
     return out
+
+
+def seats_text(game: Game, names: Sequence[str]) -> Msg:
+    """The seats in order ("1. ann, 2. bob (bankrupt)"), a list in the reader's way ("1. ann、2. bob")."""
+    return M("{seats}", seats=tuple(_marked(game, name, f"{i}. {name}") for i, name in enumerate(names, 1)))
+
+
+def _marked(game: Game, name: str, line: str) -> Text:
+    """A player's line, marked when the player is out of the game."""
+    out = any(p.name == name and p.bankrupt for p in game.players)
+    return M("{standing} (bankrupt)", standing=line) if out else line
 
 
 END_REASONS: dict[str, Msg] = {
