@@ -256,6 +256,17 @@ async def test_an_undone_purchase_is_named_as_it_was_made(svc: Service) -> None:
     assert "price" not in r.text.split("undoes an action:")[1].split("\n")[0]
 
 
+def test_an_undone_purchase_from_another_corporation_names_the_price_agreed() -> None:
+    """It read "PRR: Buy NYC's 2-train (name a price)": the menu's words for a move already made at a price."""
+    from bot.texts import action_summary
+
+    g = to_operating(game_1830())
+    train = next(t for t in g.trains if t.name == "2")
+    train.owner = "NYC"
+    a = {"type": "buy_train", "entity": "PRR", "train": train.id, "price": 50}
+    assert str(action_summary(g, a, False)) == "PRR: buy NYC's 2-train for $50"
+
+
 def test_a_game_ended_in_an_operating_round_ends_the_standings_there() -> None:
     """The standings chart's last point was labelled with the stock round before (SR 1, twice on the axis)."""
     g = to_operating(game_1830())

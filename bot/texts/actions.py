@@ -170,4 +170,17 @@ def action_summary(game: Game, a: Mapping[str, Any], drafting: bool) -> Text:
     """How an undo prompt names an action; hides the amount of a sealed bid while bids are secret."""
     if a.get("type") == "bid" and not a.get("company") and drafting:
         return M("{entity}'s sealed bid", entity=a["entity"])
+    if a.get("type") == "buy_train" and a.get("price") is not None:
+        seller = _train_owner(game, a)
+        if seller is not None and seller != POOL:
+            # a menu asks for the price of another corporation's train; a move made names the one agreed
+            return M("{entity}: buy {owner}'s {train}-train for {price}", entity=a.get("entity"), owner=seller,
+                     train=train_words(game, str(a["train"])).get("train"), price=game.fmt(int(a["price"])))
     return M("{entity}: {action}", entity=a.get("entity"), action=describe_action(game, a))
+
+
+def _train_owner(game: Game, a: Mapping[str, Any]) -> str | None:
+    try:
+        return game.train(str(a["train"])).owner
+    except Exception:
+        return None
