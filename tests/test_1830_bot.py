@@ -86,7 +86,7 @@ async def test_the_private_auction_and_the_bo_par_in_the_bot(svc: Service) -> No
     assert last is not None
     text = last.full_text()
     order = [text.index(s) for s in ("End of SR 1", "Operating round 1.1 begins", "receives $",
-                                     "End of the operating rounds", "Stock round 2 begins")]
+                                     "End of the operating rounds", "No corporation operated", "Stock round 2 begins")]
     assert order == sorted(order), text
 
 

@@ -143,4 +143,6 @@ def or_set_summary(game: Game, entries: Sequence[Mapping[str, Any]], since_messa
     events = [t for _i, t in game.messages[since_message:] if _is_event(t) and t not in said]
     if events:
         parts.append(Join((M("__Events__"), bullets(events))))
+    if len(parts) == 1:
+        parts.append(M("· No corporation operated."))  # none had floated: only the privates paid
     return Join(tuple(parts))
