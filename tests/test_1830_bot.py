@@ -75,8 +75,23 @@ async def test_the_private_auction_and_the_bo_par_in_the_bot(svc: Service) -> No
     menu = next(c for row in r.all()[-1].components for c in row if isinstance(c, Select))
     assert sorted(str(o.label) for o in menu.options) == sorted(f"Start B&O at ${p}" for p in (67, 71, 76, 82, 90, 100))
     value = next(o.value for o in menu.options if str(o.label) == "Start B&O at $90")
-    assert (await svc.click(CH, GUILD, USERS[owner], menu.custom_id, [value])).ok
+    after = await svc.click(CH, GUILD, USERS[owner], menu.custom_id, [value])
+    assert after.ok, after.text
     assert (await state(svc))[1].price("B&O") == 90
+    # seven corporations at six prices do not fit one menu: a menu of corporations, each answered with its pars
+    _row, game = await state(svc)
+    now, other = USERS[game.current_entity], next(u for n, u in USERS.items() if n != game.current_entity)
+    corps = next(c for row in after.all()[-1].components for c in row if isinstance(c, Select)
+                 and str(c.placeholder) == "Start a corporation…")
+    assert [o.value for o in corps.options] == ["PRR", "NYC", "CPR", "C&O", "ERIE", "NYNH", "B&M"]
+    refused = await svc.click(CH, GUILD, other, corps.custom_id, ["PRR"])
+    assert not refused.ok and refused.text.startswith("It is not your turn."), refused.text
+    asked = await svc.click(CH, GUILD, now, corps.custom_id, ["PRR"])
+    assert asked.ok and asked.ephemeral, asked.text
+    prices = next(c for row in asked.components for c in row if isinstance(c, Select))
+    assert [str(o.label) for o in prices.options] == [f"Start PRR at ${p}" for p in (67, 71, 76, 82, 90, 100)]
+    chosen = await svc.click(CH, GUILD, now, prices.custom_id, [prices.options[3].value])
+    assert chosen.ok and "starts PRR at $82" in chosen.text, chosen.text
     # nobody buys more: no corporation floats, so the operating round is the privates' income alone and the next
     # stock round starts in the same move; each summary closes its own round
     last = None

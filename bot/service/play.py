@@ -24,6 +24,7 @@ from .. import pictures as jobs
 from ..commands import ANY_ENTITY, Command, decode_action, encode_action, make_custom_id
 from ..storage import GameRow, PlayerRow
 from .ids import normalise_ids
+from .prompt import PAR_CORPORATION
 from .replies import Button, Picture, Refusal, Reply, merge
 from .table import Ctx, Table, drafting, game_result, turn_moves
 from .views import routes_text
@@ -368,6 +369,8 @@ class Play(Table):
                             "Now: {turn}", turn=game.describe_turn()))
         if key == OWN_ROUTES:
             return await self._run_own_routes(ctx, game, state)
+        if key == PAR_CORPORATION:
+            return self._par_menu(ctx, game, state, values)
         if key.startswith("a:"):
             raw = key[2:]
         elif key.startswith("s:"):

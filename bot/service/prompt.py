@@ -23,6 +23,8 @@ from .views import routes_text
 
 log = logging.getLogger("stationmaster.service")
 
+PAR_CORPORATION = "pc"  # the key of the menu of corporations to start; a choice is answered with its pars
+
 
 class Prompt(Table):
     def _prompt(self, ctx: Ctx, game: Game, previous: Sequence[str]) -> Reply:
@@ -164,9 +166,16 @@ class Prompt(Table):
         for a in legal:
             if a["type"] == "pass":
                 button(a, M("Pass") if game.round.kind != "operating" else M("Pass (skip this step)"))
-        # the pars, where they fit one menu (1830's B&O par, set by the BO's buyer): many corporations at many
-        # prices stay with `/stock par`
-        select("s:par", M("Start a corporation…"), [a for a in legal if a["type"] == "par"])
+        # the pars in one menu where they fit (1830's B&O par, set by the BO's buyer); else the corporations, each
+        # choice answered with a menu of its pars (8 corporations at 6 prices are more than a menu holds)
+        corps = list(dict.fromkeys(str(a["corporation"]) for a in legal if a["type"] == "par"))
+        pars = sorted((a for a in legal if a["type"] == "par"),
+                      key=lambda a: (corps.index(str(a["corporation"])), *_par_order(a)))
+        if len(pars) <= 25:
+            select("s:par", M("Start a corporation…"), pars)
+        elif len(corps) <= 25 and (cid := make_custom_id(row.id, state, PAR_CORPORATION)):
+            selects.append(Select(cid, M("Start a corporation…"),
+                                  [SelectOption(texts.corp_label(game, c), c) for c in corps]))
         select("s:buy", M("Buy a share…"), [a for a in legal if a["type"] == "buy_shares"])
         select("s:sell", M("Sell shares…"), [a for a in legal if a["type"] == "sell_shares"])
         select("s:token", M("Place a token…"), [a for a in legal if a["type"] in ("place_token", "hex_token")
@@ -181,6 +190,26 @@ class Prompt(Table):
         for s in selects:
             rows.append([s])
         return rows[:5]
+
+    def _par_menu(self, ctx: Ctx, game: Game, state: str, values: list[str]) -> Reply:
+        """The answer to a corporation chosen in the prompt's menu: its pars, as a menu to the chooser only."""
+        row = ctx.row
+        assert row is not None
+        seat = self._need_seat(ctx)
+        corp = values[0] if values else ""
+        pars = sorted((a for a in self.legal(row.id, game)
+                       if a["type"] == "par" and a["corporation"] == corp and a["entity"] == seat.name), key=_par_order)
+        if not pars:
+            if seat.name not in game.acting_players():
+                raise Refusal(M("It is not your turn. {turn}", turn=game.describe_turn()))
+            raise Refusal(M("{corp} cannot be started now. {turn}", corp=corp, turn=game.describe_turn()))
+        reply = Reply(text=M("{corp}: choose its par price.", corp=texts.corp_label(game, corp)), ephemeral=True)
+        cid = make_custom_id(row.id, state, "s:par")
+        options = [SelectOption(texts.describe_action(game, a), v) for a in pars[:25]
+                   if len(v := encode_action(a)) <= 100]
+        if cid and options:
+            reply.components = [[Select(cid, M("Par price…"), options)]]
+        return reply
 
     def _show_routes(self, ctx: Ctx, game: Game, seat: PlayerRow) -> Reply:
         row = ctx.row
@@ -205,6 +234,11 @@ class Prompt(Table):
             reply.components = [[Button(M("Run trains for {revenue}", revenue=game.fmt(best.revenue)), cid,
                                         "primary")]]
         return reply
+
+
+def _par_order(a: Mapping[str, Any]) -> tuple[int, int]:
+    """A corporation's pars as autocomplete lists them: lowest price first."""
+    return int(a["price"]), int(a.get("size") or 0)
 
 
 def _from_player(game: Game, a: Mapping[str, Any]) -> bool:
