@@ -144,7 +144,7 @@ async def test_lifecycle_create_join_leave_start(svc: Service) -> None:
     assert (await do(svc, CAROL, "game join")).ok
     assert not (await do(svc, DAVE, "game start")).ok  # not seated, not admin
     lobby = await do(svc, DAVE, "game status")
-    assert "alice, bob, carol" in lobby.full_text()
+    assert "Gathering players — seated: alice, bob, carol." in lobby.full_text(), lobby.full_text()
     r = await do(svc, BOB, "game start")
     assert r.ok
     order = seat_order(["alice", "bob", "carol"], SEED)

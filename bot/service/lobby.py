@@ -148,7 +148,8 @@ class Lobby(Table):
                      reminders=texts.hours_text(row.reminder_interval), pictures=_image_mode_text(row.image_mode),
                      language=LANGUAGES[row.language], options=_options_text(row.options))
         if row.status == "lobby":
-            emb.description = M("Gathering players. {hint}", hint=self._lobby_hint(ctx))
+            # the hint runs on in lower case ("seated: …", "an imported game; …")
+            emb.description = M("Gathering players — {hint}", hint=self._lobby_hint(ctx))
             emb.fields.append((M("Settings"), settings))
             return Reply(embeds=[emb], ephemeral=not opts.get("share"))
         game = await self._game(ctx)
