@@ -160,7 +160,7 @@ def _wrap(name: str, f: Font, max_w: float) -> list[str]:
         splits = [(name[:i], name[i:]) for i in cuts]
     else:
         return [name]
-    return _narrowest([list(s) for s in splits], f)
+    return _narrowest([list(s) for s in splits], f, name)
 
 
 def _wrap_narrow(name: str, f: Font) -> list[str]:
@@ -173,7 +173,7 @@ def _wrap_narrow(name: str, f: Font) -> list[str]:
     n = len(pieces)
     splits = [[_join(pieces[:i]), _join(pieces[i:j]), _join(pieces[j:])]
               for i in range(1, n - 1) for j in range(i + 1, n)]
-    return _narrowest(splits, f)
+    return _narrowest(splits, f, name)
 
 
 def _join(pieces: list[str]) -> str:
@@ -181,8 +181,9 @@ def _join(pieces: list[str]) -> str:
     return "".join(p if p.endswith("-") else p + " " for p in pieces).rstrip()
 
 
-def _narrowest(splits: list[list[str]], f: Font) -> list[str]:
-    best: list[str] = []
+def _narrowest(splits: list[list[str]], f: Font, name: str) -> list[str]:
+    """The split whose widest line is narrowest; the name whole where there is no split."""
+    best: list[str] = [name]
     best_w = math.inf
     for lines in splits:
         w = max(text_size(f, t)[0] for t in lines)
