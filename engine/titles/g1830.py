@@ -403,7 +403,7 @@ class Rules1830(PrivateAuction, Privates1830, HomeStations, TitleRules):
             if sym in game.market.positions:  # a share of a corporation not yet started (the M&H's) has no price
                 for _ in range(n):
                     game.market.move(sym, 1, 0)
-            game.say(MN("{player}'s {n} share of {corp} go to the pool.", "{player}'s {n} shares of {corp} go to the "
+            game.say(MN("{player}'s {n} share of {corp} goes to the pool.", "{player}'s {n} shares of {corp} go to the "
                         "pool.", player=player, n=n, corp=sym))
             if corp.president is not None:
                 game.update_presidency(sym)
