@@ -9,7 +9,7 @@ from typing import Any
 from engine.describe import rotation_words
 from engine.game import Game
 from engine.messages import MN, M, Msg, Text
-from engine.state import POOL
+from engine.state import POOL, Train
 from engine.stock import share_price
 
 
@@ -116,11 +116,16 @@ def train_words(game: Game, train_id: str) -> Msg:
         return M("train")
 
 
-def _train_label(game: Game, a: Mapping[str, Any]) -> Msg:
+def _train_of(game: Game, a: Mapping[str, Any]) -> Train | None:
+    """The train an action names, if it is one of the game's (a type such as "3" is not)."""
     try:
-        t = game.train(str(a["train"]))
+        return game.train(str(a["train"]))
     except Exception:
-        t = None
+        return None
+
+
+def _train_label(game: Game, a: Mapping[str, Any]) -> Msg:
+    t = _train_of(game, a)
     variant = a.get("variant") or (t.variant if t else a["train"])
     if t is not None and t.owner not in (None, POOL):
         return M("Buy {owner}'s {train}-train (name a price)", owner=t.owner, train=t.variant)
@@ -171,16 +176,10 @@ def action_summary(game: Game, a: Mapping[str, Any], drafting: bool) -> Text:
     if a.get("type") == "bid" and not a.get("company") and drafting:
         return M("{entity}'s sealed bid", entity=a["entity"])
     if a.get("type") == "buy_train" and a.get("price") is not None:
-        seller = _train_owner(game, a)
-        if seller is not None and seller != POOL:
+        t = _train_of(game, a)
+        if t is not None and t.owner not in (None, POOL):
             # a menu asks for the price of another corporation's train; a move made names the one agreed
-            return M("{entity}: buy {owner}'s {train}-train for {price}", entity=a.get("entity"), owner=seller,
-                     train=train_words(game, str(a["train"])).get("train"), price=game.fmt(int(a["price"])))
+            return M("{entity}: buy {owner}'s {train}-train for {price}", entity=a.get("entity"), owner=t.owner,
+                     train=t.variant, price=game.fmt(int(a["price"])))
     return M("{entity}: {action}", entity=a.get("entity"), action=describe_action(game, a))
 
-
-def _train_owner(game: Game, a: Mapping[str, Any]) -> str | None:
-    try:
-        return game.train(str(a["train"])).owner
-    except Exception:
-        return None
