@@ -633,6 +633,49 @@ def test_rule_4_2_5_2_bankruptcy_only_after_every_legal_sale() -> None:
         c.value for c in g.companies.values() if c.owner == "Ann" and not c.closed)
 
 
+def _ann_must_raise(need: int, tag_shares: int) -> Game:
+    """Ann with no cash, her ABC (3 shares, one of them sellable at $80) and ``tag_shares`` of TAG ($60): ABC's
+    treasury leaves ``need`` of the $100 train to her."""
+    g = _abc_without_trains()
+    for c in g.certs:  # scaffolding: the holdings and purses the rule needs
+        if c.owner == "Ann" and c.corp == "TAG" and g.shares_held("Ann", "TAG") > tag_shares:
+            c.owner = "Bob"
+    g.pay("ABC", BANK, g.corps["ABC"].cash - (100 - need))
+    g.pay("Ann", BANK, g.player("Ann").cash)
+    assert g.round.cheapest_price(g) == 100 and g.price("ABC") == 80 and g.price("TAG") == 60
+    return g
+
+
+def test_rule_4_2_5_2_d_what_is_kept_is_less_than_every_certificate_sold_brought() -> None:
+    """(d) holds over all the sales for one train: after a $60 TAG share and an $80 ABC share Ann would keep $65 of
+    the $75 she owes, more than the TAG share brought; she sells the second TAG share instead."""
+    g = _ann_must_raise(75, 2)
+    act(g, type="sell_shares", entity="Ann", corporation="TAG", count=1)
+    second = g.price("TAG")
+    assert g.player("Ann").cash == 60 and second < 60
+    assert g.round.emergency_sales(g, "Ann") == [("TAG", 1)]
+    with pytest.raises(GameError, match=r"Ann would keep \$65 once the train is paid, and that must be less than the "
+                                        r"least any one certificate sold brought \(\$60\)"):
+        act(g, type="sell_shares", entity="Ann", corporation="ABC", count=1)
+    act(g, type="sell_shares", entity="Ann", corporation="TAG", count=1)
+    act(g, type="buy_train", entity="ABC", train="2-3")
+    assert g.player("Ann").cash == 60 + second - 75 < second and g.corps["ABC"].cash == 0
+
+
+def test_rule_4_2_5_2_d_a_sale_no_later_sale_can_finish_is_refused() -> None:
+    """With one TAG share, selling it first would leave only ABC to cover the last $15, and Ann would keep $65: the
+    TAG sale is refused at once, while ABC alone (keeping $5) is allowed. Bankruptcy is not offered."""
+    g = _ann_must_raise(75, 1)
+    assert g.round.emergency_sales(g, "Ann") == [("ABC", 1)]
+    assert not any(a.type == "bankrupt" for a in g.legal_actions())
+    with pytest.raises(GameError, match="however Ann went on selling, more would be kept"):
+        act(g, type="sell_shares", entity="Ann", corporation="TAG", count=1)
+    assert g.player("Ann").cash == 0 and g.shares_held("Ann", "TAG") == 1  # the refusal changed nothing
+    act(g, type="sell_shares", entity="Ann", corporation="ABC", count=1)
+    act(g, type="buy_train", entity="ABC", train="2-3")
+    assert g.player("Ann").cash == 5
+
+
 RECORD_3P = str(RECORDS / "18AL-3p-bankrupt.json")
 
 

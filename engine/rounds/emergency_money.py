@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from .. import stock
 from ..actions import Bankrupt, SellShares
 from ..errors import GameError
-from ..messages import M
+from ..messages import M, Msg
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -24,6 +24,7 @@ class EmergencyMoney:
     corp: str | None
     emergency_sold: list[str]
     emergency_raised: int
+    emergency_least: int | None
 
     def must_raise(self, game: Game) -> bool:
         """The corporation has no train and cannot pay for any bank or pool train itself."""
@@ -46,7 +47,9 @@ class EmergencyMoney:
         problem = game.rules.emergency_sale_problem(game, self, pres, corp_sym, act.count)
         if problem:
             raise GameError(problem)
+        price = game.price(corp_sym)
         self.emergency_raised += stock.sell(game, pres, corp_sym, act.count, keep_presidency_of=self.corp)
+        self.emergency_least = price if self.emergency_least is None else min(self.emergency_least, price)
         self.emergency_sold.append(corp_sym)
 
     def _buy_train_bankrupt(self, game: Game, act: Bankrupt) -> None:
@@ -79,6 +82,48 @@ class EmergencyMoney:
                     out.append((csym, n))
         return out
 
+    def leftover_problem(self, game: Game, pres: str, corp_sym: str, count: int) -> Msg | None:
+        """Why selling ``count`` of ``corp_sym`` now cannot end with what the president keeps after the train below
+        what the least certificate sold brought (18AL 4.2.5.2(d)), or None if some way of selling on can.
+
+        Where nothing he may sell would cover the train, every sale is allowed: he is bankrupt once he has made
+        them. Every sale of the set counts, so a cheap sale followed by one that alone would have covered the rest is
+        refused at the cheap one, while the sale that alone covers it is still allowed. The search may try every
+        way of selling on (share by share or several at once, the price dropping as it goes): orders do not
+        matter, only the totals and the least price of each corporation's sales.
+        """
+        assert self.corp is not None
+        need = self.cheapest_price(game) - game.corps[self.corp].cash
+        price = game.price(corp_sym)
+        least = price if self.emergency_least is None else min(self.emergency_least, price)
+        short = need - game.available_cash(pres) - count * price
+        if short <= 0:
+            if -short < least:
+                return None
+            return M("Sell just enough: after this sale {player} would keep {left} once the train is paid, and that "
+                     "must be less than the least any one certificate sold brought ({least}).", player=pres,
+                     left=game.fmt(-short), least=game.fmt(least))
+        if self.raisable(game, pres) < need:
+            return None  # no way of selling covers the train: he sells what he may, then is bankrupt
+        repeated = game.rules.repeated_emergency_sales
+        states = {(0, least)}  # (raised by further sales, the least a certificate sold brought)
+        for sym in game.corps:
+            done = count if sym == corp_sym else 0
+            if not repeated and (done or sym in self.emergency_sold):
+                continue
+            outcomes = _sale_outcomes(game, pres, sym, done, self.corp, repeated)
+            if not outcomes:
+                continue
+            grown = set(states)
+            for raised, low in states:
+                if raised < short:  # a set already covering is only worse with more sold
+                    grown.update((raised + r, min(low, p)) for r, p in outcomes)
+            states = {(r, low) for r, low in grown if r < short or r - short < low}
+            if any(r >= short for r, _ in states):
+                return None
+        return M("Sell just enough: after this sale, however {player} went on selling, more would be kept once the "
+                 "train is paid than the least any one certificate sold brought. Choose another sale.", player=pres)
+
     def president_contribution_limit(self, game: Game, pres: str) -> int:
         """What the president may pay toward a train bought from another corporation: his cash, less the
         proceeds of this turn's emergency sales where the title says he may contribute only cash on hand."""
@@ -99,6 +144,31 @@ class EmergencyMoney:
                     total += n * game.price(sym)
                     break
         return total
+
+
+def _sale_outcomes(game: Game, pres: str, sym: str, done: int, operating: str,
+                   repeated: bool) -> set[tuple[int, int]]:
+    """(proceeds, least price) of every way the president may still sell ``sym`` after ``done`` shares of it: one
+    sale or, where repeated sales are allowed, several, each at the price the ones before it left."""
+    held = game.shares_held(pres, sym)
+    counts = [k for k in range(1, held - done + 1)
+              if stock.sell_problem(game, pres, sym, done + k, keep_presidency_of=operating) is None]
+    if not counts:
+        return set()
+    prices = game.rules.sale_prices(game, sym, done + max(counts))[done:]
+    out: set[tuple[int, int]] = set()
+
+    def split(sold: int, left: int, raised: int) -> None:
+        for g in range(1, left + 1) if repeated else (left,):
+            p = prices[sold]
+            if g == left:
+                out.add((raised + g * p, p))
+            else:
+                split(sold + g, left - g, raised + g * p)
+
+    for k in counts:
+        split(0, k, 0)
+    return out
 
 
 def _largest(sales: list[tuple[str, int]]) -> list[tuple[str, int]]:

@@ -63,6 +63,7 @@ class OperatingRound(TrainStep, EmergencyMoney, Tracked):
         self.bank_types_bought: list[str] = []
         self.emergency_sold: list[str] = []
         self.emergency_raised = 0  # what the president's emergency sales brought in this turn
+        self.emergency_least: int | None = None  # the least one certificate of those sales brought
         self.summary: list[Text] = []
         self.done = False
         self.order: list[str] | None = None  # fixed at the start where the title says so (1830)
@@ -97,6 +98,7 @@ class OperatingRound(TrainStep, EmergencyMoney, Tracked):
         self.corp = waiting[0] if self.order is not None else game.market.operating_order(waiting)[0]
         self.lays, self.company_uses, self.token_placed = [], [], False
         self.bank_types_bought, self.emergency_sold, self.emergency_raised = [], [], 0
+        self.emergency_least = None
         self.revenue, self.routes = 0, None
         corp = game.corps[self.corp]
         game.say(M("{corp} operates (president {president}, treasury {cash}).", corp=self.corp,

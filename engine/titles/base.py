@@ -78,6 +78,9 @@ class TitleRules:
     sell_down_before_buying = False
     # a president raising money for a train sells only what the train needs (18AL, 18EZ)
     sell_only_what_is_needed = False
+    # and, of all the president's sales for one train, what he keeps after it is less than the least any one
+    # certificate brought (18AL 4.2.5.2(d)); needs sell_only_what_is_needed
+    leftover_below_every_sale = False
     # a corporation with no legal route need not own a train (18AL 4.2.5, 18EZ 2.8)
     train_needed_only_with_route = False
     # new track may dead-end against a grey hex's blank side (18EZ 2.3: only the grid's edge is off limits, and a red
@@ -509,7 +512,23 @@ class TitleRules:
         if game.available_cash(player) + (count - 1) * price >= need:
             return M("Sell only what the train needs: {player} would already have {amount} with {n} fewer.",
                      player=player, amount=game.fmt(need), n=count - 1)
+        if self.leftover_below_every_sale:
+            return rnd.leftover_problem(game, player, corp, count)
         return None
+
+    def sale_prices(self, game: Game, corp: str, count: int) -> list[int]:
+        """The share price now and after each of ``count`` shares sold, as ``move_price_on_sale`` moves it (a title
+        that moves it otherwise and uses ``leftover_below_every_sale`` says so here too)."""
+        r, c = game.market.positions[corp]
+        prices = [game.price(corp)]
+        for _ in range(count):
+            below = game.market.cell(r + 1, c)
+            if below is not None:
+                r += 1
+                prices.append(below.price)
+            else:
+                prices.append(prices[-1])
+        return prices
 
     def label_problem(self, game: Game, hex_id: str, tile_id: str) -> Msg | None:
         """A labelled hex takes only tiles with its label, and a labelled tile only such hexes."""

@@ -345,7 +345,7 @@ class Rules18FL(FLPrivates, FLTokens, TitleRules):
         if corp.president is None:
             rnd._end_turn(game)
         else:
-            rnd.emergency_sold = []
+            rnd.emergency_sold, rnd.emergency_least = [], None
 
     def _pass_presidency(self, game: Game, sym: str, old: str) -> None:
         corp = game.corps[sym]
