@@ -761,6 +761,12 @@ async def test_admin_end_posts_standings_and_keeps_the_game(svc: Service) -> Non
     listing = await do(svc, ALICE, "game finished")
     assert "#1 18FL" in listing.text and "an administrator ended the game" in listing.text
     assert (await svc.current_game(CH)) is None
+    status = (await do(svc, BOB, "game status")).embeds[0]  # where the table's game stands: its result
+    assert status.title == "Game #1 — 18FL" and status.description == "🏁 Game over — an administrator ended the game."
+    fields = dict(status.fields)
+    places = fields["Final standings (net worth)"].splitlines()
+    assert len(places) == 3 and places[0].startswith("1. ")
+    assert "`/game create` starts a new game" in fields["Next"]
     svc._evict(1)
     final = await do(svc, DAVE, "view standings")  # views show the last finished game, replayed from its log
     assert final.ok and "Net worth" in final.text and final.pictures

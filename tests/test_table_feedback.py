@@ -368,11 +368,14 @@ async def test_after_the_end_the_table_is_told_the_game_ended(svc: Service) -> N
     g = to_operating(game_1830())
     await _seated(svc, g)
     row, _game = await state(svc)
-    await svc.store.set_status(row.id, "finished", 1.0)
+    await svc.store.set_status(row.id, "finished", 1.0,
+                               {"reason": "bank", "standings": [["ann", 900], ["bob", 900], ["cy", 800]]})
     svc._evict(row.id)
     r = await do(svc, BOB, "pass")
     assert not r.ok and "The game of 1830 in this channel has ended" in r.text, r.text
-    assert "has ended" in (await do(svc, BOB, "game status")).text
+    status = (await do(svc, BOB, "game status")).embeds[0]  # the status of an ended game is its result
+    assert status.description.startswith("🏁 Game over — ") and status.description != "🏁 Game over — bank.", status
+    assert dict(status.fields)["Final standings (net worth)"] == "1. ann $900\n1. bob $900\n3. cy $800"
 
 
 def test_money_below_zero_reads_with_its_minus_first() -> None:

@@ -142,6 +142,21 @@ class Lobby(Table):
     async def _cmd_status(self, ctx: Ctx, opts: dict[str, Any]) -> Reply:
         row = ctx.row
         if row is None:
+            ended = await self.store.finished_games(ctx.channel_id, limit=1)
+            if ended and ended[0].status == "finished":
+                # the table asks where its game stands: the last one's result, not a pointer to another command
+                last = ended[0]
+                emb = Embed(M("Game #{game} — {title}", game=last.id, title=last.title))
+                reason = texts.end_reason_text((last.result or {}).get("reason"))
+                emb.description = M("🏁 Game over — {reason}.", reason=reason)
+                values = [v for _, v in (last.result or {}).get("standings") or []]
+                # equal net worths share a place, as the medals of the game-over post do
+                ranking = [f"{1 + sum(w > v for w in values)}. {entry}" for v, entry in zip(values, _standings(last),
+                                                                                     strict=True)]
+                if ranking:
+                    emb.fields.append((M("Final standings (net worth)"), "\n".join(ranking)))
+                emb.fields.append((M("Next"), M("`/game create` starts a new game in this channel.")))
+                return Reply(embeds=[emb], ephemeral=not opts.get("share"))
             return Reply(text=await self._no_game(ctx), ephemeral=not opts.get("share"))
         emb = Embed(M("Game #{game} — {title}", game=row.id, title=row.title))
         settings = M("Reminders: {reminders} · pictures: {pictures} · language: {language}\nOptions: {options}",
@@ -273,15 +288,12 @@ class Lobby(Table):
             return Reply(text=M("No finished games in this channel yet."), ephemeral=not opts.get("share"))
         lines: list[Text] = [M("**Finished games in this channel**")]
         for r in rows:
-            res = r.result or {}
             if r.status == "abandoned":
                 lines.append(M("#{game} {title} — abandoned", game=r.id, title=r.title))
                 continue
-            standings = res.get("standings") or []
-            fmt = load_title(r.title).fmt
-            ranking = tuple(f"{n} {fmt(int(v))}" for n, v in standings[:6])
             lines.append(M("#{game} {title} — {reason}: {standings}", game=r.id, title=r.title,
-                           reason=texts.end_reason_text(res.get("reason")), standings=ranking))
+                           reason=texts.end_reason_text((r.result or {}).get("reason")),
+                           standings=tuple(_standings(r)[:6])))
         return Reply(text=Join(tuple(lines)), ephemeral=not opts.get("share"))
 
     async def _cmd_replace(self, ctx: Ctx, opts: dict[str, Any]) -> Reply:
@@ -416,6 +428,12 @@ def game_words(row: GameRow | None) -> Text:
 
 def _options_text(options: dict[str, Any]) -> Text:
     return ", ".join(f"{k}" + ("" if v is True else f"={v}") for k, v in options.items()) or M("none")
+
+
+def _standings(row: GameRow) -> list[str]:
+    """A finished game's standings as stored with it, best first: "ann $5,000"."""
+    fmt = load_title(row.title).fmt
+    return [f"{n} {fmt(int(v))}" for n, v in ((row.result or {}).get("standings") or [])]
 
 
 def _image_mode_text(mode: str) -> Text:
