@@ -155,6 +155,18 @@ def test_2_sell_buy_sell_and_no_buying_back_what_was_sold() -> None:
     refused(g, "buy_shares", "already bought", corporation="B&O", source="ipo")
 
 
+def test_2_a_private_changes_hands_between_players_only_as_the_buyers_purchase() -> None:
+    """NOTES 2: buying a private from another player "uses the turn's one purchase": on the seller's turn the
+    buyer makes none, so bob's CS cannot go to carol then (the bot asks the owner on the buyer's turn)."""
+    g = _sr2()
+    assert g.current_entity == "bob" and g.companies["CS"].owner == "bob"
+    refused(g, "buy_company", "only on the buyer's turn", entity="carol", company="CS", price=40)
+    act(g, "pass")
+    act(g, "buy_company", company="CS", price=40)  # carol's turn: her purchase
+    assert g.companies["CS"].owner == "carol"
+    refused(g, "buy_shares", "already bought", corporation="PRR", source="ipo")
+
+
 def test_2_a_sale_that_moves_the_marker_to_the_same_price_says_the_price_stays() -> None:
     g = _sr2()
     g.market.place("PRR", 5, 6)  # $67, with $67 below it in the column (and below that)
@@ -226,7 +238,9 @@ def test_2_a_holding_left_over_60_percent_is_sold_down_at_the_next_turn() -> Non
     assert not g.rules.holding_limit_waived(g, "PRR")
     while g.current_entity != "alice":
         act(g, "pass")
-    refused(g, "buy_shares", "You hold 70% of PRR, over the limit of 60%: sell down to it before you buy",
+    assert str(g.describe_turn()) == ("alice must sell shares first: alice holds 70% of PRR, over the limit of 60% "
+                                      "(SR 2).")
+    refused(g, "buy_shares", "alice holds 70% of PRR, over the limit of 60%: sell down to it before you buy",
             corporation="B&O", source="ipo")
     refused(g, "pass", "over the limit of 60%: sell enough to comply before ending your turn")
     act(g, "sell_shares", corporation="PRR", count=1)

@@ -159,6 +159,8 @@ def test_1_5_over_the_certificate_limit_sell_down_before_ending_the_turn_q18() -
             if g.cert_count(who) <= 8 and g.shares_held(who, sym) < 5:
                 cert.owner = who
     assert g.cert_count(who) == 9
+    assert str(g.describe_turn()).startswith(f"{who} must sell shares first: {who} holds 9 certificates, over the "
+                                             "limit of 8 (SDR 2).")  # no "or pass": passing is refused
     with pytest.raises(GameError, match="over the limit of 8: sell enough"):
         act(g, type="pass", entity=who)
     assert not any(a.type in ("buy_shares", "par") for a in g.legal_actions())

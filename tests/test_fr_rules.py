@@ -255,6 +255,15 @@ def test_rule_5_extra_lay_needs_the_private() -> None:
             rotation=1)
 
 
+def test_rule_4_a_corporation_pays_at_least_half_the_face_value_of_0_rounded_up() -> None:
+    """1830's "between half and double its face value" for #0's odd 15fr: 8fr to 30fr (7fr is below half)."""
+    g = operating({"SO": 100})
+    to_step(g, "SO", "track")
+    bought(g, "3")
+    assert sorted(a["price"] for a in legal(g, type="buy_company", company="TB")) == [8, 15, 30]
+    refused(g, "TB", type="buy_company", entity="SO", company="TB", price=7)
+
+
 # -- 6, 7, 8, 9: stock ----------------------------------------------------------------------------------------
 def test_rule_6_bids_in_multiples_of_5() -> None:
     g = new_game("18FR-RCE", P4)
@@ -671,6 +680,7 @@ def test_rule_27_upgrade_offers_the_port_side() -> None:
     act(g, type="assign", entity="SO", target="H6")
     assert g.board.hexes["H6"].tokens[0] == [None, "SO"] and fr_state(g).port_markers["Bordeaux"] == "SO"
     assert "SO took the Bordeaux port marker" in [str(t) for t in g.round.summary]
+    assert g.round.step != "track"  # the upgrade was its build: nothing is left of the track step to pass
 
 
 def test_rule_27_offer_declined_by_any_other_action() -> None:

@@ -169,14 +169,16 @@ class TitleRules:
             count = game.cert_count(player)
             if count > limit and any(rnd.sell_problem(game, player, s, 1) is None for s in game.corps
                                      if s not in sold):
-                return M("You hold {n} certificates, over the limit of {limit}", n=count, limit=limit)
+                return M("{player} holds {n} certificates, over the limit of {limit}", player=player, n=count,
+                         limit=limit)
         if self.over_limit_kept:
             cap = game.holding_limit_percent()
             for s in game.corps:
                 pct = game.percent_of(s, game.shares_held(player, s))
                 if pct > cap and not self.holding_limit_waived(game, s) and s not in sold and \
                         rnd.sell_problem(game, player, s, 1) is None:
-                    return M("You hold {pct}% of {corp}, over the limit of {limit}%", pct=pct, corp=s, limit=cap)
+                    return M("{player} holds {pct}% of {corp}, over the limit of {limit}%", player=player, pct=pct,
+                             corp=s, limit=cap)
         return None
 
     def stock_turn_end_problem(self, game: Game, rnd: Any, player: str) -> Msg | None:

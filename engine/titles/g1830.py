@@ -128,6 +128,7 @@ class Rules1830(PrivateAuction, Privates1830, HomeStations, TitleRules):
     over_limit_kept = True  # a price leaving the orange zone may leave a holding over 60% until its next turn
     ipo_at_par = True
     sell_only_what_is_needed = True
+    private_sales_on_sellers_turn = False  # NOTES 2: a private from another player is the buyer's one purchase
     towns_count_toward_distance = True  # a train of N visits N locations, towns among them
     train_needed_only_with_route = True  # a corporation with no train must buy one only if it has a route
     rulings = RULINGS

@@ -25,11 +25,12 @@ class Privates1830:
     """The privates' abilities and the M&H exchange; the turn's steps call them (company_action, special_lays)."""
 
     def company_price_range(self, game: Game, corp: str, company: str) -> tuple[int, int] | None:
-        """NOTES 4, Private companies: phases 3 and 4, half to double face value; never the B&O private."""
+        """NOTES 4, Private companies: phases 3 and 4, half to double face value (at least half: an odd face value,
+        18FR-RCE's 15fr #0, rounds up); never the B&O private."""
         if "3" not in game.bought_train_types or game.data.company(company).abilities.get("no_sale_to_corporation"):
             return None
         value = game.companies[company].value
-        return max(1, value // 2), value * 2
+        return max(1, -(-value // 2)), value * 2
 
     def exchange_options(self, game: Game, company: str) -> list[Certificate]:
         c = game.companies.get(company)

@@ -365,6 +365,7 @@ class Rules18FR(Rules1830):
                 raise GameError(M("No station can move to the port side of {hex}.", hex=hex_id))
             self._move_to_port_side(game, hex_id, others[0])
             self._claim(game, hex_id, others[0])
+            fr_state(game).port_offer = None  # taken: it no longer keeps the track step open
             if not self.more_lays_possible(game, rnd):
                 rnd.advance(game)
             return
