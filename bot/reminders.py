@@ -27,6 +27,7 @@ from .commands import make_custom_id
 from .i18n import Tr, language_of
 from .periodic import Periodic
 from .service import Button, Service
+from .service.reminders import WaitUntil
 
 log = logging.getLogger("stationmaster.reminders")
 
@@ -63,6 +64,9 @@ async def due_notices(service: Service, limit: int = 100) -> list[Notice]:
         if message is None:
             # nobody to wait for (or the game cannot be loaded): stop reminding instead of retrying every period
             await service.store.mark_reminded(row.game_id, now, None, seen=row)
+            continue
+        if isinstance(message, WaitUntil):
+            await service.store.defer_reminder(row.game_id, message.when, seen=row)
             continue
         next_due = now + row.interval if row.interval > 0 else None
         if not await service.store.mark_reminded(row.game_id, now, next_due, seen=row):

@@ -117,6 +117,28 @@ async def test_away_pauses_reminders_and_the_table_sees_it(svc: Service, clock: 
     assert len(await due_notices(svc)) == 1
 
 
+async def test_a_reminder_to_several_members_leaves_out_those_away_and_waits_when_all_are(svc: Service,
+                                                                                          clock: Clock) -> None:
+    """The sealed bids wait for both: bob is away, so alice alone is mentioned; with both away the reminder waits
+    for the first back (the table still reads whom the game waits for)."""
+    assert (await do(svc, ALICE, "game create", CH1, title="18FL", images="request", reminder_hours=12)).ok
+    assert (await do(svc, BOB, "game join", CH1)).ok
+    assert (await do(svc, ALICE, "game start", CH1)).ok
+    assert (await do(svc, BOB, "reminders", 0, away="3d")).ok
+    clock.t += 12 * HOUR
+    (note,) = await due_notices(svc)
+    assert note.mentions == [ALICE.id] and note.text.startswith(f"⏰ Reminder <@{ALICE.id}>: "), note.text
+    assert "from bob, alice" in note.text or "from alice, bob" in note.text
+    assert (await do(svc, ALICE, "reminders", 0, away="1d")).ok
+    clock.t += 12 * HOUR
+    assert await due_notices(svc) == []  # both away: nobody is told
+    reminder = await svc.store.reminder(1)
+    assert reminder is not None and reminder.due_at is not None and reminder.due_at > clock.t
+    clock.t = reminder.due_at  # alice is back first
+    (note,) = await due_notices(svc)
+    assert note.mentions == [ALICE.id]
+
+
 async def test_dm_for_all_games_and_not_now_postpones_by_the_interval(svc: Service, clock: Clock) -> None:
     waiting = await game_waiting_for_one(svc, CH1, (ALICE, BOB), reminder_hours=10)
     assert (await do(svc, waiting, "reminders", 0, via="dm")).ok

@@ -3,14 +3,24 @@ and the text of a due reminder is written here. The loop that finds due reminder
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from engine.game import Game
 from engine.messages import Join, M, Text
 
 from .. import texts
+from ..availability import next_reminder_time
 from ..storage import ReminderRow, Transaction
 from ..texts import mention
 from .replies import User
 from .table import Ctx, Table
+
+
+@dataclass(frozen=True)
+class WaitUntil:
+    """Everyone a reminder would mention is away or in quiet hours: it waits until the first of them may be told."""
+
+    when: float
 
 
 class Reminders(Table):
@@ -35,9 +45,10 @@ class Reminders(Table):
             return None
         return next(iter(vote.needed))
 
-    async def reminder_message(self, reminder: ReminderRow) -> tuple[Text, list[int]] | None:
+    async def reminder_message(self, reminder: ReminderRow) -> tuple[Text, list[int]] | WaitUntil | None:
         """The reminder text (in no language yet: a DM speaks the member's) and whom it mentions, or None if the
-        game is not waiting for anyone."""
+        game is not waiting for anyone. Where it waits for several members (sealed bids, an undo's vote), those away
+        or in their quiet hours are not mentioned; if that is all of them, the reminder waits (``WaitUntil``)."""
         ctx = Ctx(reminder.channel_id, reminder.guild_id, User(0, "reminder"))
         async with self.lock(reminder.channel_id):
             await self._load_ctx(ctx)
@@ -59,10 +70,22 @@ class Reminders(Table):
             undo = self._votes.get((ctx.row.id, "undo"))
             voters = sorted(undo.needed - undo.agreed) if undo is not None and undo.state == self.state_token(
                 game) else []
-        waited = texts.duration_text(self.now() - waiting_since(reminder, self.now()))
+            turn = game.describe_turn()  # read under the lock: a move may come in while preferences are read
+        now = self.now()
+        if reminder.user_id is None and ids + voters:
+            # one member's own preferences are seen by the reminder loop; several members' are seen here
+            allowed = {m.user_id: next_reminder_time(m, now) for m in await self.store.members(ids + voters)}
+            free = {u for u in ids + voters if allowed.get(u, now) <= now}
+            if not free:
+                return WaitUntil(min(allowed.values()))
+            ids, voters = [u for u in ids if u in free], [u for u in voters if u in free]
+        waited = texts.duration_text(now - waiting_since(reminder, now))
+        tag, channel = texts.game_tag(ctx.row), f"<#{reminder.channel_id}>"
         text: Text = M("⏰ Reminder {members}: {game} in {channel} has waited {waited} for you. {turn}",
-                       members=" ".join(mention(i) for i in ids), game=texts.game_tag(ctx.row),
-                       channel=f"<#{reminder.channel_id}>", waited=waited, turn=game.describe_turn())
+                       members=" ".join(mention(i) for i in ids), game=tag, channel=channel, waited=waited,
+                       turn=turn) if ids else \
+            M("⏰ Reminder: {game} in {channel} has waited {waited}. {turn}", game=tag, channel=channel,
+              waited=waited, turn=turn)
         if voters and undo is not None:
             # a move would let the request lapse: the vote is what the table waits for first
             text = Join((text, M("↩️ {member}'s request to undo waits for the vote of {voters} (Agree or Refuse on "
@@ -70,7 +93,6 @@ class Reminders(Table):
                                  voters=" ".join(mention(u) for u in voters))))
             ids += [u for u in voters if u not in ids]
         return text, ids
-
 
 
 def waiting_since(reminder: ReminderRow, now: float) -> float:
