@@ -120,11 +120,12 @@ class Certificates:
         self.summarise(M("{player} became president of {corp}", player=player, corp=corp_sym))
 
     def _holders_after(self, start: str | None, corp_sym: str) -> list[str]:
-        names = [p.name for p in self.players if not p.bankrupt]
+        # seat order from the seat after ``start``, who may have just gone bankrupt himself (18FL 8.4.3)
+        names = [p.name for p in self.players]
         if start in names:
             i = names.index(start)
             names = names[i + 1 :] + names[:i]
-        return names
+        return [n for n in names if not self.player(n).bankrupt]
 
     def _swap_president(self, corp_sym: str, old: str, new: str) -> None:
         pres = self.certs_of(corp_sym)[0]

@@ -7,7 +7,7 @@ import pytest
 from engine import Game
 from engine.errors import GameError
 from engine.invariants import violations
-from tests.fl_helpers import act, drive, sal_broke_at_its_train_step, sal_operating
+from tests.fl_helpers import act, drafted, drive, finish_turn, pass_all, sal_broke_at_its_train_step, sal_operating
 
 
 def test_tallahassee_railroad_lays_an_extra_yellow_tile_and_closes() -> None:
@@ -244,3 +244,40 @@ def new_fl_draft():  # type: ignore[no-untyped-def]
     for p in ("alice", "bob", "carol"):
         act(g, "bid", p, price=0)
     return g
+
+
+def test_rule_8_4_3_a_bankrupt_presidents_corporation_goes_to_the_next_tied_holder_after_him() -> None:
+    """5.4 ties "earliest in Stock Round order after the current President": bob (seat 2) goes bankrupt as SR's
+    president while alice (seat 1) and carol (seat 3) hold two shares each: carol, the next after him, presides."""
+    g = drafted()  # seats: alice, bob, carol
+    act(g, "par", "alice", corporation="L&N", price=70)
+    act(g, "buy_shares", "bob", corporation="L&N")
+    pass_all(g)
+    act(g, "lay_tile", "L&N", hex="B3", tile="9", rotation=1)
+    act(g, "lay_tile", "L&N", hex="B7", tile="4", rotation=1)
+    finish_turn(g, "L&N")
+    drive(g, lambda g: g.phase.name == "4" and g.round.kind == "stock")
+    for p in ("alice", "bob", "carol"):  # set-up: cash enough for the shares below, as if earned
+        g.pay("bank", p, max(0, 400 - g.player(p).cash))
+    while g.pending_discards:
+        act(g, "discard_train", g.current_entity, train=g.trains_of(g.current_entity)[0].id)
+    while g.current_entity != "bob":
+        act(g, "pass", g.current_entity)
+    act(g, "par", "bob", corporation="SR", price=70, size=10)
+    for _ in range(2):
+        act(g, "buy_shares", "carol", corporation="SR")
+        act(g, "buy_shares", "alice", corporation="SR")
+        if g.current_entity == "bob":
+            act(g, "pass", "bob")
+    assert {p: g.shares_held(p, "SR") for p in ("alice", "bob", "carol")} == {"alice": 2, "bob": 2, "carol": 2}
+    pass_all(g)
+    drive(g, lambda g: g.round.kind == "operating" and g.current_entity == "SR" and g.round.step == "track")
+    while g.round.step != "buy_train":
+        act(g, "pass", "SR")
+    g.pay("SR", "bank", g.corps["SR"].cash)  # set-up: neither SR nor bob can pay for a train
+    g.pay("bob", "bank", g.player("bob").cash)
+    while not any(a.type == "bankrupt" for a in g.legal_actions()):
+        g.process(next(a for a in g.legal_actions() if a.type == "sell_shares"))
+    act(g, "bankrupt", "SR")
+    assert g.player("bob").bankrupt and g.corps["SR"].president == "carol"
+    assert not violations(g)
