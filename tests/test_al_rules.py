@@ -676,6 +676,21 @@ def test_rule_4_2_5_2_d_a_sale_no_later_sale_can_finish_is_refused() -> None:
     assert g.player("Ann").cash == 5
 
 
+def test_rule_4_2_5_2_a_after_the_presidents_sales_only_the_cheapest_train_is_bought() -> None:
+    """The corporation may arrange a purchase from another corporation instead of the president's money, not after
+    it: once Ann has sold for the train, TAG's 2-train (which ABC's $25 could pay) is no longer offered."""
+    g = _ann_must_raise(75, 2)
+    tag_train = g.trains_of("TAG")[0].id
+    assert any(a.type == "buy_train" and a.train == tag_train for a in g.legal_actions())  # instead of selling
+    act(g, type="sell_shares", entity="Ann", corporation="ABC", count=1)
+    assert not any(a.type == "buy_train" and a.train == tag_train for a in g.legal_actions())
+    with pytest.raises(GameError, match=r"Ann has sold shares toward the cheapest train: ABC buys that train now, "
+                                        r"for \$100, with Ann paying the rest"):
+        act(g, type="buy_train", entity="ABC", train=tag_train, price=25)
+    act(g, type="buy_train", entity="ABC", train="2-3")
+    assert g.player("Ann").cash == 5 and g.corps["ABC"].cash == 0
+
+
 RECORD_3P = str(RECORDS / "18AL-3p-bankrupt.json")
 
 

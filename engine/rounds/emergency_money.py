@@ -82,6 +82,17 @@ class EmergencyMoney:
                     out.append((csym, n))
         return out
 
+    def committed_problem(self, game: Game) -> Msg | None:
+        """Why the corporation may now buy only the cheapest bank or pool train: its president has sold shares
+        toward it (``sales_commit_to_cheapest_train``); None if it is free to buy otherwise."""
+        if not (game.rules.sales_commit_to_cheapest_train and self.emergency_sold):
+            return None
+        assert self.corp is not None
+        return M("{president} has sold shares toward the cheapest train: {corp} buys that train now, for {price}, "
+                 "with {president} paying the rest, not a train from another corporation or through a private.",
+                 president=game.corps[self.corp].president, corp=self.corp,
+                 price=game.fmt(self.cheapest_price(game)))
+
     def leftover_problem(self, game: Game, pres: str, corp_sym: str, count: int) -> Msg | None:
         """Why selling ``count`` of ``corp_sym`` now cannot end with what the president keeps after the train below
         what the least certificate sold brought (18AL 4.2.5.2(d)), or None if some way of selling on can.

@@ -94,8 +94,9 @@ class TrainStep:
                     out.append(BuyTrain(entity=sym, train=t.id, price=t.price, variant=t.variant))
             funded = game.rules.president_funds_corporation_train(game, self)
             on_hand = self.president_contribution_limit(game, pres) if pres else 0
+            committed = self.committed_problem(game) is not None
             for other, seller in game.corps.items():
-                if other == sym or seller.president is None:  # no president: nobody may sell its trains
+                if other == sym or seller.president is None or committed:  # no president: nobody sells its trains
                     continue
                 for t in game.trains_of(other):
                     if t.obsolete:
@@ -195,6 +196,9 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
                           train=t.variant, variant=act.variant))
     if act.price is None or act.price < 1:
         raise GameError(M("Name a price of at least $1 to buy a train from another corporation."))
+    committed = rnd.committed_problem(game)
+    if committed is not None:
+        raise GameError(committed)
     seller = t.owner
     assert seller is not None
     pres = corp.president

@@ -78,6 +78,10 @@ class TitleRules:
     sell_down_before_buying = False
     # a president raising money for a train sells only what the train needs (18AL, 18EZ)
     sell_only_what_is_needed = False
+    # once the president has sold shares for a required train, the purchase is the cheapest bank or pool train with
+    # his money: no train from another corporation, no private's purchase (18AL 4.2.5.2: the corporation arranges a
+    # purchase from another corporation instead of, not after, the president's contribution)
+    sales_commit_to_cheapest_train = False
     # and, of all the president's sales for one train, what he keeps after it is less than the least any one
     # certificate brought (18AL 4.2.5.2(d)); needs sell_only_what_is_needed
     leftover_below_every_sale = False

@@ -107,6 +107,7 @@ class Rules18AL(ALPrivates, NameChits, CompanyStep, HomeStations, TitleRules):
     ipo_at_par = True  # 1.4: certificates from the Initial Offering always cost the par value
     sell_only_what_is_needed = True
     leftover_below_every_sale = True  # 4.2.5.2(d): across all his sales for the train
+    sales_commit_to_cheapest_train = True  # 4.2.5.2(a)
     train_needed_only_with_route = True
     privates_scored = True  # 5.1: open privates count at their par value
     auto_name_chits = False  # the president places the name chits (name_train); the engine does not

@@ -139,6 +139,9 @@ class ALPrivates:
 
         if rnd.step != "buy_train":
             raise GameError(M("New Decatur Yards is used in the train-buying step."))
+        committed = rnd.committed_problem(game)
+        if committed is not None:
+            raise GameError(committed)
         offers = self.ndy_offers(game, rnd)
         match = [(t, src) for t, src in offers if names_train(act, t) and act.exchange is None]
         if not match:
@@ -182,7 +185,7 @@ class ALPrivates:
             out += [LayTile(entity="BLC", hex=h, tile=LUMBER_TILE, rotation=r) for h, r in self.lumber_options(game)]
         out += [Assign(entity="SNAR", target=h) for h in self.coal_options(game, sym)]
         if rnd.step == "buy_train" and self._owned_by_operating(game, rnd, "NDY") and \
-                len(game.trains_of(sym)) < game.train_limit(sym):
+                len(game.trains_of(sym)) < game.train_limit(sym) and rnd.committed_problem(game) is None:
             out += [BuyTrain(entity="NDY", train=t.id, price=t.price // 2) for t, _src in self.ndy_offers(game, rnd)
                     if game.corps[sym].cash >= t.price // 2]
         return out

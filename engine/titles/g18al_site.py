@@ -49,6 +49,7 @@ class Rules18ALSite(Rules18AL):
     private_sales_on_sellers_turn = False  # S13
     bankrupt_after_all_sales = False  # the site's bankrupt action makes those sales itself (below)
     leftover_below_every_sale = False  # each emergency sale is held only to itself, so the site's records load
+    sales_commit_to_cheapest_train = False  # S4
     auto_name_chits = True  # S7: the site pays each chit's bonus to the best run by itself; records place none
     ndy_text = M("a 3-, 4- or 5-train, new or from the Open Market,")  # S5
 
