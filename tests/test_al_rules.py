@@ -676,6 +676,15 @@ def test_rule_4_2_5_2_d_a_sale_no_later_sale_can_finish_is_refused() -> None:
     assert g.player("Ann").cash == 5
 
 
+def test_rule_4_2_5_2_d_a_sale_of_shares_not_held_is_refused_for_that_reason() -> None:
+    """(d)'s search assumes a sale that can be made: one of more shares than held, or none, is refused as such."""
+    g = _ann_must_raise(75, 2)
+    for count in (15, 0, -1):
+        with pytest.raises(GameError, match="cannot sell|at least one share"):
+            act(g, type="sell_shares", entity="Ann", corporation="TAG", count=count)
+    assert g.player("Ann").cash == 0 and g.shares_held("Ann", "TAG") == 2
+
+
 def test_rule_4_2_5_2_a_after_the_presidents_sales_only_the_cheapest_train_is_bought() -> None:
     """The corporation may arrange a purchase from another corporation instead of the president's money, not after
     it: once Ann has sold for the train, TAG's 2-train (which ABC's $25 could pay) is no longer offered."""

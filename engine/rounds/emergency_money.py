@@ -104,6 +104,8 @@ class EmergencyMoney:
         matter, only the totals and the least price of each corporation's sales.
         """
         assert self.corp is not None
+        if stock.sell_problem(game, pres, corp_sym, count, keep_presidency_of=self.corp) is not None:
+            return None  # not a sale he can make at all: the sale itself says why
         need = self.cheapest_price(game) - game.corps[self.corp].cash
         price = game.price(corp_sym)
         least = price if self.emergency_least is None else min(self.emergency_least, price)

@@ -511,8 +511,8 @@ class TitleRules:
 
     def emergency_sale_problem(self, game: Game, rnd: OperatingRound, player: str, corp: str,
                                count: int) -> Msg | None:
-        if not self.sell_only_what_is_needed:
-            return None
+        if not self.sell_only_what_is_needed or not 1 <= count <= game.shares_held(player, corp):
+            return None  # none, or more than he holds: the sale itself says why
         need = rnd.cheapest_price(game) - game.corps[rnd.corp or ""].cash
         price = game.price(corp)
         if game.available_cash(player) + (count - 1) * price >= need:
