@@ -330,14 +330,14 @@ class StockRound(Tracked):
                          else or_list(buys))
         done = self.bought_this_turn or self.sold_this_turn
         end = M("pass to end the turn") if done else M("pass")
-        over = game.rules.stock_turn_end_problem(game, self, player) if "pass" not in kinds else None
+        over = game.rules.must_sell_down(game, self, player) if "pass" not in kinds else None
         if not parts:
             text = M("{player} has nothing left to do this turn but {end} ({round}).", player=player, end=end,
                      round=self.display_name)
         elif over is not None:
             # the turn cannot end yet: no "or pass" (18EZ Q18, 1830's sell-down)
             text = M("{player} must {actions} first: {over} ({round}).", player=player, actions=tuple(parts),
-                     over=game.rules.must_sell_down(game, self, player), round=self.display_name)
+                     over=over, round=self.display_name)
         else:
             text = M("{player} may {actions}, or {end} ({round}).", player=player, actions=tuple(parts), end=end,
                      round=self.display_name)
