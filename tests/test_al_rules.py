@@ -622,10 +622,15 @@ def test_rule_4_2_5_2_bankruptcy_only_after_every_legal_sale() -> None:
     # one ABC share ($80) cannot pay the $100 train, but it can be sold: bankruptcy must wait for it
     assert g.round.raisable(g, "Ann") == 80 and g.round.cheapest_price(g) == 100
     assert not any(a.type == "bankrupt" for a in g.legal_actions())
+    # the prompt says selling cannot cover it, and what follows (not "sell for at least $100 first")
+    assert "selling every share Ann may sell would bring that only to $80. Otherwise Ann sells every share that " \
+           "may be sold, then goes bankrupt (`/corp bankrupt`)." in str(g.describe_turn()), str(g.describe_turn())
     with pytest.raises(GameError, match="must first sell every share that may be sold \\(now: 1 ABC\\)"):
         act(g, type="bankrupt", entity="ABC")
     act(g, type="sell_shares", entity="Ann", corporation="ABC", count=1)
     assert g.player("Ann").cash == 80 and not g.round.emergency_sales(g, "Ann")
+    assert str(g.describe_turn()).endswith("would bring that only to $80. Otherwise Ann goes bankrupt (`/corp "
+                                           "bankrupt`).")
     act(g, type="bankrupt", entity="ABC")
     assert g.finished and g.end_reason == "bankrupt" and g.player("Ann").cash == 0
     # she scores only the stock she could not sell (the President's certificate, at the dropped price) and privates
@@ -672,6 +677,10 @@ def test_rule_4_2_5_2_d_a_sale_no_later_sale_can_finish_is_refused() -> None:
         act(g, type="sell_shares", entity="Ann", corporation="TAG", count=1)
     assert g.player("Ann").cash == 0 and g.shares_held("Ann", "TAG") == 1  # the refusal changed nothing
     act(g, type="sell_shares", entity="Ann", corporation="ABC", count=1)
+    with pytest.raises(GameError, match=r"Ann has the \$75 ABC is missing for its train: buy it"):
+        act(g, type="bankrupt", entity="ABC")
+    with pytest.raises(GameError, match=r"Sell only what the train needs: Ann already has the \$75 missing"):
+        act(g, type="sell_shares", entity="Ann", corporation="TAG", count=1)
     act(g, type="buy_train", entity="ABC", train="2-3")
     assert g.player("Ann").cash == 5
 
@@ -683,6 +692,18 @@ def test_rule_4_2_5_2_d_a_sale_of_shares_not_held_is_refused_for_that_reason() -
         with pytest.raises(GameError, match="cannot sell|at least one share"):
             act(g, type="sell_shares", entity="Ann", corporation="TAG", count=count)
     assert g.player("Ann").cash == 0 and g.shares_held("Ann", "TAG") == 2
+
+
+def test_rule_4_2_5_2_when_selling_cannot_cover_the_train_the_prompt_says_what_is_left() -> None:
+    """Ann may sell one ABC share ($80) toward the $95 missing: the prompt does not ask her to sell for $95 but says
+    that ABC's $5 may still buy TAG's train (its president agreeing), else she sells and goes bankrupt."""
+    g = _ann_must_raise(95, 1)
+    g.certs_of("TAG", "Ann")[0].owner = "Bob"  # scaffolding: ABC is all she holds
+    text = str(g.describe_turn())
+    assert "Ann pays the $95 missing but has $0, and selling every share Ann may sell would bring that only to " \
+           "$80. ABC may still buy another corporation's train (`/train buy`; its president must agree). " \
+           "Otherwise Ann sells every share that may be sold, then goes bankrupt (`/corp bankrupt`)." in text, text
+    assert any(a.type == "buy_train" and a.train == g.trains_of("TAG")[0].id for a in g.legal_actions())
 
 
 def test_rule_4_2_5_2_a_after_the_presidents_sales_only_the_cheapest_train_is_bought() -> None:

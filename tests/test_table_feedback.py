@@ -597,3 +597,14 @@ def test_the_summary_says_a_dividend_was_paid_out_or_withheld(fl_played: Game) -
     lines = [str(t) for e in fl_played.finished_rounds for t in e.get("summary") or []
              if isinstance(t, Msg) and t.text.startswith("{corp} earned {revenue}, {kind}")]
     assert lines and all(", paid out (" in t or ", withheld (" in t for t in lines), lines[:5]
+
+
+def test_a_sale_typed_in_an_operating_round_is_the_players_own(svc: Service) -> None:
+    """`/stock sell` names no entity: with no sale legal it is still the player's (its refusal then says why), not
+    the operating corporation's ("Only PRR's president alice may sell shares for its train")."""
+    g = to_operating(game_1830())
+    corp = g.current_entity
+    pres = g.corps[corp].president
+    assert not any(a.type == "sell_shares" for a in g.legal_actions())
+    assert svc._entity_for(g, pres, "sell_shares", None) == pres
+    assert svc._entity_for(g, pres, "lay_tile", None) == corp  # a corporation's move stays the corporation's

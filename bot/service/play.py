@@ -159,6 +159,8 @@ class Play(Table):
                 ents.append(a["entity"])
         if len(ents) == 1:
             return ents[0]
+        if action_type == "sell_shares":
+            return name  # shares are a player's, also for a corporation's train: the engine says why not now
         if cur in mine and cur not in game.companies:
             return cur
         return name

@@ -59,7 +59,11 @@ class EmergencyMoney:
                               "the price of a required train.", corp=self.corp))
         pres = game.corps[self.corp].president
         assert pres is not None
-        if self.raisable(game, pres) >= self.cheapest_price(game) - game.corps[self.corp].cash:
+        missing = self.cheapest_price(game) - game.corps[self.corp].cash
+        if game.available_cash(pres) >= missing:
+            raise GameError(M("{president} has the {missing} {corp} is missing for its train: buy it; bankruptcy is "
+                              "not allowed.", president=pres, missing=game.fmt(missing), corp=self.corp))
+        if self.raisable(game, pres) >= missing:
             raise GameError(M("{president} can still raise enough by selling shares; bankruptcy is not allowed.",
                               president=pres))
         sales = self.emergency_sales(game, pres)

@@ -19,6 +19,7 @@ from ..actions import (
     Action,
     BuyCompany,
     BuyShares,
+    BuyTrain,
     Dividend,
     LayTile,
     Par,
@@ -416,7 +417,7 @@ class OperatingRound(TrainStep, EmergencyMoney, Tracked):
             text = Join((text, self._emergency_text(game)), " ")
         return with_purpose(text, game.rules.step_purpose(game, self.step))
 
-    def _emergency_text(self, game: Game) -> Msg:
+    def _emergency_text(self, game: Game) -> Text:
         """What a president must do for a required train: which train, what is missing, what to sell first."""
         sym = self.corp
         assert sym is not None
@@ -429,11 +430,28 @@ class OperatingRound(TrainStep, EmergencyMoney, Tracked):
             return M("{corp} has {cash} and must buy a train: the cheapest is a {train}-train for {price}; {president} "
                      "pays the {missing} missing.", corp=sym, cash=game.fmt(cash), train=train.variant,
                      price=game.fmt(train.price), president=pres, missing=game.fmt(missing))
-        return M("{corp} has {cash} and must buy a train: the cheapest is a {train}-train for {price}. {president} "
-                 "pays the {missing} missing but has {own}: sell shares for at least {short} first (`/stock sell`), "
-                 "then buy it.", corp=sym, cash=game.fmt(cash), train=train.variant, price=game.fmt(train.price),
-                 president=pres, missing=game.fmt(missing), own=game.fmt(game.available_cash(pres)),
-                 short=game.fmt(short))
+        own, can = game.available_cash(pres), self.raisable(game, pres)
+        if can >= missing:
+            return M("{corp} has {cash} and must buy a train: the cheapest is a {train}-train for {price}. {president} "
+                     "pays the {missing} missing but has {own}: sell shares for at least {short} first (`/stock "
+                     "sell`), then buy it.", corp=sym, cash=game.fmt(cash), train=train.variant,
+                     price=game.fmt(train.price), president=pres, missing=game.fmt(missing), own=game.fmt(own),
+                     short=game.fmt(short))
+        # selling cannot cover it: say so, and what is left (another corporation's train, else bankruptcy)
+        parts: list[Text] = [M("{corp} has {cash} and must buy a train: the cheapest is a {train}-train for {price}. "
+                               "{president} pays the {missing} missing but has {own}, and selling every share "
+                               "{president} may sell would bring that only to {can}.", corp=sym, cash=game.fmt(cash),
+                               train=train.variant, price=game.fmt(train.price), president=pres,
+                               missing=game.fmt(missing), own=game.fmt(own), can=game.fmt(can))]
+        if any(isinstance(a, BuyTrain) for a in self.buy_train_actions(game)):
+            parts.append(M("{corp} may still buy another corporation's train (`/train buy`; its president must "
+                           "agree).", corp=sym))
+        if game.rules.bankrupt_after_all_sales and self.emergency_sales(game, pres):
+            parts.append(M("Otherwise {president} sells every share that may be sold, then goes bankrupt (`/corp "
+                           "bankrupt`).", president=pres))
+        else:
+            parts.append(M("Otherwise {president} goes bankrupt (`/corp bankrupt`).", president=pres))
+        return Join(tuple(parts), " ")
 
 
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ..actions import Action
 from ..errors import GameError
 from ..market import Cell
-from ..messages import M, Msg, Text
+from ..messages import MN, M, Msg, Text
 from ..state import BANK, IPO, POOL, Certificate, Corporation
 
 _S = TypeVar("_S")
@@ -516,8 +516,12 @@ class TitleRules:
         need = rnd.cheapest_price(game) - game.corps[rnd.corp or ""].cash
         price = game.price(corp)
         if game.available_cash(player) + (count - 1) * price >= need:
-            return M("Sell only what the train needs: {player} would already have {amount} with {n} fewer.",
-                     player=player, amount=game.fmt(need), n=count - 1)
+            if count == 1:
+                return M("Sell only what the train needs: {player} already has the {amount} missing.", player=player,
+                         amount=game.fmt(need))
+            return MN("Sell only what the train needs: with {n} share fewer, {player} would already have the {amount} "
+                      "missing.", "Sell only what the train needs: with {n} shares fewer, {player} would already have "
+                      "the {amount} missing.", n=count - 1, player=player, amount=game.fmt(need))
         if self.leftover_below_every_sale:
             return rnd.leftover_problem(game, player, corp, count)
         return None
