@@ -577,7 +577,11 @@ def test_name_chits_are_the_presidents_choice_and_pay_only_on_their_train() -> N
             act(g, type="pass", entity=who)
     assert bought == 2 and g.corps["ABC"].president == "Cy"
     assert state(g).chit_corp is None and g.rules.placed_chits(g) == {}
-    assert any("name chits are removed" in str(line) for _, line in g.messages)
+    said = [str(line) for _, line in g.messages]
+    removed = next(i for i, t in enumerate(said) if "name chits are removed" in t)
+    # said as the swap happens, before the sale's "Cy becomes president of ABC", so it names Cy itself
+    assert said[removed] == "ABC's presidency passes to Cy: its name chits are removed from play."
+    assert said.index("Cy becomes president of ABC.") > removed
     assert g.replayed().result() == g.result()
 
 

@@ -30,7 +30,9 @@ class NameChits:
         st = state(game)
         if st.chit_corp == corp:
             st.chit_corp, st.chits = None, {}
-            game.say(M("{corp} changes president: its name chits are removed from play.", corp=corp))
+            # said as the swap happens, before the sale's "new becomes president": so it names him itself
+            game.say(M("{corp}'s presidency passes to {president}: its name chits are removed from play.", corp=corp,
+                       president=new))
 
     def chit_names(self, game: Game) -> list[str]:
         return [c["name"] for c in game.data.company("M&C").abilities.get("name_chits", [])]
