@@ -443,10 +443,11 @@ class OperatingRound(TrainStep, EmergencyMoney, Tracked):
                                "{president} may sell would bring that only to {can}.", corp=sym, cash=game.fmt(cash),
                                train=train.variant, price=game.fmt(train.price), president=pres,
                                missing=game.fmt(missing), own=game.fmt(own), can=game.fmt(can))]
-        if any(isinstance(a, BuyTrain) for a in self.buy_train_actions(game)):
+        legal = self.buy_train_actions(game)  # the step's moves, sales among them: listed once for both questions
+        if any(isinstance(a, BuyTrain) for a in legal):
             parts.append(M("{corp} may still buy another corporation's train (`/train buy`; its president must "
                            "agree).", corp=sym))
-        if game.rules.bankrupt_after_all_sales and self.emergency_sales(game, pres):
+        if game.rules.bankrupt_after_all_sales and any(isinstance(a, SellShares) for a in legal):
             parts.append(M("Otherwise {president} sells every share that may be sold, then goes bankrupt (`/corp "
                            "bankrupt`).", president=pres))
         else:
