@@ -7,8 +7,9 @@ one sent, so a bot that was down for days sends one reminder on restart, not a b
 
 A member's own preferences come first: a reminder due in their quiet hours (in their time zone) or while they are
 away moves to the first moment they may be reminded, without counting as sent; they choose the channel or a DM for
-all their games. After the game's `stall_after` reminders without a move, the game's creator and administrators are
-told once (until the next move), with the remedies.
+all their games (of several members reminded at once, each who chose DMs gets their own, and the channel's
+post mentions the others). After the game's `stall_after` reminders without a move, the game's creator and
+administrators are told once (until the next move), with the remedies.
 
 A notice is rendered here, in its reader's language: a direct message in the member's last known locale (else the
 game's language), a post in the channel in the game's language.
@@ -71,13 +72,18 @@ async def due_notices(service: Service, limit: int = 100) -> list[Notice]:
         next_due = now + row.interval if row.interval > 0 else None
         if not await service.store.mark_reminded(row.game_id, now, next_due, seen=row):
             continue  # the player acted meanwhile, or another worker sent it
-        text, mentions = message
-        wants_dm = member.reminders_via == "dm" if member and member.reminders_via else row.dm
-        dm = row.user_id if wants_dm and row.user_id is not None else None
-        t = Tr(language_of(member.locale) if dm is not None and member and member.locale else row.language)
-        cid = make_custom_id(row.game_id, "any", "notnow")
-        not_now = [[Button(t(M("Not now")), cid)]] if row.user_id is not None and cid else []
-        out.append(Notice(row.game_id, row.channel_id, row.guild_id, t(text), mentions, dm, not_now))
+        mentions = [u for r in message for u in r.mentions]
+        for r in message:
+            if r.dm is not None:  # one of several members reminded, who asked for DMs
+                dm: int | None = r.dm
+                reader = await service.store.member(r.dm)
+            else:
+                wants_dm = member.reminders_via == "dm" if member and member.reminders_via else row.dm
+                dm, reader = (row.user_id, member) if wants_dm and row.user_id is not None else (None, None)
+            t = Tr(language_of(reader.locale) if dm is not None and reader and reader.locale else row.language)
+            cid = make_custom_id(row.game_id, "any", "notnow")
+            not_now = [[Button(t(M("Not now")), cid)]] if row.user_id is not None and cid else []
+            out.append(Notice(row.game_id, row.channel_id, row.guild_id, t(r.text), r.mentions, dm, not_now))
         # the stall notice names the member reminded (not one the reminder fell back from: an offer lost in a
         # restart)
         if 0 < row.stall_after <= row.sent_count + 1 and (row.user_id is None or row.user_id in mentions) \

@@ -139,6 +139,28 @@ async def test_a_reminder_to_several_members_leaves_out_those_away_and_waits_whe
     assert note.mentions == [ALICE.id]
 
 
+async def test_of_several_members_reminded_those_who_chose_dms_get_their_own(svc: Service, clock: Clock) -> None:
+    """The sealed bids wait for three: bob chose DMs for all his games, carol for this game only; the channel's
+    post mentions alice alone, and each of the others is told in a DM of their own."""
+    assert (await do(svc, ALICE, "game create", CH1, title="18FL", images="request", reminder_hours=12)).ok
+    for m in (BOB, CAROL):
+        assert (await do(svc, m, "game join", CH1)).ok
+    assert (await do(svc, ALICE, "game start", CH1)).ok
+    assert (await do(svc, BOB, "reminders", 0, via="dm")).ok
+    assert (await do(svc, CAROL, "game settings", CH1, dm=True)).ok
+    clock.t += 12 * HOUR
+    notes = await due_notices(svc)
+    by_reader = {n.dm_user_id: n for n in notes}
+    assert len(notes) == 3 and set(by_reader) == {None, BOB.id, CAROL.id}
+    channel = by_reader[None]
+    assert channel.mentions == [ALICE.id] and channel.text.startswith(f"⏰ Reminder <@{ALICE.id}>: "), channel.text
+    for m in (BOB, CAROL):
+        assert by_reader[m.id].mentions == [m.id] and by_reader[m.id].text.startswith(f"⏰ Reminder <@{m.id}>: ")
+    assert (await do(svc, ALICE, "reminders", 0, via="dm")).ok  # now all three chose DMs: nothing in the channel
+    clock.t += 12 * HOUR
+    assert sorted(n.dm_user_id or 0 for n in await due_notices(svc)) == sorted([ALICE.id, BOB.id, CAROL.id])
+
+
 async def test_dm_for_all_games_and_not_now_postpones_by_the_interval(svc: Service, clock: Clock) -> None:
     waiting = await game_waiting_for_one(svc, CH1, (ALICE, BOB), reminder_hours=10)
     assert (await do(svc, waiting, "reminders", 0, via="dm")).ok

@@ -3,7 +3,7 @@ and the text of a due reminder is written here. The loop that finds due reminder
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.game import Game
 from engine.messages import Join, M, Text
@@ -21,6 +21,16 @@ class WaitUntil:
     """Everyone a reminder would mention is away or in quiet hours: it waits until the first of them may be told."""
 
     when: float
+
+
+@dataclass(frozen=True)
+class Reminding:
+    """One reader's reminder: posted in the channel mentioning ``mentions``, or, with ``dm``, sent to that member
+    alone (of several members reminded at once, each who asked for reminders by DM gets their own)."""
+
+    text: Text
+    mentions: list[int]
+    dm: int | None = None
 
 
 class Reminders(Table):
@@ -45,10 +55,12 @@ class Reminders(Table):
             return None
         return next(iter(vote.needed))
 
-    async def reminder_message(self, reminder: ReminderRow) -> tuple[Text, list[int]] | WaitUntil | None:
-        """The reminder text (in no language yet: a DM speaks the member's) and whom it mentions, or None if the
-        game is not waiting for anyone. Where it waits for several members (sealed bids, an undo's vote), those away
-        or in their quiet hours are not mentioned; if that is all of them, the reminder waits (``WaitUntil``)."""
+    async def reminder_message(self, reminder: ReminderRow) -> list[Reminding] | WaitUntil | None:
+        """The reminder's texts (in no language yet: a DM speaks the member's) and whom each mentions, or None if
+        the game is not waiting for anyone. Where it waits for several members (sealed bids, an undo's vote), those
+        away or in their quiet hours are not mentioned; if that is all of them, the reminder waits (``WaitUntil``);
+        those who asked for reminders by DM get their own, and the channel's post mentions the others (none is
+        posted when all of them asked for DMs). One member's own choice is applied by the reminder loop."""
         ctx = Ctx(reminder.channel_id, reminder.guild_id, User(0, "reminder"))
         async with self.lock(reminder.channel_id):
             await self._load_ctx(ctx)
@@ -62,37 +74,48 @@ class Reminders(Table):
             if seller is not None:
                 vote = self._votes[(ctx.row.id, "sale")]
                 waited = texts.duration_text(self.now() - waiting_since(reminder, self.now()))
-                return M("⏰ Reminder {member}: {game} in {channel} has waited {waited} for your answer to {buyer}'s "
-                         "offer (Accept or Decline on the offer's post).", member=mention(seller),
-                         game=texts.game_tag(ctx.row), channel=f"<#{reminder.channel_id}>", waited=waited,
-                         buyer=vote.requester.name), [seller]
+                return [Reminding(M("⏰ Reminder {member}: {game} in {channel} has waited {waited} for your answer to "
+                                    "{buyer}'s offer (Accept or Decline on the offer's post).", member=mention(seller),
+                                    game=texts.game_tag(ctx.row), channel=f"<#{reminder.channel_id}>", waited=waited,
+                                    buyer=vote.requester.name), [seller])]
             ids = [u for u in (ctx.uid(n) for n in acting) if u is not None]
             undo = self._votes.get((ctx.row.id, "undo"))
             voters = sorted(undo.needed - undo.agreed) if undo is not None and undo.state == self.state_token(
                 game) else []
             turn = game.describe_turn()  # read under the lock: a move may come in while preferences are read
+            by_dm = {p.user_id for p in ctx.players if p.dm_reminders}
+            requester = undo.requester.name if undo is not None else ""
         now = self.now()
-        if reminder.user_id is None and ids + voters:
-            # one member's own preferences are seen by the reminder loop; several members' are seen here
-            allowed = {m.user_id: next_reminder_time(m, now) for m in await self.store.members(ids + voters)}
-            free = {u for u in ids + voters if allowed.get(u, now) <= now}
-            if not free:
-                return WaitUntil(min(allowed.values()))
-            ids, voters = [u for u in ids if u in free], [u for u in voters if u in free]
         waited = texts.duration_text(now - waiting_since(reminder, now))
         tag, channel = texts.game_tag(ctx.row), f"<#{reminder.channel_id}>"
-        text: Text = M("⏰ Reminder {members}: {game} in {channel} has waited {waited} for you. {turn}",
-                       members=" ".join(mention(i) for i in ids), game=tag, channel=channel, waited=waited,
-                       turn=turn) if ids else \
-            M("⏰ Reminder: {game} in {channel} has waited {waited}. {turn}", game=tag, channel=channel,
-              waited=waited, turn=turn)
-        if voters and undo is not None:
-            # a move would let the request lapse: the vote is what the table waits for first
-            text = Join((text, M("↩️ {member}'s request to undo waits for the vote of {voters} (Agree or Refuse on "
-                                 "the request).", member=undo.requester.name,
-                                 voters=" ".join(mention(u) for u in voters))))
-            ids += [u for u in voters if u not in ids]
-        return text, ids
+
+        def text_for(ids: list[int], voters: list[int]) -> Reminding:
+            text: Text = M("⏰ Reminder {members}: {game} in {channel} has waited {waited} for you. {turn}",
+                           members=" ".join(mention(i) for i in ids), game=tag, channel=channel, waited=waited,
+                           turn=turn) if ids else \
+                M("⏰ Reminder: {game} in {channel} has waited {waited}. {turn}", game=tag, channel=channel,
+                  waited=waited, turn=turn)
+            if voters:
+                # a move would let the request lapse: the vote is what the table waits for first
+                text = Join((text, M("↩️ {member}'s request to undo waits for the vote of {voters} (Agree or Refuse "
+                                     "on the request).", member=requester,
+                                     voters=" ".join(mention(u) for u in voters))))
+            return Reminding(text, ids + [u for u in voters if u not in ids])
+
+        if reminder.user_id is not None or not ids + voters:
+            return [text_for(ids, voters)]
+        # one member's own preferences are seen by the reminder loop; several members' are seen here
+        members = {m.user_id: m for m in await self.store.members(ids + voters)}
+        allowed = {u: next_reminder_time(m, now) for u, m in members.items()}
+        free = {u for u in ids + voters if allowed.get(u, now) <= now}
+        if not free:
+            return WaitUntil(min(allowed.values()))
+        dms = {u for u in free if (members[u].reminders_via == "dm" if u in members and members[u].reminders_via
+                                   else u in by_dm)}
+        own = [replace(text_for([u] if u in ids else [], [u] if u in voters else []), dm=u)
+               for u in dict.fromkeys(ids + voters) if u in dms]
+        ids, voters = [u for u in ids if u in free - dms], [u for u in voters if u in free - dms]
+        return ([text_for(ids, voters)] if ids or voters else []) + own
 
 
 def waiting_since(reminder: ReminderRow, now: float) -> float:
