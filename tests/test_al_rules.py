@@ -633,8 +633,9 @@ def test_rule_4_2_5_2_bankruptcy_only_after_every_legal_sale() -> None:
         act(g, type="bankrupt", entity="ABC")
     act(g, type="sell_shares", entity="Ann", corporation="ABC", count=1)
     assert g.player("Ann").cash == 80 and not g.round.emergency_sales(g, "Ann")
-    assert str(g.describe_turn()).endswith("would bring that only to $80. Otherwise Ann goes bankrupt (`/corp "
-                                           "bankrupt`).")
+    # with nothing left to sell it says so, not "selling every share ... would bring that only to $80"
+    assert str(g.describe_turn()).endswith("Ann pays the $100 missing but has $80, and no share that may be sold. "
+                                           "Otherwise Ann goes bankrupt (`/corp bankrupt`).")
     act(g, type="bankrupt", entity="ABC")
     assert g.finished and g.end_reason == "bankrupt" and g.player("Ann").cash == 0
     # she scores only the stock she could not sell (the President's certificate, at the dropped price) and privates

@@ -267,6 +267,19 @@ def test_an_undone_purchase_from_another_corporation_names_the_price_agreed() ->
     assert str(action_summary(g, a, False)) == "PRR: buy NYC's 2-train for $50"
 
 
+def test_the_menu_names_the_price_of_a_purchase_from_another_corporation() -> None:
+    """The legal move carries its price (the buyer's treasury, or what the president may add): the menu read
+    "Buy NYC's 2-train (name a price)" though choosing it offers exactly that price."""
+    from bot.texts import describe_action
+
+    g = to_operating(game_1830())
+    train = next(t for t in g.trains if t.name == "2")
+    train.owner = "NYC"
+    a = {"type": "buy_train", "entity": "PRR", "train": train.id, "price": 80}
+    assert str(describe_action(g, a)) == "Buy NYC's 2-train for $80"
+    assert str(describe_action(g, {**a, "price": None})) == "Buy NYC's 2-train (name a price)"
+
+
 def test_a_game_ended_in_an_operating_round_ends_the_standings_there() -> None:
     """The standings chart's last point was labelled with the stock round before (SR 1, twice on the axis)."""
     g = to_operating(game_1830())

@@ -127,10 +127,13 @@ def _train_of(game: Game, a: Mapping[str, Any]) -> Train | None:
 def _train_label(game: Game, a: Mapping[str, Any]) -> Msg:
     t = _train_of(game, a)
     variant = a.get("variant") or (t.variant if t else a["train"])
+    price = a.get("price")
     if t is not None and t.owner not in (None, POOL):
+        if price:
+            return M("Buy {owner}'s {train}-train for {price}", owner=t.owner, train=t.variant,
+                     price=game.fmt(int(price)))
         return M("Buy {owner}'s {train}-train (name a price)", owner=t.owner, train=t.variant)
     source = M("the pool") if t is not None and t.owner == POOL else M("the bank")
-    price = a.get("price")
     trade: Msg | None = None
     if a.get("exchange"):
         try:

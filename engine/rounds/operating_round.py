@@ -438,11 +438,18 @@ class OperatingRound(TrainStep, EmergencyMoney, Tracked):
                      price=game.fmt(train.price), president=pres, missing=game.fmt(missing), own=game.fmt(own),
                      short=game.fmt(short))
         # selling cannot cover it: say so, and what is left (another corporation's train, else bankruptcy)
-        parts: list[Text] = [M("{corp} has {cash} and must buy a train: the cheapest is a {train}-train for {price}. "
-                               "{president} pays the {missing} missing but has {own}, and selling every share "
-                               "{president} may sell would bring that only to {can}.", corp=sym, cash=game.fmt(cash),
-                               train=train.variant, price=game.fmt(train.price), president=pres,
-                               missing=game.fmt(missing), own=game.fmt(own), can=game.fmt(can))]
+        if can <= own:
+            first = M("{corp} has {cash} and must buy a train: the cheapest is a {train}-train for {price}. "
+                      "{president} pays the {missing} missing but has {own}, and no share that may be sold.", corp=sym,
+                      cash=game.fmt(cash), train=train.variant, price=game.fmt(train.price), president=pres,
+                      missing=game.fmt(missing), own=game.fmt(own))
+        else:
+            first = M("{corp} has {cash} and must buy a train: the cheapest is a {train}-train for {price}. "
+                      "{president} pays the {missing} missing but has {own}, and selling every share {president} may "
+                      "sell would bring that only to {can}.", corp=sym, cash=game.fmt(cash), train=train.variant,
+                      price=game.fmt(train.price), president=pres, missing=game.fmt(missing), own=game.fmt(own),
+                      can=game.fmt(can))
+        parts: list[Text] = [first]
         legal = self.buy_train_actions(game)  # the step's moves, sales among them: listed once for both questions
         if any(isinstance(a, BuyTrain) for a in legal):
             parts.append(M("{corp} may still buy another corporation's train (`/train buy`; its president must "
