@@ -89,7 +89,7 @@ def _replay(args: argparse.Namespace) -> int:
             {"action_id": c.action_id, "corporation": c.corporation, "recorded": c.recorded, "ours": c.ours}
             for c in imported.route_disagreements()]
         if imported.adjustments:
-            res["adjustments"] = imported.adjustments
+            res["adjustments"] = [str(a) for a in imported.adjustments]
         if imported.warnings:
             res["warnings"] = [str(w) for w in imported.warnings]
     else:

@@ -8,9 +8,12 @@ privates) the engine derives.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from .messages import M, Msg
 
 
 class _Action(BaseModel):
@@ -174,6 +177,21 @@ def parse_action(data: dict[str, Any] | Action) -> Action:
     if isinstance(data, BaseModel):
         return data  # type: ignore[return-value]
     return _ADAPTER.validate_python(data)
+
+
+def shape_problems(error: ValidationError, action: Mapping[str, Any]) -> tuple[Msg, ...]:
+    """What a validation error says of an action, in a player's words (the models would say it in a library's)."""
+    problems = []
+    for err in error.errors()[:3]:
+        name = str(err["loc"][-1]) if err.get("loc") else ""
+        if not name or name == str(action.get("type")):
+            problems.append(M("there is no kind of move called {kind}", kind=repr(str(action.get("type"))[:30])))
+        elif err.get("type") == "missing":
+            problems.append(M("{field} is missing", field=name))
+        else:
+            problems.append(M("{field} has the wrong kind of value ({value})", field=name,
+                              value=repr(str(action.get(name, ""))[:30])))
+    return tuple(dict.fromkeys(problems))
 
 
 def dump_action(action: Action) -> dict[str, Any]:

@@ -74,7 +74,16 @@ class Msg:
             template = cat.gettext(self.text)
         if not self.args:
             return template
-        return template.format_map({k: render(v, cat) for k, v in self.args})
+        values = {}
+        for k, v in self.args:
+            s = render(v, cat)
+            # a sentence given as a value where the template ends the sentence itself ("refused: {reason}."):
+            # one full stop, not two
+            if isinstance(v, Msg | Join) and s.endswith((".", "。")) and not s.endswith("..") \
+                    and "{" + k + "}" + s[-1] in template:
+                s = s[:-1]
+            values[k] = s
+        return template.format_map(values)
 
     def __str__(self) -> str:
         return self.render(ENGLISH)

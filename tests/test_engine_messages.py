@@ -140,3 +140,15 @@ def test_every_engine_template_reaches_the_catalogue() -> None:
                     and node.args and isinstance(node.args[0], ast.Constant) and node.args[0].value not in templates:
                 missing.append(f"{path.relative_to(i18n.ROOT)}:{node.lineno}")
     assert not missing, "templates the catalogue lacks (write them outside the nesting call): " + ", ".join(missing)
+
+
+def test_a_sentence_given_as_a_value_ends_with_one_full_stop() -> None:
+    """"refused: There is no hex Z99 on this map.. The action": the template ends the sentence its value ends."""
+    from engine.messages import M
+
+    reason = M("There is no hex {hex} on this map.", hex="Z99")
+    assert str(M("The record cannot be imported: {reason}. The action: {action}", reason=reason, action="{}")) == \
+        "The record cannot be imported: There is no hex Z99 on this map. The action: {}"
+    assert str(M("({reason})", reason=reason)) == "(There is no hex Z99 on this map.)"  # not where it ends nothing
+    assert str(M("{reason}.", reason=M("Wait..."))) == "Wait...."  # an ellipsis stays
+    assert tr(M("{reason}。", reason=M("{x}です。", x="A")), "ja") == "Aです。"

@@ -162,6 +162,37 @@ async def test_a_record_exported_from_a_game_played_here_is_imported_and_its_sea
     assert snapshot.fingerprint(cur[1]) == snapshot.fingerprint(game)
 
 
+async def test_a_game_played_by_the_rulebook_exports_as_our_record_unless_asked_and_then_checked(svc: Service) -> None:
+    """`/game export` said "Load it on 18xx.games" of every game played here, but the site plays by its own
+    rules and refused most of them part-way. The default is now our own record, saying why; the site's format,
+    asked for, comes checked by the site's rules (our model of them), with the first place they part."""
+    from engine.records import write_record
+
+    game = played("18FL", ["ann", "ben"], 1, 30)
+    r = await do(svc, ALICE, "game import", file=as_file(write_record(game)))
+    r = await claim(svc, BOB, claim_menu(await claim(svc, ALICE, claim_menu(r), "ann")), "ben")
+    assert r.ok and "continues from the record" in r.text, r.full_text()
+    out = await do(svc, ALICE, "game export")
+    (name, body), = out.files
+    assert name.endswith("-stationmaster.json") and "follows the rulebook" in out.text, out.text
+    out = await do(svc, ALICE, "game export", format="18xx.games")
+    (name, body), = out.files
+    assert name.endswith("-18xx.games.json") and json.loads(body)["title"] == "18FL"
+    assert "by 18xx.games's rules it does not replay as it was played: action 8: lay_tile by TR refused" in out.text
+
+
+async def test_an_import_says_where_our_replay_parts_from_the_sites_game(svc: Service) -> None:
+    """A pass the site made and ours does not need was put in without a word: the game continued here was then
+    not quite the one the site showed."""
+    data = json.loads((RECORD.parent / "18FL-4p-bankrupt.json").read_text(encoding="utf-8"))
+    data["actions"] = [a for a in data["actions"] if a["id"] != 54]
+    r = await do(svc, ALICE, "game import", file=as_file(data))
+    assert r.ok and "⚠️ Our replay parts from the game the site showed in 1 place: action 56: passed for L&N at " \
+        "token before run_routes (the site had skipped that step)" in r.text, r.text
+    r = await svc.handle(CH + 1, GUILD, ALICE, "game import", {"file": as_file(record())})
+    assert r.ok and "parts from" not in r.text
+
+
 async def test_a_finished_record_is_imported_finished_and_exported(svc: Service) -> None:
     data = record()
     r = await do(svc, ALICE, "game import", file=as_file(data))
@@ -203,6 +234,30 @@ async def test_import_refusals(svc: Service) -> None:
     assert (await do(svc, ALICE, "game create", title="18FL")).ok
     r = await do(svc, BOB, "game import", file=as_file(record(10)))
     assert not r.ok and "already has game" in r.text
+
+
+async def test_odd_files_are_refused_by_what_is_wrong_with_them(svc: Service) -> None:
+    """A file saved with a byte-order mark is the record; JSON nested too deeply, or of another shape, is refused
+    by name (they drew the apology, and the log line held the whole upload); a reason that ends its sentence is not
+    given a second full stop."""
+    for body, words in ((b"[" * 200_000 + b"]" * 200_000, "nests its values too deeply"),
+                        (as_file({**record(10), "settings": "x"}), "the record's settings must be an object, not 'x'")):
+        r = await do(svc, BOB, "game import", file=body)
+        assert not r.ok and words in r.text and "Sorry" not in r.text, r.text
+    broken = record()
+    lay = next(a for a in broken["actions"] if a["type"] == "lay_tile")
+    lay["hex"] = "Z99"
+    r = await do(svc, BOB, "game import", file=as_file(broken))
+    assert not r.ok and "There is no hex Z99 on this map. The action:" in r.text, r.text
+    assert await svc.store.active_game(CH) is None
+    r = await do(svc, ALICE, "game import", file=b"\xef\xbb\xbf" + as_file(record(10)))
+    assert r.ok and "imported an 18xx.games record" in r.text, r.text
+
+
+def test_a_failed_commands_log_line_names_an_attached_file_by_its_size() -> None:
+    from bot.service.router import _loggable
+
+    assert _loggable({"file": b"x" * 5000, "format": "json"}) == {"file": "<file of 5000 bytes>", "format": "json"}
 
 
 async def test_a_game_the_site_does_not_have_moves_between_channels_as_our_own_record(svc: Service) -> None:

@@ -119,8 +119,8 @@ def test_a_missing_or_extra_pass_is_repaired_and_reported() -> None:
     imported = read_record(data)
     assert imported.site_result() == data["result"]
     assert len(imported.adjustments) == 2
-    assert "passed for ACL at token before buy_train" in imported.adjustments[0]
-    assert "dropped a pass by ACL" in imported.adjustments[1]
+    assert "passed for ACL at token before buy_train" in str(imported.adjustments[0])
+    assert "dropped a pass by ACL" in str(imported.adjustments[1])
 
 
 def test_legacy_hotseat_records_use_names_as_ids() -> None:
@@ -167,6 +167,83 @@ def test_unknown_types_titles_and_players_are_rejected() -> None:
         data["actions"][1]["auto_actions"] = autos
         with pytest.raises(RecordError, match=problem):
             read_record(data)
+
+
+@pytest.mark.parametrize(("change", "problem"), [
+    (lambda d: d.__setitem__("settings", "x"), "the record's settings must be an object, not 'x'"),
+    (lambda d: d["settings"].__setitem__("optional_rules", [[1]]), "optional rules must be a list of names"),
+    (lambda d: d["settings"].__setitem__("seed", [1]), "the record's seed must be a number or a text, not \\[1\\]"),
+    (lambda d: d.__setitem__("title", ["1830"]), "the record's title must be a text"),
+    (lambda d: d["players"][0].__setitem__("id", [1]), "player 1's id must be a number or a text, not \\[1\\]"),
+    (lambda d: d["players"][1].__setitem__("name", ""), "player 2's name must be a text that is not empty"),
+    (lambda d: d["actions"][2].__setitem__("type", ["bid"]), "action 3: its type must be a text"),
+    (lambda d: d["actions"][2].__setitem__("entity", {"id": 1}), "action 3: its entity must be a number or a text"),
+    (lambda d: d["actions"].append({"id": 4, "type": "undo", "entity": 1, "entity_type": "player",
+                                    "action_id": [2]}), "action 4: the action it undoes to must be a number"),
+    (lambda d: d["actions"][1].__setitem__("auto_actions", [{"type": "pass", "entity": [1]}]),
+     "action 2: its entity must be a number or a text"),
+    (lambda d: d["actions"][0].__setitem__("price", [5]), "action 1: malformed bid action"),
+    (lambda d: d["actions"][0].__setitem__("entity_type", 3), "action 1: its entity type must be a text"),
+])
+def test_a_record_of_another_shape_is_refused_with_the_field_named(change: Any, problem: str) -> None:
+    """Valid JSON of another shape crashed the reader (an unhashable list, ``.get`` on a text): the import then
+    answered with the bot's apology instead of saying what is wrong with the file."""
+    data = _spec_example()
+    change(data)
+    with pytest.raises(RecordError, match=problem):
+        read_record(data)
+
+
+@needs_records
+def test_token_placements_of_18al_are_written_without_a_cost() -> None:
+    """Section 11.9: in 1830 and 18AL the charter fixes a token's price and the site writes no ``cost``; ours wrote
+    the corporation's cash change, -60 where the token also paid ABC's $100 objective bonus."""
+    for name, costs in (("18AL-3p-bankrupt.json", False), ("18FL-4p-bankrupt.json", True)):
+        exported = write_record(read_record(record(name)).game)
+        tokens = [a for a in exported["actions"] if a["type"] == "place_token" and a["entity_type"] == "corporation"]
+        assert tokens and all(("cost" in a) is costs for a in tokens), name
+
+
+@needs_records
+def test_where_our_replay_parts_from_the_sites_game_is_said() -> None:
+    """A pass the site made that our engine does not wait for, a recorded revenue other than ours (the site trusts
+    the record's), a stored result other than ours: each was taken in silence, so a table continued a game that was
+    not the one the site showed."""
+    data = record("18FL-4p-bankrupt.json")
+    assert read_record(copy.deepcopy(data)).divergences() == []
+    missing = copy.deepcopy(data)
+    missing["actions"] = [a for a in missing["actions"] if a["id"] != 54]  # one of L&N's passes
+    (parted,) = read_record(missing).divergences()
+    assert str(parted) == "action 56: passed for L&N at token before run_routes (the site had skipped that step)"
+    richer = copy.deepcopy(data)
+    next(a for a in richer["actions"] if a["id"] == 56)["routes"][0]["revenue"] = 570
+    (parted,) = read_record(richer).divergences()
+    assert str(parted) == "action 56: the record has LN's routes earn $570, ours $70 (the game goes on with ours)"
+    other_end = copy.deepcopy(data)
+    other_end["result"] = {k: v + 1000 for k, v in other_end["result"].items()}
+    other_end["game_end_reason"] = "bank"
+    parted = [str(p) for p in read_record(other_end).divergences()]
+    assert len(parted) == 2 and parted[0].startswith("the record's final scores (Player 1 ") and \
+        parted[1] == "the record ends by bank, ours by bankrupt", parted
+
+
+def test_an_export_of_a_game_played_by_the_rulebook_is_checked_by_the_sites_rules() -> None:
+    """The site ignores our block and plays by its rules: where those part from the rulebook the record does not
+    replay there as it was played, and the check says where."""
+    from engine.records import site_reading
+    from tests.test_import_export import played
+
+    short = played("18FL", ["ann", "ben"], 1, 4)  # the sealed bids and a choice: the same under both rules
+    assert site_reading(json.loads(json.dumps(write_record(short))), short) == []
+    longer = played("18FL", ["ann", "ben"], 1, 30)
+    (first, *_) = site_reading(json.loads(json.dumps(write_record(longer))), longer)
+    assert str(first).startswith("action 8: lay_tile by TR refused: On 18xx.games TR lays a tile only for a "
+                                 "corporation its owner ann presides"), str(first)
+    site = new_game("18FL", ["ann", "ben"], seed=1, options={"rules_profile": "18xx.games"})
+    rng = random.Random(1)
+    while len(site.actions) < 60:
+        site.process(choose(rng, site.legal_actions(), site))
+    assert site_reading(json.loads(json.dumps(write_record(site))), site) == []
 
 
 # -- undo and redo (format spec section 8) ---------------------------------------------------------------------

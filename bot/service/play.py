@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from engine.actions import dump_action, parse_action
+from engine.actions import dump_action, parse_action, shape_problems
 from engine.describe import rotation_words
 from engine.errors import GameError
 from engine.game import Game
@@ -487,18 +487,9 @@ def _check_shape(action: Mapping[str, Any]) -> None:
     try:
         parse_action(dict(action))
     except ValidationError as e:
-        problems = []
-        for err in e.errors()[:3]:
-            name = str(err["loc"][-1]) if err.get("loc") else ""
-            if not name or name == str(action.get("type")):
-                problems.append(M("there is no kind of move called {kind}", kind=repr(str(action.get("type"))[:30])))
-            elif err.get("type") == "missing":
-                problems.append(M("{field} is missing", field=name))
-            else:
-                problems.append(M("{field} has the wrong kind of value ({value})", field=name,
-                                  value=repr(str(action.get(name, ""))[:30])))
+        problems = shape_problems(e, action)
         raise Refusal(M("That move is incomplete: {problems}. Nothing was changed.",
-                        problems=Join(tuple(dict.fromkeys(problems)), "; "))) from None
+                        problems=Join(problems, "; "))) from None
 
 
 def _names_rotation(msg: Text) -> bool:

@@ -10,9 +10,9 @@ from typing import Any
 
 from engine.errors import GameError
 from engine.game import Game
-from engine.messages import Join, M, Text
+from engine.messages import MN, Join, M, Text
 from engine.record import is_own_record, read_own, to_record
-from engine.records import RecordError, is_site_record, read_record, site_has, write_record
+from engine.records import RecordError, is_site_record, read_record, site_has, site_reading, write_record
 from engine.records.reader import PROFILE as SITE_PROFILE
 from engine.titles import new_game
 
@@ -38,12 +38,18 @@ class Records(Table):
     async def _cmd_export(self, ctx: Ctx, opts: dict[str, Any]) -> Reply:
         row, game = await self._shown_game(ctx, "export")
         fmt = str(opts.get("format") or "")
+        site_rules = game.options.get("rules_profile") == SITE_PROFILE
         why: Text = ""
         if not fmt:
-            # the site's format loads elsewhere, so it is the default where the site has the title
-            fmt = "18xx.games" if site_has(row.title) else "stationmaster"
-            if fmt == "stationmaster":
+            # the site's format where the game follows the site's rules (a game brought from there): it loads there
+            fmt = "18xx.games" if site_has(row.title) and site_rules else "stationmaster"
+            if not site_has(row.title):
                 why = M("18xx.games has no {title}, so here is our own record.", title=row.title)
+            elif fmt == "stationmaster":
+                why = M("Game #{game} follows the rulebook, and 18xx.games plays some rules its own way, so here is "
+                        "our own record. `/game export format:18xx.games` writes the site's, checked by the site's "
+                        "rules.", game=row.id)
+        checked: list[Text] = []
         if fmt == "stationmaster":
             data = to_record(game)
         else:
@@ -53,14 +59,29 @@ class Records(Table):
                 raise Refusal(M("Game #{game} cannot be written as an 18xx.games record: {reason}. `/game export "
                                 "format:stationmaster` writes our own record of it.", game=row.id,
                                 reason=getattr(e, "msg", None) or str(e))) from None
+            if not site_rules:
+                # the site replays a record by its own rules: say whether ours come to the same game there
+                checked = await asyncio.to_thread(site_reading, json.loads(json.dumps(data)), game)
         name = f"{row.title}-game{row.id}-{len(game.actions)}actions-{fmt}.json"
         body = json.dumps(data, indent=1, ensure_ascii=False).encode()
-        text = M("📄 Game #{game} ({title}, {n} actions) as an 18xx.games record. Load it on 18xx.games (import a "
-                 "game) or bring it to another channel with `/game import`.", game=row.id, title=row.title,
-                 n=len(game.actions)) if fmt != "stationmaster" else \
-            M("📄 Game #{game} ({title}, {n} actions) as a stationmaster record. Bring it to another channel with "
-              "`/game import`, or replay it with `python -m engine replay FILE`.", game=row.id, title=row.title,
-              n=len(game.actions))
+        if fmt == "stationmaster":
+            text: Text = M("📄 Game #{game} ({title}, {n} actions) as a stationmaster record. Bring it to another "
+                           "channel with `/game import`, or replay it with `python -m engine replay FILE`.",
+                           game=row.id, title=row.title, n=len(game.actions))
+        elif checked:
+            text = M("📄 Game #{game} ({title}, {n} actions) as an 18xx.games record. ⚠️ The game follows the "
+                     "rulebook, and by 18xx.games's rules it does not replay as it was played: {problem}. The site "
+                     "may refuse it or play it otherwise; `/game import` here keeps the rulebook.", game=row.id,
+                     title=row.title, n=len(game.actions), problem=checked[0])
+        elif not site_rules:
+            text = M("📄 Game #{game} ({title}, {n} actions) as an 18xx.games record, checked by the site's rules: "
+                     "it replays there to the same holdings and money. Load it on 18xx.games (import a game) or "
+                     "bring it to another channel with `/game import`.", game=row.id, title=row.title,
+                     n=len(game.actions))
+        else:
+            text = M("📄 Game #{game} ({title}, {n} actions) as an 18xx.games record. Load it on 18xx.games (import "
+                     "a game) or bring it to another channel with `/game import`.", game=row.id, title=row.title,
+                     n=len(game.actions))
         return Reply(text=sentences(why, text), files=[(name, body)])
 
     async def _cmd_import(self, ctx: Ctx, opts: dict[str, Any]) -> Reply:
@@ -73,22 +94,28 @@ class Records(Table):
         if len(raw) > MAX_UPLOAD_BYTES:
             raise Refusal(too_large(MAX_UPLOAD_BYTES))
         try:
-            data = json.loads(bytes(raw).decode("utf-8"))
+            data = json.loads(bytes(raw).decode("utf-8-sig"))  # a byte-order mark: a file re-saved by an editor
         except (UnicodeDecodeError, json.JSONDecodeError) as e:
             raise Refusal(M("That file is not JSON ({error}). Attach the record exported from 18xx.games.",
                             error=str(e))) from None
+        except RecursionError:
+            raise Refusal(M("That file nests its values too deeply to be a game record. Attach the record exported "
+                            "from 18xx.games.")) from None
         own = is_own_record(data)
         if not own and not is_site_record(data):
             raise Refusal(M("That file is not an 18xx.games game record (it needs a title, players and actions), nor "
                             "one `/game export format:stationmaster` wrote."))
         warnings: list[Text] = []
+        parted: list[Text] = []
         try:
             # a long record replays for seconds: off the event loop
             if own:
                 game = await asyncio.to_thread(read_own, data)
             else:
-                imported = await asyncio.to_thread(read_record, data, routes=False)
+                # the recorded revenues are compared with ours (no search: the same routes counted again)
+                imported = await asyncio.to_thread(read_record, data)
                 game, warnings = imported.game, list(imported.warnings)
+                parted = imported.divergences()
         except RecordError as e:
             reason = getattr(e, "msg", None) or str(e).rstrip(".")
             raise Refusal(M("The record cannot be imported: {reason}. The action: {action}", reason=reason,
@@ -140,6 +167,11 @@ class Records(Table):
                            "views work afterwards, but no move can be made.",
                            reason=texts.end_reason_text(game.end_reason)))
         lines += [M("⚠️ {warning}", warning=w) for w in warnings[:5]]
+        if parted:
+            # our rules and the site's part there: the game continued here may not be the one the site showed
+            lines.append(MN("⚠️ Our replay parts from the game the site showed in {n} place: {first}",
+                            "⚠️ Our replay parts from the game the site showed in {n} places; the first: {first}",
+                            n=len(parted), first=parted[0]))
         return Reply(text=Join(tuple(lines)), components=self._claim_menu(row, pending, set()))
 
     def _claim_menu(self, row: GameRow, pending: PendingImportRow, claimed: set[str]) -> list[list[Component]]:

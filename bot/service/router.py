@@ -91,7 +91,7 @@ class Service(Lobby, Records, Members, Play, Prompt, Consent, Views, Choices, Re
                 return refusal(_storage_text(e))
             except Exception:
                 log.exception("error in /%s, channel %s, game %s, user %s, options %s", path, ctx.channel_id,
-                              ctx.row.id if ctx.row else None, ctx.user.id, opts)
+                              ctx.row.id if ctx.row else None, ctx.user.id, _loggable(opts))
                 if ctx.row is not None:
                     self._evict(ctx.row.id)
                 return refusal(APOLOGY_MSG)
@@ -233,3 +233,8 @@ def _storage_text(e: StorageError) -> Text:
         return M("That conflicts with the game as stored (it changed at the same moment); nothing was changed. "
                  "`/game status` shows it now.")
     return M("The database refused that; nothing changed.")
+
+
+def _loggable(opts: dict[str, Any]) -> dict[str, Any]:
+    """The options of a failed command as the log shows them: an attached file by its size, not its bytes."""
+    return {k: f"<file of {len(v)} bytes>" if isinstance(v, bytes | bytearray) else v for k, v in opts.items()}

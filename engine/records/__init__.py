@@ -6,7 +6,16 @@ of our games into a record that site loads.
 
 from __future__ import annotations
 
-from .reader import Imported, RecordError, RouteCheck, Seat, UnsupportedTitle, is_site_record, read_record
+from .reader import (
+    Imported,
+    RecordError,
+    RouteCheck,
+    Seat,
+    UnsupportedTitle,
+    is_site_record,
+    read_record,
+    site_reading,
+)
 from .titles import title_map
 from .writer import write_record
 
@@ -16,4 +25,4 @@ def site_has(title: str) -> bool:
     return title_map(title) is not None
 
 __all__ = ["Imported", "RecordError", "RouteCheck", "Seat", "UnsupportedTitle", "is_site_record", "read_record",
-           "site_has", "write_record"]
+           "site_has", "site_reading", "write_record"]

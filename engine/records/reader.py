@@ -19,6 +19,8 @@ from collections.abc import Iterator
 from operator import attrgetter
 from typing import Any
 
+from pydantic import ValidationError
+
 from .. import journal
 from ..actions import (
     Action,
@@ -41,9 +43,11 @@ from ..actions import (
     RunRoutes,
     SellShares,
     parse_action,
+    shape_problems,
 )
 from ..errors import GameError
-from ..messages import M, Text
+from ..game import Game
+from ..messages import Join, M, Text
 from ..route_check import check_routes
 from ..routes import RouteError, best_routes
 from ..titledata import load_title
@@ -54,6 +58,7 @@ from .errors import RecordError, UnsupportedTitle
 from .ids import IPO, POOL, IdError, TileLedger
 from .results import Imported, RouteCheck, Seat
 from .seats import META_KEY, PROFILE, options_of, seats_of
+from .shape import check_shape
 from .sync import cert_size, new_share_ledger, sync_shares, sync_tiles
 from .titles import KNOWN_TYPES, TitleMap, auto_passes, map_for, title_map
 from .undo import effective_actions, resolve_undo_redo, truncate
@@ -61,7 +66,7 @@ from .undo import effective_actions, resolve_undo_redo, truncate
 # what other modules and tests import from here, now at home in the modules above
 __all__ = ["META_KEY", "PROFILE", "Imported", "RecordError", "RouteCheck", "Seat", "UnsupportedTitle", "cert_size",
            "effective_actions", "is_site_record", "new_share_ledger", "nodes_from_connections", "options_of",
-           "read_record", "resolve_undo_redo", "seats_of", "sync_shares", "sync_tiles", "truncate"]
+           "read_record", "resolve_undo_redo", "seats_of", "site_reading", "sync_shares", "sync_tiles", "truncate"]
 
 
 class _Reader:
@@ -229,15 +234,15 @@ class _Reader:
             raise
         if inserted:
             journal.commit(frame)
-            self.out.adjustments.append(f"action {a.get('id')}: passed for " + ", ".join(inserted) +
-                                        f" before {a['type']} (the site had skipped that step)")
+            self.out.adjustments.append(M("action {id}: passed for {entities} before {type} (the site had skipped "
+                                          "that step)", id=a.get("id"), entities=", ".join(inserted), type=a["type"]))
             return
         journal.rollback(frame)
         if isinstance(act, Pass):
             legal = any(x.type == "pass" and x.entity == act.entity for x in game.legal_actions())
             if not legal:
-                self.out.adjustments.append(f"action {a.get('id')}: dropped a pass by {act.entity}, which our "
-                                            f"engine does not wait for ({reason})")
+                self.out.adjustments.append(M("action {id}: dropped a pass by {entity}, which our engine does not "
+                                              "wait for ({reason})", id=a.get("id"), entity=act.entity, reason=reason))
                 return
         raise RecordError(M("{type} by {entity} refused: {reason}", type=a.get("type"), entity=a.get("entity"),
                             reason=reason), a.get("id"), _clean(a))
@@ -307,6 +312,9 @@ class _Reader:
             return self._convert(a)
         except IdError as e:
             raise RecordError(e.msg, a.get("id"), _clean(a)) from None
+        except ValidationError as e:
+            raise RecordError(M("malformed {type} action ({problem})", type=a.get("type"),
+                                problem=Join(shape_problems(e, a), "; ")), a.get("id"), _clean(a)) from None
         except (KeyError, TypeError, ValueError) as e:
             raise RecordError(M("malformed {type} action ({problem})", type=a.get("type"), problem=str(e)), a.get("id"),
                               _clean(a)) from None
@@ -550,12 +558,43 @@ def read_record(record: dict[str, Any], *, before: Any = None, routes: bool = Tr
     actions = record.get("actions")
     if not isinstance(actions, list):
         raise RecordError(M("the record has no action list"))
+    check_shape(record)
     if before is not None:
         cut = next((i for i, a in enumerate(actions) if isinstance(a, dict) and a.get("id") == before), None)
         if cut is None:
             raise RecordError(M("there is no action with id {id}", id=before))
         actions = actions[:cut]
     return _Reader(record, routes=routes, optimum=optimum).run(actions)
+
+
+def site_reading(record: dict[str, Any], game: Game) -> list[Text]:
+    """What 18xx.games would make of ``record``, written by us of ``game``: the site ignores our block (our rules
+    profile, our decisions it has no action for) and plays by its own rules, which our "18xx.games" profile models.
+    Empty where the record replays so, without a repair, to the same scores; else where it parts: the action it
+    would refuse, the repairs, another end or other scores."""
+    site = {k: v for k, v in record.items() if k != META_KEY}
+    try:
+        imported = read_record(site, routes=False)
+    except RecordError as e:
+        return [e.msg]
+    out = imported.divergences()
+    if not out and _position(imported.game) != _position(game):
+        # scores are not compared: what counts toward them is itself one of the profiles' differences
+        out.append(M("by its rules the same moves leave other holdings or sums of money"))
+    return out
+
+
+def _position(game: Game) -> tuple[Any, ...]:
+    """Who holds what: money, certificates, privates and trains (the seats in order: a record names seats)."""
+    seat = {p.name: i for i, p in enumerate(game.players)}
+
+    def who(owner: Any) -> str:
+        return str(seat.get(owner, owner))
+
+    return (tuple(p.cash for p in game.players), tuple(sorted((s, c.cash) for s, c in game.corps.items())),
+            tuple(sorted((c.corp, c.index, who(c.owner)) for c in game.certs)),
+            tuple(sorted((s, who(c.owner), c.closed) for s, c in game.companies.items())),
+            tuple(sorted((t.id, who(t.owner)) for t in game.trains)), game.finished)
 
 
 def is_site_record(data: Any) -> bool:

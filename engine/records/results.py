@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..game import Game
-from ..messages import Text
+from ..messages import M, Text
 from .titles import TitleMap
 
 
@@ -50,13 +50,36 @@ class Imported:
     game: Game
     record: dict[str, Any]
     seats: list[Seat]
-    adjustments: list[str] = field(default_factory=list)
+    adjustments: list[Text] = field(default_factory=list)
     warnings: list[Text] = field(default_factory=list)
     route_checks: list[RouteCheck] = field(default_factory=list)
     chat: list[tuple[Any, Any, str]] = field(default_factory=list)  # (action id, entity, text)
     tmap: TitleMap | None = None
     applied: int = 0  # record actions (auto actions included) that became our actions
     auto_passes: int = 0  # passes made for the site's silent skips
+
+    def divergences(self) -> list[Text]:
+        """Where our replay parts from the game the site showed: each repair the reader made (a pass the site
+        skipped or made that our engine does not), each run whose recorded revenue is not ours (the site trusts the
+        record's; ours is the one played on), and a stored end or final score other than ours (compared only where
+        our replay ends too: a record exported while browsing a game's history stops early)."""
+        out: list[Text] = list(self.adjustments)
+        for c in self.route_disagreements():
+            out.append(M("action {id}: the record has {corp}'s routes earn {recorded}, ours {ours} (the game goes on "
+                         "with ours)", id=c.action_id, corp=c.corporation,
+                         recorded=self.game.fmt(c.recorded_total) if c.recorded_total is not None else "?",
+                         ours=self.game.fmt(c.our_total)))
+        stored, reason = self.record.get("result"), self.record.get("game_end_reason")
+        if self.game.finished and isinstance(stored, dict) and stored:
+            ours = self.site_result()
+            if {str(k): v for k, v in stored.items()} != ours:
+                out.append(M("the record's final scores ({stored}) are not ours ({ours})",
+                             stored=", ".join(f"{self.record_name(s)} {stored.get(s.key, stored.get(s.site_id, '?'))}"
+                                              for s in self.seats),
+                             ours=", ".join(f"{self.record_name(s)} {ours[s.key]}" for s in self.seats)))
+            if isinstance(reason, str) and reason and reason != self.game.end_reason:
+                out.append(M("the record ends by {stored}, ours by {ours}", stored=reason, ours=self.game.end_reason))
+        return out
 
     def site_result(self) -> dict[str, int]:
         """Scores keyed the way the record's ``result`` keys them."""

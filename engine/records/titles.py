@@ -26,7 +26,7 @@ class TitleMap:
     preprinted_cities: dict[str, tuple[str, int]] = field(default_factory=dict)
     optional_rules: tuple[str, ...] = ()
     players: tuple[int, int] = (2, 6)
-    token_costs: bool = True  # place_token actions carry the token's cost (not in 1830 records)
+    token_costs: bool = True  # place_token actions carry the token's cost (18FL only: not in 1830 or 18AL records)
 
     def corp(self, site_sym: str) -> str:
         return self.corporations.get(site_sym, site_sym)
@@ -80,6 +80,7 @@ G18AL = TitleMap(
     ),
     optional_rules=("double_yellow_first_or", "LN_home_city_moved", "unlimited_4d", "hard_rust_t4"),
     players=(3, 5),
+    token_costs=False,  # section 11.9: the price of the charter's next token, never written
 )
 
 G1830 = TitleMap(
