@@ -95,3 +95,31 @@ def test_japanese_sentences_joined_are_not_spaced_apart() -> None:
 
     assert Join(("一つ目です。", "二つ目です。"), " ").render() == "一つ目です。二つ目です。"
     assert Join(("One.", "Two."), " ").render() == "One. Two."
+
+
+def test_commands_quoted_in_japanese_are_the_japanese_commands() -> None:
+    """A Japanese sentence that quotes a command quotes it as a Japanese member types it and Discord shows it:
+    `/corp bankrupt` in the forced-purchase prompt, `/game create` after the end and `/取り消し 回数:3` (the option
+    is 数) in the help were English, or no option at all."""
+    import re
+
+    from babel.messages.pofile import read_po
+
+    from bot.commands import localized_option, localized_path, resolve_path
+
+    bad = []
+    for po in sorted((i18n.ROOT / "bot" / "locale" / "ja").glob("*.po")):
+        with po.open("rb") as f:
+            for m in read_po(f):
+                for s in m.string if isinstance(m.string, tuple) else (m.string,):
+                    for quoted in re.findall(r"`/([^`{}]+)`", s or ""):
+                        words = quoted.split()
+                        cmd, rest = resolve_path(words, "ja")
+                        if cmd is None:
+                            continue  # not one of ours (a path, a Discord built-in)
+                        said = " ".join(words[:len(words) - len(rest)])
+                        options = {localized_option(o.name, "ja") for o in cmd.options}
+                        typed = {w.split(":", 1)[0] for w in rest if ":" in w}
+                        if said != localized_path(cmd.path, "ja") or not typed <= options:
+                            bad.append(f"{po.name}: `/{quoted}`")
+    assert not bad, bad
