@@ -234,6 +234,7 @@ BAR = (31, 119, 180)
 ROW_H = 34
 PAD = 12
 MAX_W = 1600
+BAR_GAP, BAR_LEN = 14, 250  # a bar starts after the widest number of its column, whatever the language's header
 
 
 def _col_widths(t: Table, size: int) -> list[int]:
@@ -244,7 +245,7 @@ def _col_widths(t: Table, size: int) -> list[int]:
         if i == 0 and t.swatches:
             w += 26
         if t.bar == i:
-            w += 260
+            w += BAR_GAP + BAR_LEN
         widths.append(w)
     return widths
 
@@ -273,6 +274,8 @@ def render_sheet(sheet: Sheet) -> bytes:
                    anchor="lm")
             y += row_h
         bar_max = max((_number(r[t.bar]) for r in t.rows), default=0) if t.bar is not None else 0
+        bar_from = max((text_size(font(size), r[t.bar])[0] for r in t.rows), default=0) + BAR_GAP \
+            if t.bar is not None else 0
         for k, row in enumerate([t.columns, *t.rows]):
             top = y + k * row_h
             if k > 0 and k % 2 == 0:
@@ -287,7 +290,7 @@ def render_sheet(sheet: Sheet) -> bytes:
                     cx += 26
                 if i == t.bar and k > 0 and bar_max > 0:
                     n = _number(cell)
-                    d.rectangle(((cx + 90) * s, (top + 8) * s, (cx + 90 + 250 * n / bar_max) * s,
+                    d.rectangle(((cx + bar_from) * s, (top + 8) * s, (cx + bar_from + BAR_LEN * n / bar_max) * s,
                                  (top + row_h - 8) * s), fill=BAR)
                 d.text((cx * s, (top + row_h / 2) * s), cell, font=fb if k == 0 or i == 0 else f, fill=INK,
                        anchor="lm")

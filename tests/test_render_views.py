@@ -460,3 +460,20 @@ def test_a_picture_drawn_without_homes_keeps_the_erie_s_circle_as_the_bot_s_does
     assert default_homes(g.board)["ERIE"] == kept_homes(g)["ERIE"] == ("E11", None)  # either city of E11
     bare, told = _img(render_map(g.board, hexes=["E11"])), _img(render_map(g.board, hexes=["E11"], homes={}))
     assert bare.tobytes() != told.tobytes()  # the ring is drawn
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_revenue_bars_stay_in_their_column(played: Game, lang: str) -> None:
+    """The bars started a fixed 90 px into their column, which was wide enough only where the header ("Revenue") was
+    wider than the numbers: under 収益 the longest bars ran into 内部留保 and 配当."""
+    from bot.i18n import catalog
+    from render.sheets import BAR, PAD, _col_widths
+
+    corp = max({s for _r, s, v, _k in played.revenues if v}, key=lambda s: max(
+        v for _r, c, v, _k in played.revenues if c == s))
+    sheet = revenue_history(played, corp, catalog(lang) if lang != "en" else None)
+    im = _img(render_sheet(sheet)).convert("RGB")
+    widths = _col_widths(sheet.tables[0], 20)
+    last_column = PAD + sum(widths[:2])
+    bar_x = [x for x in range(im.width) for y in range(60, im.height, 7) if im.getpixel((x, y)) == BAR]
+    assert bar_x and max(bar_x) < last_column, (max(bar_x), last_column)
