@@ -31,16 +31,23 @@ from .route_types import Route, RouteError, RouteHooks, RouteSet, Stop, TrainSpe
 # -- the rules of a submitted route ---------------------------------------------------------------------------------
 
 
-def _parse_node(net: Network, train_id: str, node: str) -> int:
+def called(train: TrainSpec) -> Msg:
+    """A train as players call it ("5-train"), never by its id ("5-1"): routes go to trains by kind, so the kind
+    names the one a refusal is about."""
+    base, plus, chit = train.name.partition("+")  # 18AL: a name chit on the train ("4+Memphis")
+    return M("{name}-train ({chit})", name=base, chit=chit) if plus else M("{name}-train", name=base)
+
+
+def _parse_node(net: Network, train: TrainSpec, node: str) -> int:
     hex_id, sep, part_s = node.rpartition("-")
     if not sep or not part_s.isdigit() or hex_id not in net.board.hexes:
-        raise RouteError(M("train {train}: {node} is not a stop (expected <hex>-<number>, e.g. B23-0)",
-                           train=train_id, node=repr(node)))
+        raise RouteError(M("{train}: {node} is not a stop (expected <hex>-<number>, e.g. B23-0)",
+                           train=called(train), node=repr(node)))
     part = int(part_s)
     for i, s in enumerate(net.stops):
         if s.hex == hex_id and s.part == part:
             return i
-    raise RouteError(M("train {train}: there is no stop {node} with track on the map", train=train_id, node=node))
+    raise RouteError(M("{train}: there is no stop {node} with track on the map", train=called(train), node=node))
 
 
 def _names(net: Network) -> list[str]:
@@ -50,53 +57,52 @@ def _names(net: Network) -> list[str]:
 def _check_stop_set(net: Network, train: TrainSpec, seq: list[int]) -> None:
     """The rules that do not depend on the order of the stops."""
     name = _names(net)
-    tid = train.id
+    tid = called(train)
     if len(seq) < 2:
-        raise RouteError(M("train {train}: a route needs at least two stops", train=tid))
+        raise RouteError(M("{train}: a route needs at least two stops", train=tid))
     for k, i in enumerate(seq):
         if i in seq[:k]:
-            raise RouteError(M("train {train} visits {stop} twice", train=tid, stop=name[i]))
+            raise RouteError(M("the {train} visits {stop} twice", train=tid, stop=name[i]))
     for k, i in enumerate(seq):
         for j in seq[:k]:
             if net.graph.location[net.nodes[i]] == net.graph.location[net.nodes[j]]:
-                raise RouteError(M("train {train} may not run between {a} and {b}: a route visits one stop per hex",
+                raise RouteError(M("the {train} may not run between {a} and {b}: a route visits one stop per hex",
                                    train=tid, a=name[j], b=name[i]))
     if not any(net.station[i] for i in seq):
-        raise RouteError(M("train {train}: the route has no {corp} station", train=tid, corp=net.corp))
+        raise RouteError(M("{train}: the route has no {corp} station", train=tid, corp=net.corp))
     majors = sum(net.major[i] for i in seq)
     towns = len(seq) - majors
     if not train.fits(majors, towns):
         what = M("cities, towns and off-boards") if train.counted(0, 1) else M("cities and off-boards")
-        raise RouteError(M("train {train} ({name}) may visit {n} {stops}; this route has {count}", train=tid,
-                           name=train.name, n=train.distance, stops=what, count=train.counted(majors, towns)))
+        raise RouteError(M("a {train} may visit {n} {stops}; this route has {count}", train=tid, n=train.distance,
+                           stops=what, count=train.counted(majors, towns)))
     if train.scoring_stops(majors, towns) < 2:
         what = M("cities or off-boards") if train.express else M("stops")
-        raise RouteError(M("train {train} ({name}) needs at least two {stops} to score", train=tid, name=train.name,
-                           stops=what))
+        raise RouteError(M("a {train} needs at least two {stops} to score", train=tid, stops=what))
 
 
 def _order_problem(net: Network, train: TrainSpec, seq: list[int]) -> Msg:
     """Why the stops cannot be run in this order (called once no order of them can be run)."""
     name = _names(net)
-    tid = train.id
+    tid = called(train)
     for i in seq[1:-1]:
         s = net.stops[i]
         if net.terminal[i] and (s.kind == "offboard" or (s.kind == "city" and net.board.layout(s.hex).color == "red")):
-            return M("train {train}: {stop} is an off-board area and may only be at an end of a route", train=tid,
+            return M("{train}: {stop} is an off-board area and may only be at an end of a route", train=tid,
                      stop=name[i])
         if s.kind == "city" and city_blocked(net.board, net.corp, s.hex, s.index):
-            return M("train {train}: {stop} is full of other corporations' tokens; a route may end there but not "
+            return M("{train}: {stop} is full of other corporations' tokens; a route may end there but not "
                      "pass through", train=tid, stop=name[i])
     used_sets = [0]
     for a, b in itertools.pairwise(seq):
         links = [lk for lk in net.links[a] if lk.end == b]
         if not links:
-            return M("train {train}: no track from {a} to {b} without passing another stop (a train may not skip "
+            return M("{train}: no track from {a} to {b} without passing another stop (a train may not skip "
                      "cities or towns)", train=tid, a=name[a], b=name[b])
         used_sets = [u | lk.res for u in used_sets for lk in links if not u & lk.res][:4096]
         if not used_sets:
-            return M("train {train} would use track twice between {a} and {b}", train=tid, a=name[a], b=name[b])
-    return M("train {train}: these stops cannot be run in any order", train=tid)
+            return M("the {train} would use track twice between {a} and {b}", train=tid, a=name[a], b=name[b])
+    return M("{train}: these stops cannot be run in any order", train=tid)
 
 
 _MAX_ORDERS = 2000  # realisations tried per route; a route has a handful
@@ -150,10 +156,10 @@ class _CheckNetwork(Network):
         self.station = [n in self.view.stations for n in self.nodes]
         self.terminal = [self.view.terminal[n] for n in self.nodes]
 
-    def parse(self, train_id: str, node: str) -> int:
+    def parse(self, train: TrainSpec, node: str) -> int:
         """``_parse_node``: the stop a node id names, or its RouteError."""
         i = self.by_id.get(node)
-        return _parse_node(self, train_id, node) if i is None else i
+        return _parse_node(self, train, node) if i is None else i
 
 
 class _Subnet(Network):
@@ -343,12 +349,12 @@ def _sharing_problem(net: Network, plans: list[tuple[TrainSpec, list[int]]], opt
         if fits([r1, r2]) is None:
             used1 = options[r1][0][2]
             seq2, links2, _ = options[r2][0]
-            first, second = plans[r1][0].id, plans[r2][0].id
+            first, second = called(plans[r1][0]), called(plans[r2][0])
             for k, lk in enumerate(links2):
                 if lk.res & used1:
-                    return RouteError(M("trains {first} and {second} would share track between {a} and {b}",
+                    return RouteError(M("the {first} and the {second} would share track between {a} and {b}",
                                         first=first, second=second, a=name[seq2[k]], b=name[seq2[k + 1]]))
-            return RouteError(M("trains {first} and {second} cannot both run without sharing track", first=first,
+            return RouteError(M("the {first} and the {second} cannot both run without sharing track", first=first,
                                 second=second))
     return RouteError(M("these trains cannot all run without sharing track"))
 
@@ -391,7 +397,7 @@ def check_routes(
     plans: list[tuple[TrainSpec, list[int]]] = []  # stops as the full network numbers them
     for train_id, nodes in submitted:
         train = _submitted_train(by_id, seen, corp, train_id)
-        seq = [net.parse(train_id, node) for node in nodes]
+        seq = [net.parse(train, node) for node in nodes]
         picks = list(dict.fromkeys(seq))
         _check_stop_set(_Subnet(net, picks), train, [picks.index(i) for i in seq])
         plans.append((train, seq))

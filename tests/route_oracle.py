@@ -36,7 +36,7 @@ def check_routes(
     plans: list[tuple[TrainSpec, list[int]]] = []
     for train_id, nodes in submitted:
         train = _submitted_train(by_id, seen, corp, train_id)
-        seq = [_parse_node(net, train_id, node) for node in nodes]
+        seq = [_parse_node(net, train, node) for node in nodes]
         _check_stop_set(net, train, seq)
         plans.append((train, seq))
     chosen = _realise(net, plans)

@@ -321,7 +321,9 @@ async def test_players_give_their_own_routes(svc: Service) -> None:
     first = best.routes[0].stops
     twice = "-".join(s.hex for s in (*first, first[0]))
     refused = await do(svc, pres, "train run", routes=twice)
-    assert not refused.ok and f"train {best.routes[0].train}" in refused.text, refused.text
+    # the train as players call it, not its id ("train 2-0")
+    kind = game.train(best.routes[0].train).variant
+    assert not refused.ok and f"the {kind}-train visits" in refused.text, refused.text
     assert len((await state(svc))[1].actions) == n
     shown = await do(svc, other, "train run", routes=by_name)  # anyone may look; names work as hex ids do
     assert shown.ok and shown.ephemeral and "Your routes:" in shown.text and shown.pictures, shown.text

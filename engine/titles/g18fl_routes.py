@@ -44,8 +44,8 @@ class FLRouteRules(GenericRules):
 
     def stop_name(self, stop: Stop, board: Board) -> str:
         if stop.hex == _JAX and stop.kind == "city" and len(board.layout(_JAX).cities) == 2:
-            side = "South" if stop.index == 0 else "North"
-            return f"Jacksonville {side} ({stop.node_id()})"
+            # as the route lines name them (``G18FL.stop_name``), with the hex as every stop here has it
+            return f"Jacksonville {'S' if stop.index == 0 else 'N'} ({stop.hex})"
         return super().stop_name(stop, board)
 
 
