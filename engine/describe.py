@@ -12,6 +12,7 @@ import math
 from .board import Board
 from .messages import Join, M, Msg, Text
 from .tiles import Layout, Node, tile_layout
+from .wording import clauses
 
 # Screen angle (degrees, y down) of side 0's direction, as the map is drawn (render.geometry's convention).
 _EDGE0_ANGLE = {"pointy": 120.0, "flat": 90.0}
@@ -95,7 +96,7 @@ def _groups(lay: Layout) -> list[list[int]]:
 def track_words(board: Board, hex_id: str, lay: Layout) -> Text:
     """Where a layout's track goes from this hex: "Jacksonville–Daytona; NE–S"."""
     parts = [Join(tuple(side_name(board, hex_id, e) for e in group), "–") for group in _groups(lay)]
-    return Join(tuple(parts), "; ") if parts else M("no track")
+    return clauses(parts) if parts else M("no track")
 
 
 def rotation_words(board: Board, hex_id: str, tile: str, rotation: int) -> Msg:

@@ -25,5 +25,6 @@ def test_routes_are_given_to_the_trains_that_run_them_whatever_the_order_typed()
         assert {r.train: len(r.stops) for r in found.routes} == {r.train: len(r.stops) for r in best.routes}
     alone = routes_from_text(game, corp, f"; {by_train[long_]}")  # one route: the train that can run it
     assert [r.train for r in alone.routes] == [long_]
-    with pytest.raises(GameError, match=f"train {short}"):  # no train can run it: the refusal is the first reading's
+    # no train can run it: the refusal is the first reading's
+    with pytest.raises(GameError, match=f"a {short[0]}-train may visit"):
         routes_from_text(game, corp, f"{by_train[long_]}-{by_train[short]}")

@@ -111,6 +111,9 @@ async def test_the_language_setting_is_the_creators_to_change_and_is_announced(s
     assert changed.ok and not changed.ephemeral
     assert "⚙️ aliceがゲーム#" in changed.text and "チャンネルの言語は日本語" in changed.text
     assert (await svc.store.active_game(CH)).language == "ja"  # type: ignore[union-attr]
+    both = await do(svc, ALICE, "game settings", reminder_hours=24, images="request")
+    # several changes are clauses of one Japanese sentence: the English semicolon was hard-coded
+    assert both.ok and "; " not in both.text and "；" in both.text, both.text
     shown = await do(svc, ALICE, "game settings")
     assert shown.ephemeral and "language 日本語" in shown.text  # alice reads English, the value is its name
     bid = await do(svc, ALICE, "private bid", price=0)

@@ -18,6 +18,7 @@ from typing import Any
 from engine.actions import dump_action
 from engine.game import END_BY_HAND, Game
 from engine.messages import MN, Join, M, Msg, Text
+from engine.wording import clauses
 
 from .. import checkpoints, texts
 from ..commands import make_custom_id
@@ -292,7 +293,7 @@ class Consent(Table):
             raise
         self._remember(row.id, replayed)
         self._close_votes(row.id)
-        listing: Text = Join(tuple(names[-5:]), "; ")
+        listing: Text = clauses(names[-5:])
         if len(names) > 5:
             listing = M("{actions} (and {n} more)", actions=listing, n=len(names) - 5)
         reply = Reply(text=MN("↩️ Everyone agreed; undoing an action: {actions}.",

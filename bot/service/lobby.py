@@ -10,6 +10,7 @@ from engine.game import seat_order
 from engine.messages import MN, Join, M, Msg, Text
 from engine.titledata import load_title
 from engine.titles import TITLES, new_game, rules_for
+from engine.wording import clauses
 
 from .. import texts
 from ..commands import make_custom_id
@@ -241,7 +242,7 @@ class Lobby(Table):
         if options is not None:
             changes.append(M("options: {options}", options=_options_text(options)))
         return Reply(text=M("⚙️ {member} changed the settings of game #{game}: {changes}.", member=ctx.user.name,
-                            game=row.id, changes=Join(tuple(changes), "; ")))
+                            game=row.id, changes=clauses(changes)))
 
     @staticmethod
     def _settings_text(row: GameRow) -> Msg:

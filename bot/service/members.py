@@ -12,6 +12,7 @@ import logging
 from typing import Any
 
 from engine.messages import Join, M, Msg, Text
+from engine.wording import clauses
 
 from .. import texts
 from ..availability import (
@@ -122,7 +123,7 @@ class Members(Table):
             return Reply(text=Join((describe(member, now),
                                     M("Change with `/reminders via: time_zone: quiet: away:`."))), ephemeral=True)
         member = await self.store.set_member(ctx.user.id, now, **changes)
-        return Reply(text=Join((M("Saved: {changes}.", changes=Join(tuple(said), "; ")), describe(member, now))),
+        return Reply(text=Join((M("Saved: {changes}.", changes=clauses(said)), describe(member, now))),
                      ephemeral=True)
 
     # -- "Not now" on a reminder -------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from engine.errors import GameError
 from engine.game import Game
 from engine.messages import Join, M, Msg, Text
 from engine.route_text import routes_from_text
+from engine.wording import clauses
 
 from .. import checkpoints, texts
 from .. import pictures as jobs
@@ -489,7 +490,7 @@ def _check_shape(action: Mapping[str, Any]) -> None:
     except ValidationError as e:
         problems = shape_problems(e, action)
         raise Refusal(M("That move is incomplete: {problems}. Nothing was changed.",
-                        problems=Join(problems, "; "))) from None
+                        problems=clauses(problems))) from None
 
 
 def _names_rotation(msg: Text) -> bool:

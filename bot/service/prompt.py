@@ -11,6 +11,7 @@ from engine.actions import dump_action
 from engine.errors import GameError
 from engine.game import Game
 from engine.messages import Join, M, Text
+from engine.wording import clauses
 
 from .. import texts
 from ..commands import ANY_ENTITY, encode_action, make_custom_id
@@ -47,7 +48,7 @@ class Prompt(Table):
         away = tuple(M("{player} is away until {until}", player=p.name, until=ctx.away[p.user_id])
                      for p in ctx.players if p.user_id in ctx.away and p.user_id in ids)
         if away:
-            lines.append(M("🏖️ {absences}.", absences=Join(away, "; ")))
+            lines.append(M("🏖️ {absences}.", absences=clauses(away)))
         # ping only those whose turn just began; the others were pinged already
         fresh = [uid for n in acting if n not in previous and (uid := ctx.uid(n)) is not None]
         reply = Reply(mentions=fresh, turn_of=row.id if fresh else None)

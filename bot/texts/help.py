@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.messages import Join, M, Msg, Text
+from engine.wording import clauses
 
 from ..commands import COMMANDS, GROUPS, command_words, option_word
 
@@ -164,9 +165,8 @@ def help_text(topic: str | None, title_options: Mapping[str, Mapping[str, Any]] 
         lines: list[Text] = [M("**Titles and options** (`/game create title:18FL options:name1,name2`; changed "
                                "before the start with `/game settings options:`)")]
         for title, opts in (title_options or {}).items():
-            described = Join(tuple(M("`{option}` — {description}", option=k, description=_as_msg(v))
-                                   for k, v in opts.items()), "; ")
-            lines.append(M("**{title}**: {options}", title=title, options=described) if opts
+            described = [M("`{option}` — {description}", option=k, description=_as_msg(v)) for k, v in opts.items()]
+            lines.append(M("**{title}**: {options}", title=title, options=clauses(described)) if opts
                          else M("**{title}**: no options", title=title))
         return Join((*lines, *reconstruction_notes()))
     groups = {g.name: g for g in GROUPS}

@@ -47,11 +47,12 @@ from ..actions import (
 )
 from ..errors import GameError
 from ..game import Game
-from ..messages import Join, M, Text
+from ..messages import M, Text
 from ..route_check import check_routes
 from ..routes import RouteError, best_routes
 from ..titledata import load_title
 from ..titles import TITLES, new_game
+from ..wording import clauses
 from . import ids
 from .connections import nodes_from_connections, stretches
 from .errors import RecordError, UnsupportedTitle
@@ -314,7 +315,7 @@ class _Reader:
             raise RecordError(e.msg, a.get("id"), _clean(a)) from None
         except ValidationError as e:
             raise RecordError(M("malformed {type} action ({problem})", type=a.get("type"),
-                                problem=Join(shape_problems(e, a), "; ")), a.get("id"), _clean(a)) from None
+                                problem=clauses(shape_problems(e, a))), a.get("id"), _clean(a)) from None
         except (KeyError, TypeError, ValueError) as e:
             raise RecordError(M("malformed {type} action ({problem})", type=a.get("type"), problem=str(e)), a.get("id"),
                               _clean(a)) from None
