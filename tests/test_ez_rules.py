@@ -332,6 +332,8 @@ def test_2_3_home_tile_first_and_one_lay_per_turn() -> None:
     assert g.round.step == "track"
     with pytest.raises(GameError, match="must lay a yellow city tile on its home hex F6"):
         pass_turn(g)
+    # the prompt does not offer the pass it refuses
+    assert "lay a yellow tile." in str(g.describe_turn()) and "or pass" not in str(g.describe_turn())
     assert str(g.rules.tile_lay_problem(g, "PS&W", "F4", "9", 1)) == "PS&W's first tile must go on its home hex F6 " \
         "(rule 2.3)."
     with pytest.raises(GameError, match="cannot reach F4"):

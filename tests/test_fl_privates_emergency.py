@@ -195,6 +195,8 @@ def test_rule_3_3_a_bonus_used_first_ends_the_corporations_own_lays_or_token() -
     assert g.rules.lay_allowance_problem(g, g.round, "yellow") is not None
     act(g, "place_token", "TC", hex="K28", city=0)  # a bonus station first, which would make SAL's token cheaper
     assert not [a for a in g.legal_actions() if a.entity == "SAL" and a.type != "pass"]
+    # the prompt no longer offers the token it would refuse
+    assert str(g.describe_turn()) == "alice, for SAL (OR 1.1): use POSC, or pass."
     with pytest.raises(GameError, match="own token comes before the bonus tokens"):
         act(g, "hex_token", "SAL", hex="C24")
 

@@ -951,6 +951,15 @@ async def test_ids_are_forgiving_and_unknown_ones_get_the_nearest_choices(svc: S
     assert not r.ok and "There is no hex 'zz99'" in r.text and "Nearest legal choices" in r.text
     r = await do(svc, president, "track lay", hex=list(game.board.hexes)[0].lower(), tile="#zz", rotation=0)
     assert not r.ok and "There is no tile '#zz'" in r.text
+    # the nearest choices are those for the hex typed, not tiles legal elsewhere (it offered #9 where only the
+    # city's own tile may go)
+    lays = [a for a in svc.legal(row.id, game) if a["type"] == "lay_tile" and a["entity"] == corp]
+    here = {a["hex"]: {x["tile"] for x in lays if x["hex"] == a["hex"]} for a in lays}
+    hex_id = min(here, key=lambda h: (len(here[h]), h))
+    assert here[hex_id] != {a["tile"] for a in lays}, "every hex takes the same tiles: nothing to tell apart"
+    r = await do(svc, president, "track lay", hex=hex_id, tile="#zz", rotation=0)
+    shown = r.text.split("Nearest legal choices: ")[1].split(". Nothing")[0].split(", ")
+    assert not r.ok and set(shown) <= here[hex_id], (shown, here[hex_id])
     lays = [h.lower() for h in game.board.hexes]
     tried = 0
     for h in lays:  # the first lay the engine takes, typed the way players type

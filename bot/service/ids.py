@@ -29,8 +29,12 @@ def normalise_ids(game: Game, action: dict[str, Any], legal: Callable[[], Sequen
         typed = " ".join(str(action[key]).split())
         if key != "train" and typed in _known(game, key):
             continue
-        offered = _unique(str(a[key]) for a in legal()
-                          if a.get("type") == action.get("type") and a.get(key) is not None)
+        moves = [a for a in legal() if a.get("type") == action.get("type") and a.get(key) is not None]
+        # the choices that fit what the move names already (a tile for the hex typed, not for any hex): fields are
+        # matched in order, so those before this one are the game's ids by now
+        given = [k for k in FIELDS[:FIELDS.index(key)] if action.get(k) is not None]
+        fitting = [a for a in moves if all(a.get(k) in (None, action[k]) for k in given)]
+        offered = _unique(str(a[key]) for a in fitting or moves)
         if key == "train":
             action[key] = _train(game, typed, offered, action)
         else:

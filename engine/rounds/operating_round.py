@@ -227,6 +227,8 @@ class OperatingRound(TrainStep, EmergencyMoney, Tracked):
         upgrade = game.rules.lay_allowance_problem(game, self, "upgrade") is None and len(game.phase.tiles) > 1
         bonus = sorted({a.entity for a in game.rules.or_legal_actions(game, self)
                         if a.type == "lay_tile" and a.entity in game.companies})
+        # a lay the step may not end without (18EZ's home tile of a new railroad): no "or pass"
+        may_pass = game.rules.track_pass_problem(game, self) is None
         if not self.lays:
             lay = M("lay a yellow tile or upgrade one") if upgrade else M("lay a yellow tile")
         elif yellow or upgrade:
@@ -236,8 +238,9 @@ class OperatingRound(TrainStep, EmergencyMoney, Tracked):
         else:
             return M("pass")
         if bonus:
-            return M("{lay} (or a tile with {companies}), or pass", lay=lay, companies=tuple(bonus))
-        return M("{lay}, or pass", lay=lay)
+            return M("{lay} (or a tile with {companies}), or pass", lay=lay, companies=tuple(bonus)) if may_pass \
+                else M("{lay} (or a tile with {companies})", lay=lay, companies=tuple(bonus))
+        return M("{lay}, or pass", lay=lay) if may_pass else lay
 
     def allowed_text(self, game: Game) -> Text:
         if self.step == "track":
@@ -245,6 +248,11 @@ class OperatingRound(TrainStep, EmergencyMoney, Tracked):
         if self.step == "token":
             if game.rules.token_pass_problem(game, self) is not None:
                 return game.rules.token_step_words  # a station that came with a tile (1830 D&H): no pass
+            legal = self.legal_actions(game)
+            if not any(a.entity == self.corp and a.type in ("place_token", "hex_token") for a in legal):
+                # its own token is over (18FL: a bonus token came first): what is left is a private's, or passing
+                left = sorted({a.entity for a in legal if a.entity in game.companies})
+                return M("use {companies}, or pass", companies=tuple(left)) if left else M("pass")
             return M("{action}, or pass", action=game.rules.token_step_words)
         if self.step == "buy_train":
             return (M("buy a train (it must own one: passing is not allowed)")
