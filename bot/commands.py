@@ -110,7 +110,7 @@ GROUPS: tuple[Group, ...] = (
     Group("token", "Place station tokens and hotels"),
     Group("train", "Run trains, buy and discard them"),
     Group("corp", "Operating corporation: dividends, conversion, bankruptcy"),
-    Group("view", "Look at the game: map, market, players, corporations, log, tiles, trains, holdings"),
+    Group("view", "The game: map, market, players, corporations, log, standings, tiles, trains, holdings, revenue"),
 )
 
 

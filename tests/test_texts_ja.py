@@ -244,3 +244,25 @@ def test_help_topics_are_named_and_understood_in_each_language() -> None:
     assert help_topic_key("線路") == "track" and help_topic_key("/Track") == "track"
     assert tr(help_text("線路"), "ja") == tr(help_text("track"), "ja")
     assert "`/ヘルプ 項目:線路`" in tr(help_text(None), "ja")
+    # a topic we do not have is said to be none, with the topics, before the overview (it was the overview alone)
+    unknown = tr(help_text("いろいろ"), "ja")
+    first = unknown.splitlines()[0]
+    assert first.startswith("ヘルプの項目「いろいろ」はありません") and "線路" in first
+    assert unknown.splitlines()[1:] == tr(help_text(None), "ja").splitlines()
+    assert tr(help_text("commands"), "en") == tr(help_text(None), "en")
+
+
+def test_a_routes_legend_and_the_routes_line_read_in_japanese(fl_played: Game) -> None:
+    """The legend's label and the routes line's prefix were put together in code ("2: Miami–…", "🚂 **FEC**: "):
+    Japanese reads "2列車：…" and a full-width colon."""
+    from bot.service.views import route_draws, routes_text
+    from engine.routes import best_routes
+
+    corp = next(s for s in fl_played.corps if fl_played.trains_of(s) and fl_played.board.stations(s))
+    best = best_routes(fl_played.board, corp, fl_played.rules.train_specs(fl_played, corp),
+                       fl_played.rules.route_rules(fl_played))
+    draws = route_draws(fl_played, best)
+    assert draws and all(re.fullmatch(r"\S+列車：.+", JA(d.label)) for d in draws), [JA(d.label) for d in draws]
+    assert all(re.fullmatch(r"\S+: .+", str(d.label)) for d in draws)
+    assert JA(M("🚂 **{corp}**: {routes}", corp=corp, routes=routes_text(fl_played, best))).startswith(
+        f"🚂 **{corp}**：")

@@ -408,7 +408,8 @@ class Play(Table):
             return await self._apply(ctx, game, action)
         state = self.state_token(game)
         self._own[row.id] = (state, action)
-        lines: list[Text] = [Join((f"🚂 **{corp}**: ", routes_text(game, chosen, head=M("Your routes:"))), "")]
+        yours = routes_text(game, chosen, head=M("Your routes:"))
+        lines: list[Text] = [M("🚂 **{corp}**: {routes}", corp=corp, routes=yours)]
         if game.player_for(corp) != seat.name:
             lines.append(M("(Only {corp}'s president {president} can confirm.)", corp=corp,
                            president=game.player_for(corp)))

@@ -224,7 +224,7 @@ class Prompt(Table):
         state = self.state_token(game)
         # one routes picture per run in the channel: once the prompt has posted it, a look again is private
         again = self._routes_pictured.get(row.id) == (id(game.round), getattr(game.round, "corp", None))
-        lines: list[Text] = [Join((f"🚂 **{corp}**: ", routes_text(game, best)), "")]
+        lines: list[Text] = [M("🚂 **{corp}**: {routes}", corp=corp, routes=routes_text(game, best))]
         if game.player_for(corp) != seat.name:
             lines.append(M("(Only {corp}'s president {president} can confirm.)", corp=corp,
                            president=game.player_for(corp)))

@@ -147,7 +147,7 @@ def route_draws(game: Game, routes: Any) -> list[Any]:
     for r in getattr(routes, "routes", []) or []:
         variant, stops = _route_label(game, r)
         paths = [(str(h), int(i)) for h, i in (getattr(r, "paths", None) or [])]
-        draws.append(RouteDraw(f"{variant}: {stops}", int(r.revenue), paths))
+        draws.append(RouteDraw(M("{train}: {stops}", train=variant, stops=stops), int(r.revenue), paths))
     return draws
 
 

@@ -177,6 +177,10 @@ def help_text(topic: str | None, title_options: Mapping[str, Mapping[str, Any]] 
     lines = [M("**Stationmaster** plays 18xx railroad games in this channel."),
              M("Start: `/game create title:18FL`, others `/game join`, then `/game start`."),
              Join((TURN_HELP, M("**Commands**")), "\n\n")]  # a blank line before the command list
+    if topic and topic != "commands":  # a topic we do not have: said, not answered with the overview as if it were
+        topics = tuple(help_topic_word(k) for k in (*HELP_TOPICS, *HELP_GROUPS))
+        lines.insert(0, M("There is no help topic '{typed}'; the topics are {topics}. Here is the overview.",
+                          typed=topic[:30], topics=topics))
     for g in GROUPS:
         names = tuple(command_words(c.name) for c in COMMANDS if c.group == g.name)
         lines.append(M("`/{group}` {commands} — {description}", group=command_words(g.name), commands=names,
