@@ -502,6 +502,13 @@ def test_local_simulator_imports_and_exports(tmp_path: Path, capsys: Any) -> Non
 async def test_after_an_import_the_table_is_named_by_its_members(svc: Service) -> None:
     r = await do(svc, DAVE, "game import", file=as_file(record(10)))
     menu = claim_menu(r)
+    # "Player 1" and "Player 2" alone did not say which seat was whose: each comes with its place, cash, presidencies
+    expected = read_record(record(10), routes=False).game
+    for i, o in enumerate(menu.options, 1):
+        cash = expected.fmt(expected.player(o.value).cash)
+        led = [s for s, c in expected.corps.items() if c.president == o.value]
+        assert str(o.description) == f"seat {i} · {cash}" + (f" · president of {', '.join(led)}" if led else "")
+    assert any("president of" in str(o.description) for o in menu.options)
     assert (await claim(svc, ALICE, menu, "Player 1")).ok
     r = await claim(svc, BOB, menu, "Player 2")
     assert r.ok, r.full_text()
@@ -511,6 +518,10 @@ async def test_after_an_import_the_table_is_named_by_its_members(svc: Service) -
     assert "Player 1" not in line and "Player 2" not in line, line
     standings = await do(svc, ALICE, "view standings")
     assert "<@1>" in standings.text and "<@2>" in standings.text and "Player 1" not in standings.text
+    status = (await do(svc, CAROL, "game status")).embeds[0]
+    fields = {str(k): str(v) for k, v in status.fields}
+    assert "<@1>" in fields["Seats"] and "<@2>" in fields["Seats"] and "Player" not in fields["Seats"], fields
+    assert "Player" not in fields["Now"], fields
 
 
 async def test_a_finished_record_says_so_before_anyone_claims(svc: Service) -> None:

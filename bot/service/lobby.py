@@ -95,7 +95,7 @@ class Lobby(Table):
         await self.store.remove_player(row.id, ctx.user.id)
         reply = Reply(text=M("🚪 **{player}** leaves game #{game}.", player=seat.name, game=row.id))
         if ctx.pending is not None:  # the seat is free again: offer it (clicks take the menu off older messages)
-            reply.components = self._claim_menu(row, ctx.pending, {p.name for p in ctx.players} - {seat.name})
+            reply.components = await self._claim_menu(row, ctx.pending, {p.name for p in ctx.players} - {seat.name})
         return reply
 
     async def _cmd_kick(self, ctx: Ctx, opts: dict[str, Any]) -> Reply:
@@ -106,7 +106,7 @@ class Lobby(Table):
         reply = Reply(text=M("🚪 {member} removes **{player}** from game #{game}.", member=ctx.user.name,
                              player=seat.name, game=row.id))
         if ctx.pending is not None:  # as after /game leave: the freed seat of an import is offered again
-            reply.components = self._claim_menu(row, ctx.pending, {p.name for p in ctx.players} - {seat.name})
+            reply.components = await self._claim_menu(row, ctx.pending, {p.name for p in ctx.players} - {seat.name})
         return reply
 
     async def _cmd_start(self, ctx: Ctx, opts: dict[str, Any]) -> Reply:
@@ -173,8 +173,9 @@ class Lobby(Table):
         seats = texts.seats_text(game, [p.name for p in ctx.players])
         emb.description = MN("{round} · {n} action", "{round} · {n} actions",
                              round=texts.round_line(game), n=len(game.actions))
-        emb.fields.append((M("Seats"), seats))
-        emb.fields.append((M("Now"), game.describe_turn()))
+        # an imported game's seats carry the record's names ("Player 2"): the table reads who sits there
+        emb.fields.append((M("Seats"), ctx.names_as_members(seats)))
+        emb.fields.append((M("Now"), ctx.names_as_members(game.describe_turn())))
         emb.fields.append((M("Settings"), settings))
         return Reply(embeds=[emb], ephemeral=not opts.get("share"))
 

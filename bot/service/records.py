@@ -172,15 +172,24 @@ class Records(Table):
             lines.append(MN("⚠️ Our replay parts from the game the site showed in {n} place: {first}",
                             "⚠️ Our replay parts from the game the site showed in {n} places; the first: {first}",
                             n=len(parted), first=parted[0]))
-        return Reply(text=Join(tuple(lines)), components=self._claim_menu(row, pending, set()))
+        return Reply(text=Join(tuple(lines)), components=await self._claim_menu(row, pending, set(), game))
 
-    def _claim_menu(self, row: GameRow, pending: PendingImportRow, claimed: set[str]) -> list[list[Component]]:
+    async def _claim_menu(self, row: GameRow, pending: PendingImportRow, claimed: set[str],
+                          game: Game | None = None) -> list[list[Component]]:
+        """The free seats, each with what tells it apart where a record names its players "Player 1" and so on:
+        its place in the seat order, its cash and its presidencies at the point the record stops."""
         cid = make_custom_id(row.id, "import", "claim")
         free = [n for n in pending.seats if n not in claimed]
         if cid is None or not free:
             return []
+        notes = self._seat_notes.get(row.id)
+        if notes is None or game is not None:
+            if game is None:  # after a restart: the record is replayed once more
+                game = await asyncio.to_thread(new_game, row.title, list(pending.seats), row.seed, row.options,
+                                               pending.actions)
+            notes = self._seat_notes[row.id] = {n: seat_note(game, n, i) for i, n in enumerate(pending.seats, 1)}
         return [[Select(cid, M("Claim a seat (the record's player you are)…"),
-                        [SelectOption(n[:100], n[:100]) for n in free[:25]])]]
+                        [SelectOption(n[:100], n[:100], notes.get(n, "")) for n in free[:25]])]]
 
     async def _claim(self, ctx: Ctx, values: list[str]) -> Reply:
         row = ctx.row
@@ -204,7 +213,7 @@ class Records(Table):
             await self.store.add_player(row.id, ctx.user.id, name)
             free = tuple(n for n in pending.seats if n not in claimed)
             return Reply(text=sentences(head, M("Still to claim: {seats}.", seats=free)),
-                         components=self._claim_menu(row, pending, claimed))
+                         components=await self._claim_menu(row, pending, claimed))
         return await self._activate_import(ctx, pending, name, head)
 
     async def _activate_import(self, ctx: Ctx, pending: PendingImportRow, name: str, head: Text) -> Reply:
@@ -236,6 +245,7 @@ class Records(Table):
             if game.finished:
                 await tx.set_status(row.id, "finished", now, game_result(game))
         ctx.pending = None
+        self._seat_notes.pop(row.id, None)
         seats = "  ".join(f"{i}. {mention(by_name[n])} ({n})" for i, n in enumerate(pending.seats, 1))
         text = Join((head, M("🎲 **Game #{game} of {title} continues from the record.** Seats: {seats}", game=row.id,
                                title=row.title, seats=seats)))
@@ -247,6 +257,14 @@ class Records(Table):
         reply = Reply(text=text)
         merge(reply, self._prompt(ctx, game, previous=[]))
         return reply
+
+
+def seat_note(game: Game, name: str, seat: int) -> Text:
+    """A seat of an imported record as the menu describes it: "seat 2 · $92 · president of L&N"."""
+    cash = game.fmt(game.player(name).cash)
+    led = tuple(sym for sym, c in game.corps.items() if c.president == name)
+    return M("seat {n} · {cash} · president of {corps}", n=seat, cash=cash, corps=led) if led else \
+        M("seat {n} · {cash}", n=seat, cash=cash)
 
 
 def rules_followed(game: Game) -> Text:

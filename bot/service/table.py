@@ -119,6 +119,7 @@ class Table:
         # who decided each imported action, by game: (fingerprint of those actions, seat names); see consent._deciders
         self._deciders: dict[int, tuple[str, list[str | None]]] = {}
         self._locales: dict[int, str] = {}  # the locale each member was last seen with (stored when it changes)
+        self._seat_notes: dict[int, dict[str, Text]] = {}  # an import lobby's seats as its claim menu tells them apart
         self._log_crc: WeakKeyDictionary[Game, tuple[int, int]] = WeakKeyDictionary()  # see state_token
 
     @classmethod
