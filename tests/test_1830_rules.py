@@ -379,6 +379,29 @@ def test_4_an_unplaced_home_keeps_its_token_and_price() -> None:
     assert g.rules.station_options(g, "ERIE") == []
 
 
+def test_4_the_erie_places_its_home_once_buffalo_has_track_and_may_not_pass_it() -> None:
+    """NOTES 4, a corporation's turn: the home station is placed, free; the Erie only chooses its Buffalo city. A
+    tile laid on E11 in its track step made the home due at the token step, where a pass was accepted: the Erie ran
+    with no station at all."""
+    g = to_operating(game(), "ERIE")
+    assert str(g.rules.token_skip_reason(g, g.round)) == \
+        "ERIE's home station waits for a tile on E11; it then chooses its city there."
+    for t in g.trains:
+        if t.name == "2" or t.id == "3-0":
+            t.owner = "B&M"  # set-up: phase 3, green tiles for Buffalo's preprinted yellow
+    g.bought_train_types.update({"2", "3"})
+    g.phase_index = next(i for i, ph in enumerate(g.data.phases) if ph.name == "3")
+    lay = next(o for o in legal(g) if o["type"] == "lay_tile" and o["hex"] == "E11")
+    g.process(lay)
+    assert g.round.step == "token" and g.rules.home_due(g, "ERIE")
+    assert not any(a["type"] == "pass" for a in legal(g))
+    with pytest.raises(GameError, match="ERIE places its home station in E11 now, free: choose which city"):
+        act(g, "pass", "ERIE")
+    assert "or pass" not in str(g.describe_turn())
+    act(g, "place_token", "ERIE", hex="E11", city=1)
+    assert "ERIE" in g.rules.homes_placed(g) and ("E11", 1) in g.board.stations("ERIE")
+
+
 def test_4_routes_altoona_through_track_and_off_board_areas() -> None:
     g = to_operating(game())
     rules = g.rules.route_rules(g)

@@ -213,7 +213,7 @@ class OperatingRound(TrainStep, EmergencyMoney, Tracked):
     def step_text(self) -> Text:
         return {"convert": M("conversion"), "track": M("track"), "token": M("token"), "routes": M("run trains"),
                 "dividend": M("dividend"), "buy_train": M("buy trains"),
-                "company": M("buy a private company")}.get(self.step, self.step)
+                "company": M("buy a private company"), "home": M("home station")}.get(self.step, self.step)
 
     def track_text(self, game: Game) -> Text:
         """What the track step still waits for: a first tile, a second yellow one, only a private's bonus tile, and a
@@ -246,8 +246,9 @@ class OperatingRound(TrainStep, EmergencyMoney, Tracked):
         if self.step == "track":
             return self.track_text(game)
         if self.step == "token":
-            if game.rules.token_pass_problem(game, self) is not None:
-                return game.rules.token_step_words  # a station that came with a tile (1830 D&H): no pass
+            must = game.rules.token_pass_problem(game, self)
+            if must is not None:
+                return must  # a station that may not be passed (1830: the D&H's, a home station), said as such
             legal = self.legal_actions(game)
             if not any(a.entity == self.corp and a.type in ("place_token", "hex_token") for a in legal):
                 # its own token is over (18FL: a bonus token came first): what is left is a private's, or passing
@@ -258,6 +259,7 @@ class OperatingRound(TrainStep, EmergencyMoney, Tracked):
             return (M("buy a train (it must own one: passing is not allowed)")
                     if self.corp and self.train_required(game) else M("buy a train, or pass"))
         return {
+            "home": M("choose the city of its home station (free)"),
             "convert": M("convert to 10 shares, or pass"),
             "routes": M("run trains (the engine shows the best routes)"),
             "dividend": M("pay out or withhold"),

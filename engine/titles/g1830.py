@@ -206,6 +206,20 @@ class Rules1830(PrivateAuction, Privates1830, HomeStations, TitleRules):
         hex_id, _ = self.home(game, sym)
         return len(self.home_choices(game, sym)) > 1 and bool(game.board.layout(hex_id).paths)
 
+    def home_words(self, game: Game, sym: str) -> Msg:
+        hex_id, _ = self.home(game, sym)
+        return M("{corp} places its home station in {hex} now, free: choose which city ({cities}).", corp=sym,
+                 hex=hex_id, cities=either([str(c) for c in self.home_choices(game, sym)]))
+
+    def token_skip_reason(self, game: Game, rnd: OperatingRound) -> Msg | None:
+        sym = rnd.corp or ""
+        if sym not in state(game).homes_placed and len(self.home_choices(game, sym)) > 1:
+            # the Erie's home waits for track on its hex (it then chooses the city): not "its track reaches no
+            # free city circle", which reads as a home station gone missing
+            return M("{corp}'s home station waits for a tile on {hex}; it then chooses its city there.", corp=sym,
+                     hex=self.home(game, sym)[0])
+        return super().token_skip_reason(game, rnd)
+
     def or_action(self, game: Game, rnd: OperatingRound, act: Action) -> bool:
         sym = rnd.corp or ""
         if rnd.step in ("home", "token") and isinstance(act, PlaceToken) and self.home_due(game, sym):
@@ -229,6 +243,9 @@ class Rules1830(PrivateAuction, Privates1830, HomeStations, TitleRules):
 
     def token_pass_problem(self, game: Game, rnd: OperatingRound) -> Msg | None:
         sym = rnd.corp or ""
+        if self.home_due(game, sym):
+            # NOTES 4, a corporation's turn: the home station is placed, free; only which city is the president's
+            return self.home_words(game, sym)
         if state(game).dh_token_due != sym:
             return None
         company = next(c for c in state(game).used if game.data.company(c).abilities.get("token"))
