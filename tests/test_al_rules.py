@@ -672,6 +672,16 @@ def test_rule_4_2_5_2_d_what_is_kept_is_less_than_every_certificate_sold_brought
     assert g.player("Ann").cash == 60 + second - 75 < second and g.corps["ABC"].cash == 0
 
 
+def test_a_forced_purchase_prompt_names_the_train_of_another_corporation_bought_without_a_sale() -> None:
+    """"sell shares for at least $75 first" was all it said, while ABC's treasury could buy TAG's train (its president
+    agreeing) with no sale at all: the way out a table takes first was not on the prompt."""
+    g = _ann_must_raise(75, 2)
+    assert any(a.type == "buy_train" and g.train(a.train).owner == "TAG" for a in g.legal_actions())
+    assert str(g.describe_turn()).endswith(
+        "Ann pays the $75 missing but has $0: sell shares for at least $75 first (`/stock sell`), then buy it. Or ABC "
+        "buys another corporation's train without a sale (`/train buy`; its president must agree).")
+
+
 def test_rule_4_2_5_2_d_a_sale_no_later_sale_can_finish_is_refused() -> None:
     """With one TAG share, selling it first would leave only ABC to cover the last $15, and Ann would keep $65: the
     TAG sale is refused at once, while ABC alone (keeping $5) is allowed. Bankruptcy is not offered."""

@@ -793,17 +793,26 @@ def test_left_out_options_are_filled_only_when_the_legal_moves_agree() -> None:
              {"type": "buy_shares", "entity": "bob", "corporation": "SAL", "source": "pool", "president": False},
              {"type": "buy_shares", "entity": "bob", "corporation": "FEC", "source": "pool", "president": False},
              {"type": "buy_train", "entity": "SAL", "train": "2-1", "price": 80}]
+    from tests.c1830_helpers import game as game_1830
+    from tests.c1830_helpers import to_operating
+
+    g = to_operating(game_1830(), "PRR", par=100)  # the IPO sells PRR at its par, the pool at the market price
+    legal += [{**x, "corporation": "PRR"} for x in legal if x.get("corporation") == "SAL"]  # both sources
     a = {"type": "place_token", "entity": "SAL", "hex": "B23"}
-    _fill_from_legal(a, legal)
+    _fill_from_legal(g, a, legal)
     assert a["city"] == 1  # the only open city there
-    b = {"type": "buy_shares", "entity": "bob", "corporation": "SAL"}
-    _fill_from_legal(b, legal)
-    assert b["source"] == "ipo"  # both possible: the IPO, as players expect
+    b = {"type": "buy_shares", "entity": "bob", "corporation": "PRR"}
+    _fill_from_legal(g, b, legal)
+    assert b["source"] == "ipo"  # both possible at one price: the IPO, as players expect
+    g.market.move("PRR", 0, -1)  # $90 in the pool, $100 in the IPO: a player saying only "buy" paid $10 more
+    b = {"type": "buy_shares", "entity": "bob", "corporation": "PRR"}
+    _fill_from_legal(g, b, legal)
+    assert b["source"] == "pool"
     c = {"type": "buy_shares", "entity": "bob", "corporation": "FEC"}
-    _fill_from_legal(c, legal)
+    _fill_from_legal(g, c, legal)
     assert c["source"] == "pool"  # only the pool has one
     d = {"type": "buy_train", "entity": "SAL", "train": "2-1"}
-    _fill_from_legal(d, legal)
+    _fill_from_legal(g, d, legal)
     assert "price" not in d  # what to pay another corporation is never guessed
 
 

@@ -150,7 +150,7 @@ def test_a_station_that_came_with_its_tile_is_not_offered_a_pass() -> None:
     hex_ok = next(a for a in legal(g) if a["type"] == "lay_tile" and a["entity"] == "DH")
     g.process(hex_ok)
     assert g.round.step == "token"
-    assert str(g.describe_turn()).endswith("place a station token.")
+    assert str(g.describe_turn()).endswith("PRR places the DH station in F16 now: it came with the tile.")
     assert "or pass" not in str(g.describe_turn())
 
 
@@ -355,7 +355,7 @@ def test_a_train_named_by_its_kind_is_the_banks_and_its_only_trade_in_is_filled_
     bank_d = next(t.id for t in g.next_bank_trains() if t.name == "D")
     assert action["train"] == bank_d
     assert not any(a["type"] == "buy_train" and a["train"] == bank_d and not a.get("exchange") for a in offered)
-    _fill_from_legal(action, offered)
+    _fill_from_legal(g, action, offered)
     assert action["exchange"] == "4-0"
     g.process(action)
     assert g.train(bank_d).owner == "PRR"

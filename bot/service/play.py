@@ -18,6 +18,7 @@ from engine.errors import GameError
 from engine.game import Game
 from engine.messages import Join, M, Msg, Text
 from engine.route_text import routes_from_text
+from engine.stock import share_price
 from engine.wording import clauses
 
 from .. import checkpoints, texts
@@ -97,7 +98,7 @@ class Play(Table):
 
             normalise_ids(game, action, legal)
             if any(o.name not in opts and o.name in _FILLABLE for o in cmd.options):
-                _fill_from_legal(action, legal())
+                _fill_from_legal(game, action, legal())
             if cmd.action == "buy_company" and "price" not in action:
                 action["price"] = _listed_price(game, action, legal())
         return await self._apply(ctx, game, action)
@@ -452,8 +453,10 @@ class Play(Table):
 _FILLABLE = ("city", "town", "source", "variant", "size", "count", "company", "exchange")
 
 
-def _fill_from_legal(action: dict[str, Any], legal: Sequence[Mapping[str, Any]]) -> None:
-    """Complete the fields a player left out from the legal moves that match what they did say."""
+def _fill_from_legal(game: Game, action: dict[str, Any], legal: Sequence[Mapping[str, Any]]) -> None:
+    """Complete the fields a player left out from the legal moves that match what they did say; a share sold by
+    both the IPO and the pool comes from the cheaper (the IPO at equal prices), as a player means who says only
+    "buy"."""
     given = {k: str(v) for k, v in action.items()}
     matches = [a for a in legal if all(str(a.get(k)) == v for k, v in given.items())]
     for key in _FILLABLE:
@@ -463,7 +466,10 @@ def _fill_from_legal(action: dict[str, Any], legal: Sequence[Mapping[str, Any]])
         if len(values) == 1 and matches[0].get(key) is not None:
             action[key] = matches[0][key]
         elif key == "source" and "ipo" in values:
-            action[key] = "ipo"
+            corp = str(action.get("corporation"))
+            pool_cheaper = "pool" in values and corp in game.market.positions and \
+                share_price(game, corp, False) < share_price(game, corp, True)
+            action[key] = "pool" if pool_cheaper else "ipo"
 
 
 def _listed_price(game: Game, action: Mapping[str, Any], legal: Sequence[Mapping[str, Any]]) -> int:

@@ -441,12 +441,17 @@ class OperatingRound(TrainStep, EmergencyMoney, Tracked):
                      "pays the {missing} missing.", corp=sym, cash=game.fmt(cash), train=train.variant,
                      price=game.fmt(train.price), president=pres, missing=game.fmt(missing))
         own, can = game.available_cash(pres), self.raisable(game, pres)
+        legal = self.buy_train_actions(game)  # the step's moves, sales among them: listed once for every question
+        # another corporation's train, for what the treasury (and the president, where he may) can pay: no sale
+        other = any(isinstance(a, BuyTrain) and game.train(a.train).owner in game.corps for a in legal)
         if can >= missing:
-            return M("{corp} has {cash} and must buy a train: the cheapest is a {train}-train for {price}. {president} "
+            text = M("{corp} has {cash} and must buy a train: the cheapest is a {train}-train for {price}. {president} "
                      "pays the {missing} missing but has {own}: sell shares for at least {short} first (`/stock "
                      "sell`), then buy it.", corp=sym, cash=game.fmt(cash), train=train.variant,
                      price=game.fmt(train.price), president=pres, missing=game.fmt(missing), own=game.fmt(own),
                      short=game.fmt(short))
+            return Join((text, M("Or {corp} buys another corporation's train without a sale (`/train buy`; its "
+                                 "president must agree).", corp=sym)), " ") if other else text
         # selling cannot cover it: say so, and what is left (another corporation's train, else bankruptcy)
         if can <= own:
             first = M("{corp} has {cash} and must buy a train: the cheapest is a {train}-train for {price}. "
@@ -460,8 +465,7 @@ class OperatingRound(TrainStep, EmergencyMoney, Tracked):
                       price=game.fmt(train.price), president=pres, missing=game.fmt(missing), own=game.fmt(own),
                       can=game.fmt(can))
         parts: list[Text] = [first]
-        legal = self.buy_train_actions(game)  # the step's moves, sales among them: listed once for both questions
-        if any(isinstance(a, BuyTrain) for a in legal):
+        if other:
             parts.append(M("{corp} may still buy another corporation's train (`/train buy`; its president must "
                            "agree).", corp=sym))
         if game.rules.bankrupt_after_all_sales and any(isinstance(a, SellShares) for a in legal):

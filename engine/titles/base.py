@@ -515,13 +515,16 @@ class TitleRules:
             return None  # none, or more than he holds: the sale itself says why
         need = rnd.cheapest_price(game) - game.corps[rnd.corp or ""].cash
         price = game.price(corp)
-        if game.available_cash(player) + (count - 1) * price >= need:
-            if count == 1:
+        cash = game.available_cash(player)
+        if cash + (count - 1) * price >= need:
+            if cash >= need:
                 return M("Sell only what the train needs: {player} already has the {amount} missing.", player=player,
                          amount=game.fmt(need))
-            return MN("Sell only what the train needs: with {n} share fewer, {player} would already have the {amount} "
-                      "missing.", "Sell only what the train needs: with {n} shares fewer, {player} would already have "
-                      "the {amount} missing.", n=count - 1, player=player, amount=game.fmt(need))
+            # how many would do (it said "with 3 shares fewer" where one fewer, 3 in all, was enough)
+            enough = -(-(need - cash) // price)
+            return MN("Sell only what the train needs: {n} share would already bring {player} the {amount} missing.",
+                      "Sell only what the train needs: {n} shares would already bring {player} the {amount} missing.",
+                      n=enough, player=player, amount=game.fmt(need))
         if self.leftover_below_every_sale:
             return rnd.leftover_problem(game, player, corp, count)
         return None
