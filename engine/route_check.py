@@ -69,7 +69,7 @@ def _check_stop_set(net: Network, train: TrainSpec, seq: list[int]) -> None:
                 raise RouteError(M("the {train} may not run between {a} and {b}: a route visits one stop per hex",
                                    train=tid, a=name[j], b=name[i]))
     if not any(net.station[i] for i in seq):
-        raise RouteError(M("{train}: the route has no {corp} station", train=tid, corp=net.corp))
+        raise RouteError(M("{train}: the route has no {corp} station", train=tid, corp=net.corp), telling=False)
     majors = sum(net.major[i] for i in seq)
     towns = len(seq) - majors
     if not train.fits(majors, towns):

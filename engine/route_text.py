@@ -7,7 +7,9 @@ holds its trains in: the routes are given to the trains in every way (the corpor
 hex holds several stops (two cities of an OO tile, Jacksonville's two) the hex id stands for any of them. Every such
 reading is checked with the engine's own route rules (``route_check.check_routes``, the same check as a recorded
 ``run_routes``) and the one earning most is taken. When none can be run, the refusal is the rule check's for the
-first (the routes on the trains in the corporation's order): which train, which stop and why.
+first (the routes on the trains in the corporation's order): which train, which stop and why; a reading through a
+city without the corporation's station (the other city of a two-city hex) gives way to the first whose refusal says
+more (a town skipped, track used twice).
 
 The result is the priced route set (stops in running order); its routes' node ids make the ``RunRoutes`` action,
 which the operating round checks again, with the rule that a corporation runs for its maximum.
@@ -15,6 +17,7 @@ which the operating round checks again, with the rule that a corporation runs fo
 
 from __future__ import annotations
 
+import difflib
 import itertools
 import re
 from dataclasses import replace
@@ -24,6 +27,7 @@ from .errors import GameError
 from .messages import MN, M
 from .route_check import check_routes
 from .routes import RouteError, RouteSet, Stop
+from .wording import or_list
 
 if TYPE_CHECKING:
     from .game import Game
@@ -44,20 +48,32 @@ def _stops_of_hex(game: Game, hex_id: str) -> list[Stop]:
 
 
 def _names(game: Game) -> dict[str, list[list[Stop]]]:
-    """Lower-case name -> the stop choices it may mean (one list per hex or stop carrying that name)."""
+    """Lower-case name -> the stop choices it may mean (one list per hex or stop carrying that name). Besides the
+    printed names: each place of a double name ("New York" of "New York & Newark") and a hex's label of more than
+    one letter ("NY"), where no printed name is the same."""
     out: dict[str, list[list[Stop]]] = {}
+    extra: dict[str, list[list[Stop]]] = {}
     for hex_id in game.board.hexes:
         stops = _stops_of_hex(game, hex_id)
         if not stops:
             continue
-        name = (game.data.hex(hex_id).name or "").strip().lower()
+        hdef = game.data.hex(hex_id)
+        name = (hdef.name or "").strip().lower()
         if name:
             out.setdefault(name, []).append(stops)
+            parts = [p.strip() for p in re.split(r"\s*&\s*|\s+and\s+", name) if p.strip()]
+            for part in parts if len(parts) > 1 else []:
+                extra.setdefault(part, []).append(stops)
+        label = (hdef.label or "").strip().lower()
+        if len(label) > 1:
+            extra.setdefault(label, []).append(stops)
         if len(stops) > 1:
             for s in stops:
                 stop_name = str(game.rules.stop_name(game, s)).strip().lower()
                 if stop_name and stop_name != name:
                     out.setdefault(stop_name, []).append([s])
+    for key, found in extra.items():
+        out.setdefault(key, found)
     return out
 
 
@@ -98,9 +114,24 @@ def _route_words(game: Game, text: str, names: dict[str, list[list[Stop]]], rout
                 i = j
                 break
         else:
+            near = difflib.get_close_matches(words[i].lower(), list(names), n=3, cutoff=0.6)
+            if near:
+                raise GameError(M("Route {n}: {stop} is not a hex id or the name of a place on the map; did you mean "
+                                  "{names}?", n=route_no, stop=words[i], names=or_list([_printed(game, k)
+                                                                                        for k in near])))
             raise GameError(M("Route {n}: {stop} is not a hex id or the name of a place on the map.", n=route_no,
                               stop=words[i]))
     return out
+
+
+def _printed(game: Game, key: str) -> str:
+    """A lower-case name key as the map prints it (a whole name, a place of a double name, a label)."""
+    for hex_id in game.board.hexes:
+        hdef = game.data.hex(hex_id)
+        for written in (hdef.name or "", *re.split(r"\s*&\s*|\s+and\s+", hdef.name or ""), hdef.label or ""):
+            if written.strip().lower() == key:
+                return written.strip()
+    return key
 
 
 def routes_from_text(game: Game, corp: str, text: str) -> RouteSet:
@@ -134,7 +165,8 @@ def routes_from_text(game: Game, corp: str, text: str) -> RouteSet:
         try:
             found = check_routes(game.board, corp, trains, rules, submitted)
         except RouteError as e:
-            first_error = first_error or e
+            if first_error is None or (e.telling and not first_error.telling):
+                first_error = e
             continue
         if best is None or found.revenue > best.revenue:
             best = found

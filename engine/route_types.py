@@ -95,10 +95,13 @@ class RouteSet:
 
 
 class RouteError(Exception):
-    """A submitted route set breaks a rule; the message names it (``msg``, in no language yet)."""
+    """A submitted route set breaks a rule; the message names it (``msg``, in no language yet). ``telling``: False
+    where the refusal says little of what the player meant (a route through the wrong city of a two-city hex has no
+    station there), so that a reader trying several readings of a written route reports another one's first."""
 
-    def __init__(self, msg: Msg) -> None:
+    def __init__(self, msg: Msg, telling: bool = True) -> None:
         self.msg = msg
+        self.telling = telling
         super().__init__(str(msg))
 
 

@@ -183,3 +183,26 @@ async def test_a_private_bought_from_another_player_in_a_stock_round_is_an_offer
     accept = next(c for m in r.all() for row in m.components for c in row if str(c.label) == "Accept")
     assert (await svc.click(CH, GUILD, owner, accept.custom_id)).ok
     assert (await state(svc))[1].companies[offer["company"]].owner == offer["entity"]
+
+
+def test_routes_written_by_name_and_refused_by_what_is_wrong(tmp_path: Path, capsys: Any) -> None:
+    """A whole game's first turns in the simulator, to NYNH's routes (a thoughtful playtest's): "G19-E19" skips the
+    town of New Haven, but the refusal was the first reading's, through New York's other city ("the route has no NYNH
+    station"); "New York", "NY" and "New Haven", parts of the printed double names and the label, were no places."""
+    from bot.local import main
+
+    played = (Path(__file__).parent / "data" / "1830-nynh-at-its-routes.txt").read_text(encoding="utf-8")
+    script = tmp_path / "game.txt"
+    script.write_text(played + "\n".join([
+        '!@alice /train run routes:"G19-E19"',
+        '!@alice /train run routes:"Nw York-Albany"',
+        '@alice /train run routes:"NY-New Haven-Albany"',
+        '@alice /train run routes:"New York-Hartford-Albany"']) + "\n", encoding="utf-8")
+    assert main(["--script", str(script), "--db", str(tmp_path / "g.sqlite3"), "--out", str(tmp_path / "p"),
+                 "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    tail = out[out.rindex('/train run routes:"G19-E19"'):]
+    assert "3-train: no track from New York & Newark (G19-1) to Albany (E19) without passing another stop" in tail
+    assert "has no NYNH station" not in tail
+    assert "Nw York is not a hex id or the name of a place on the map; did you mean New York or Newark?" in tail
+    assert tail.count("3-train: New York & Newark–New Haven & Hartford–Albany $100") == 2, tail
