@@ -206,3 +206,18 @@ def test_routes_written_by_name_and_refused_by_what_is_wrong(tmp_path: Path, cap
     assert "has no NYNH station" not in tail
     assert "Nw York is not a hex id or the name of a place on the map; did you mean New York or Newark?" in tail
     assert tail.count("3-train: New York & Newark–New Haven & Hartford–Albany $100") == 2, tail
+
+
+def test_a_pass_at_a_run_that_earns_nothing_runs_the_trains(tmp_path: Path, capsys: Any) -> None:
+    """B&O's trains reach no second stop: "No route earns anything: the trains run for $0", and `/pass` was refused
+    ("B&O is at the run trains step"); the engine has no pass there, so the bot runs the trains for nothing."""
+    from bot.local import main
+
+    played = (Path(__file__).parent / "data" / "1830-bo-runs-for-nothing.txt").read_text(encoding="utf-8")
+    script = tmp_path / "game.txt"
+    script.write_text(played + "@alice /pass\n", encoding="utf-8")
+    assert main(["--script", str(script), "--db", str(tmp_path / "g.sqlite3"), "--out", str(tmp_path / "p"),
+                 "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    tail = out[out.rindex("No route earns anything: the trains run for $0."):]
+    assert "B&O has no route to run." in tail and "B&O earns nothing" in tail, tail

@@ -90,6 +90,11 @@ class Play(Table):
             fields = cmd.build(opts) if cmd.build else {}
             action = {"type": cmd.action, **fields}
             action["entity"] = self._entity_for(game, seat.name, cmd.action, ctx.row)
+            if action["type"] == "pass" and ctx.row is not None and getattr(game.round, "step", None) == "routes":
+                # no route earns anything: passing is running the trains for nothing (the engine has no pass here)
+                best = await asyncio.to_thread(self.best_routes, ctx.row.id, game)
+                if best.proven and best.revenue == 0 and action["entity"] == getattr(game.round, "corp", None):
+                    action = {"type": "run_routes", "entity": action["entity"]}
             row = ctx.row
             assert row is not None
 
@@ -265,15 +270,20 @@ class Play(Table):
 
     async def _forced_passes(self, ctx: Ctx, game: Game) -> None:
         """A step with nothing legal left but passing finishes by itself: the pass is made and stored for the seat
-        that had to make it (so its player may undo it like their own); the engine's log line says who passed."""
+        that had to make it (so its player may undo it like their own); the engine's log line says who passed. So
+        does a run of trains no route of which earns anything (proven): there is nothing to choose."""
         row = ctx.row
         assert row is not None
         for _ in range(MAX_FORCED_PASSES):
             if game.finished or drafting(game) or getattr(game.round, "kind", "") not in ("operating", "stock"):
                 return
             legal = turn_moves(game, self.legal(row.id, game))
-            if len(legal) != 1 or legal[0]["type"] != "pass":
+            if len(legal) != 1 or legal[0]["type"] not in ("pass", "run_routes"):
                 return
+            if legal[0]["type"] == "run_routes":
+                best = await asyncio.to_thread(self.best_routes, row.id, game)
+                if not best.proven or best.revenue > 0:
+                    return
             entity = str(legal[0]["entity"])
             player = game.player_for(entity) or entity
             await asyncio.to_thread(game.process, dict(legal[0]))
