@@ -621,3 +621,20 @@ def test_a_sale_typed_in_an_operating_round_is_the_players_own(svc: Service) -> 
     assert not any(a.type == "sell_shares" for a in g.legal_actions())
     assert svc._entity_for(g, pres, "sell_shares", None) == pres
     assert svc._entity_for(g, pres, "lay_tile", None) == corp  # a corporation's move stays the corporation's
+
+
+async def test_a_run_that_earns_nothing_with_nothing_else_to_do_finishes_by_itself(svc: Service) -> None:
+    """B&O has a 2-train and no track beyond Baltimore: its run earns nothing and nothing else may be done, yet the
+    table had to click "Run trains for $0" each turn."""
+    g = to_operating(game_1830(), "B&O")
+    skip_to(g, "buy_train")
+    act(g, "buy_train", "B&O", train="2")
+    while not (getattr(g.round, "kind", "") == "operating" and g.round.corp == "B&O" and g.round.step == "track"):
+        g.process(next(a for a in legal(g) if a["type"] == "pass"))
+    await _seated(svc, g)
+    president = USERS[g.corps["B&O"].president]
+    r = await do(svc, president, "pass")
+    assert r.ok and "B&O has no route to run." in r.full_text() and "Run trains for $0" not in r.full_text(), \
+        r.full_text()
+    _row, after = await state(svc)
+    assert [a.type for a in after.actions[-2:]] == ["pass", "run_routes"], after.actions[-2:]

@@ -209,7 +209,8 @@ class Rules1830(PrivateAuction, Privates1830, HomeStations, TitleRules):
     def home_words(self, game: Game, sym: str) -> Msg:
         hex_id, _ = self.home(game, sym)
         return M("{corp} places its home station in {hex} now, free: choose which city ({cities}).", corp=sym,
-                 hex=hex_id, cities=either([str(c) for c in self.home_choices(game, sym)]))
+                 hex=hex_id, cities=either([self.city_words(game, hex_id, c) or str(c)
+                                            for c in self.home_choices(game, sym)]))
 
     def token_skip_reason(self, game: Game, rnd: OperatingRound) -> Msg | None:
         sym = rnd.corp or ""
