@@ -124,7 +124,11 @@ def plan_track(kind: str, lay: Layout) -> Plan:
     others: list[Node] = [("city", i) for i in range(len(lay.cities))]
     others += [("town", i) for i in range(len(lay.towns)) if i not in through]
     pos: dict[Node, Point] = {}
-    if len(others) + len(through) <= 1:
+    # track running side to side past the stops (1830's Altoona bypass) keeps them off its line, so that a route
+    # along it is not drawn through the city
+    bypass = [geo.split_at(geo.edge_to_edge(kind, a[1], b[1]), f)[2] for a, b in lay.paths
+              if a[0] == "edge" and b[0] == "edge" for f in (0.25, 0.5, 0.75)] if others else []
+    if len(others) + len(through) <= 1 and not bypass:
         for n in others:
             pos[n] = (0.0, 0.0)
     else:
@@ -145,7 +149,7 @@ def plan_track(kind: str, lay: Layout) -> Plan:
             pos[n] = (vx / d * r, vy / d * r)
         # nodes without a clear direction take the free corner farthest from everything placed
         for n in waiting:
-            taken = list(pos.values()) + [t[2] for t in through.values()]
+            taken = list(pos.values()) + [t[2] for t in through.values()] + bypass
             taken += [geo.edge_mid(kind, e) for e in lay.exits]
             cands = [(v[0] * 0.5, v[1] * 0.5) for v in geo.vertex_dirs(kind)] + [(0.0, 0.0)]
             pos[n] = max(cands, key=lambda c: min((math.dist(c, t) for t in taken), default=9.0))

@@ -136,6 +136,21 @@ def test_towns_on_crossing_tracks_sit_apart_each_on_its_own_track() -> None:
     assert on_track == [2, 2]  # each joins the two halves of its own track
 
 
+def test_a_city_beside_track_that_bypasses_it_is_drawn_off_that_track() -> None:
+    """1830's Altoona: a city on its own spur and a through track side to side. The city sat in the middle, on the
+    through track, so a route along the bypass was drawn through PRR's full city."""
+    from render.hexplan import CITY_R
+
+    board = Board(load_title("1830"))
+    lay = hex_layout_of(board, "H12")
+    plan = plan_track("pointy", lay)
+    (city,) = plan.cities
+    through = next(line for line, (a, b) in zip(plan.paths, lay.paths, strict=True) if a[0] == b[0] == "edge")
+    (x0, y0), (x1, y1) = through[0], through[-1]
+    off = abs((x1 - x0) * (y0 - city[1]) - (x0 - city[0]) * (y1 - y0)) / math.dist(through[0], through[-1])
+    assert off > CITY_R, off  # the circle clear of the line
+
+
 def test_fonts_find_dejavu_or_fall_back(monkeypatch: pytest.MonkeyPatch) -> None:
     from render import fonts
 
