@@ -82,10 +82,15 @@ def sell(game: Game, player: str, corp_sym: str, count: int, *, keep_presidency_
         c.owner = POOL
     amount = price * count
     game.pay(BANK, player, amount)
-    before = game.price(corp_sym)
+    before, at = game.price(corp_sym), game.market.positions.get(corp_sym)
     game.rules.move_price_on_sale(game, corp_sym, count)
     after = game.price(corp_sym)
-    if after != before:
+    if after == before and game.market.positions.get(corp_sym) != at:
+        # 1830's $67 column: the marker goes down onto another $67 (it did move, so "stays" read as forgotten)
+        game.say(MN("{player} sells {n} share of {corp} for {amount}; the price moves down to another {price}.",
+                    "{player} sells {n} shares of {corp} for {amount}; the price moves down to another {price}.",
+                    player=player, n=count, corp=corp_sym, amount=game.fmt(amount), price=game.fmt(after)))
+    elif after != before:
         game.say(MN("{player} sells {n} share of {corp} for {amount}; price {before} → {after}.",
                     "{player} sells {n} shares of {corp} for {amount}; price {before} → {after}.", player=player,
                     n=count, corp=corp_sym, amount=game.fmt(amount), before=game.fmt(before), after=game.fmt(after)))

@@ -167,14 +167,15 @@ def test_2_a_private_changes_hands_between_players_only_as_the_buyers_purchase()
     refused(g, "buy_shares", "already bought", corporation="PRR", source="ipo")
 
 
-def test_2_a_sale_that_moves_the_marker_to_the_same_price_says_the_price_stays() -> None:
+def test_2_a_sale_that_moves_the_marker_to_the_same_price_says_it_moved() -> None:
+    """"price stays $67" read as if the drop had been forgotten or refused: the marker did go down a row."""
     g = _sr2()
     g.market.place("PRR", 5, 6)  # $67, with $67 below it in the column (and below that)
     while g.current_entity != "bob":
         act(g, "pass")
     act(g, "sell_shares", corporation="PRR", count=1)
     assert g.market.positions["PRR"] == (6, 6) and g.price("PRR") == 67
-    assert str(g.messages[-1][1]) == "bob sells 1 share of PRR for $67; price stays $67."
+    assert str(g.messages[-1][1]) == "bob sells 1 share of PRR for $67; the price moves down to another $67."
 
 
 def test_2_a_sale_may_not_put_more_than_half_in_the_pool() -> None:

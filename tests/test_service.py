@@ -757,6 +757,7 @@ async def test_admin_end_posts_standings_and_keeps_the_game(svc: Service) -> Non
     assert (await svc.current_game(CH)) is not None
     r = await svc.click(CH, GUILD, MOD, button(ask, "End").custom_id)
     assert r.ok and "Game over" in r.text and "Final standings" in r.text
+    assert "Game over (" not in r.text, r.text  # the log's own line, said again just above the block
     assert any(p.name.endswith("-standings.png") for p in r.pictures)
     await svc.render(r)
     assert any(n.endswith("-standings.png") for n, _ in r.files)

@@ -335,6 +335,8 @@ class Play(Table):
             id(game.round) != before.round_id or getattr(game.round, "corp", None) != before.corp)
         prices_moved = dict(game.market.positions) != before.prices
         if game.finished:
+            # the game-over block says what the log's own line says, better: the line goes
+            parts = [t for t in parts if not (isinstance(t, Msg) and t.text == "Game over ({reason}). {standings}")]
             parts.append(ctx.names_as_members(texts.game_over_text(game)))
             pictures.append(self._standings_picture(row, game))
             pictures.append(self._map_picture(row, game))
