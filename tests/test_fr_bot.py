@@ -46,7 +46,7 @@ def test_a_port_upgrade_offers_the_port_side_with_a_button(tmp_path: Path, capsy
     out = capsys.readouterr().out
     # the dividend's buttons say what each choice is worth; the train step says a private may be bought too
     assert re.search(r"\[#\d+ Pay out 3fr a share\] \[#\d+ Withhold 30fr\]", out), out
-    assert "OU may also buy a private from its owner with `/private buy`." in out
+    assert "OU may also buy a private from the player who owns it with `/private buy`." in out
     # LH's tile is named by its place, as any lay is, and its prepaid station not "for 0fr"
     assert "OU (with LH) lays #57 at C13 (Le Havre)." in out and "OU places a station in Le Havre (C13).\n" in out
     prompt = out[out.rindex("OU lays #PORT-G at C13"):]

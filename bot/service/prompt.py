@@ -91,7 +91,8 @@ class Prompt(Table):
             lines.append(M("Passing is not allowed: choose the train to discard."))
         buyer = next((a["entity"] for a in legal if a["type"] == "buy_company" and a["entity"] in game.corps), None)
         if buyer is not None and getattr(game.round, "step", None) == "buy_train":  # said once a turn, not each step
-            lines.append(M("{corp} may also buy a private from its owner with `/private buy`.", corp=buyer))
+            lines.append(M("{corp} may also buy a private from the player who owns it with `/private buy`.",
+                           corp=buyer))
         if any(a["type"] == "buy_company" and a["entity"] not in game.corps and _from_player(game, a) for a in legal):
             # a price between players is theirs to agree: a command, not a button for each price
             lines.append(M("Buy a private from another player with `/private buy` (its owner is asked)."))
