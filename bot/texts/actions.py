@@ -138,7 +138,10 @@ def _train_label(game: Game, a: Mapping[str, Any]) -> Msg:
     if a.get("exchange"):
         try:
             own = game.train(str(a["exchange"]))
-            trade = M("trading in its {train}-train {id}", train=own.variant, id=own.id)
+            twins = [t for t in game.trains_of(str(own.owner)) if t.variant == own.variant]
+            # the id only tells two trains of one kind apart; otherwise players never see it
+            trade = M("trading in its {train}-train {id}", train=own.variant, id=own.id) if len(twins) > 1 else \
+                M("trading in its {train}-train", train=own.variant)
         except Exception:
             trade = M("trading in {id}", id=a["exchange"])
     if price and trade:
