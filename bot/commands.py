@@ -200,7 +200,7 @@ COMMANDS: tuple[Command, ...] = (
         Option("company", "str", "Private company", required=True, autocomplete=True),
     ), action="bid", build=_pick),
     Command("private buy", "Buy a private company (from the bank, or from its owner at an agreed price)", "action", (
-        Option("company", "str", "Private company (the list shows what you can buy)", required=True,
+        Option("company", "str", "Private company (the list shows what you can buy; left out: the one you can)",
                autocomplete=True),
         Option("price", "int", "Price (the list shows the allowed range)", autocomplete=True, min_value=0),
     ), action="buy_company", build=_fields(company="company", price="price")),

@@ -63,6 +63,14 @@ async def test_the_private_auction_and_the_bo_par_in_the_bot(svc: Service) -> No
         _row, game = await state(svc)
         who = USERS[game.current_entity]
         cheapest = game.round.unsold(game)[0]
+        if cheapest == "MH":  # `/private buy` alone: the one private that may be bought, at its price
+            other = next(u for u in USERS.values() if u != who)
+            refused = await do(svc, other, "private buy")
+            assert not refused.ok and "There is no private you can buy now." in refused.text, refused.text
+            r = await do(svc, who, "private buy")
+            assert r.ok and "MH" in r.text, r.text
+            assert (await state(svc))[1].companies["MH"].owner == who.name
+            continue
         r = await do(svc, who, "private buy", company=cheapest, price=game.rules.private_price(game, cheapest))
         assert r.ok, r.text
     _row, game = await state(svc)

@@ -104,6 +104,12 @@ class Play(Table):
             normalise_ids(game, action, legal)
             if any(o.name not in opts and o.name in _FILLABLE for o in cmd.options):
                 _fill_from_legal(game, action, legal())
+            if cmd.action == "buy_company" and "company" not in action:
+                # left out where one private may be bought (1830's waterfall: the cheapest); else the choices
+                offered = sorted({str(a["company"]) for a in legal()
+                                  if a["type"] == "buy_company" and a["entity"] == action["entity"]})
+                raise Refusal(M("Name the private to buy: {companies}.", companies=tuple(offered)) if offered else
+                              M("There is no private you can buy now."))
             if cmd.action == "buy_company" and "price" not in action:
                 action["price"] = _listed_price(game, action, legal())
         return await self._apply(ctx, game, action)
