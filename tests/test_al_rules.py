@@ -682,6 +682,18 @@ def test_a_forced_purchase_prompt_names_the_train_of_another_corporation_bought_
         "buys another corporation's train without a sale (`/train buy`; its president must agree).")
 
 
+def test_the_round_summary_keeps_what_a_train_cost_and_who_paid() -> None:
+    """"NYNH bought a 4-train from PRR" left out the price of a looting, and a president's forced contribution was
+    only in the live lines: the summary is what the table reads back."""
+    g = _ann_must_raise(75, 2)
+    act(g, type="buy_train", entity="ABC", train=g.trains_of("TAG")[0].id, price=25)
+    assert str(g.round.summary[-1]) == "ABC bought a 2-train from TAG for $25"
+    g = _ann_must_raise(75, 2)
+    act(g, type="sell_shares", entity="Ann", corporation="TAG", count=2)
+    act(g, type="buy_train", entity="ABC", train="2-3")
+    assert [str(x) for x in g.round.summary[-2:]] == ["ABC bought a 2-train (bank)", "Ann paid $75 of it"]
+
+
 def test_rule_4_2_5_2_d_a_sale_no_later_sale_can_finish_is_refused() -> None:
     """With one TAG share, selling it first would leave only ABC to cover the last $15, and Ann would keep $65: the
     TAG sale is refused at once, while ABC alone (keeping $5) is allowed. Bankruptcy is not offered."""

@@ -139,6 +139,7 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
                               source=_source(src), price=game.fmt(price), offer=game.fmt(act.price)))
         pres = corp.president
         assert pres is not None
+        contributed = 0
         if corp.cash < price:
             if not rnd.must_raise(game):
                 raise GameError(M("{corp} has {cash}; the {train}-train costs {price}.", corp=sym,
@@ -156,6 +157,7 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
                                   more=game.fmt(need - pres_cash)))
             game.pay(pres, sym, need)
             game.say(M("{president} contributes {amount} to {corp}.", president=pres, amount=game.fmt(need), corp=sym))
+            contributed = need
         real = t if src == "pool" else game.train(t.id)
         real.variant, real.distance, real.price, real.multiplier = t.variant, t.distance, t.price, t.multiplier
         game.pay(sym, BANK, price)
@@ -168,6 +170,8 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
                    source=_source(src), price=game.fmt(price)))
         rnd.summary.append(M("{corp} bought a {train}-train ({source})", corp=sym, train=t.variant,
                               source=_source_word(src)))
+        if contributed:  # the table argues about who paid for a forced train: the summary keeps it
+            rnd.summary.append(M("{president} paid {amount} of it", president=pres, amount=game.fmt(contributed)))
         game.rules.on_corp_bought_train(game, sym, real)
         if src == "bank":
             game.on_train_bought(real)
@@ -203,6 +207,7 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
     assert seller is not None
     pres = corp.president
     assert pres is not None
+    contributed = 0
     if act.price > corp.cash:
         if not game.rules.president_funds_corporation_train(game, rnd):
             if corp.cash > 0 or game.trains_of(sym):
@@ -227,6 +232,7 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
                               cash=game.fmt(corp.cash), president=pres, amount=game.fmt(on_hand)))
         game.pay(pres, seller, need)
         game.say(M("{president} contributes {amount} to {corp}.", president=pres, amount=game.fmt(need), corp=sym))
+        contributed = need
         if corp.cash:
             game.pay(sym, seller, corp.cash)
     else:
@@ -234,7 +240,10 @@ def buy_train(game: Game, rnd: OperatingRound, act: BuyTrain) -> None:
     t.owner = sym
     game.say(M("{corp} buys {seller}'s {train}-train for {price}.", corp=sym, seller=seller, train=t.variant,
                price=game.fmt(act.price)))
-    rnd.summary.append(M("{corp} bought a {train}-train from {seller}", corp=sym, train=t.variant, seller=seller))
+    rnd.summary.append(M("{corp} bought a {train}-train from {seller} for {price}", corp=sym, train=t.variant,
+                         seller=seller, price=game.fmt(act.price)))
+    if contributed:
+        rnd.summary.append(M("{president} paid {amount} of it", president=pres, amount=game.fmt(contributed)))
     game.rules.on_corp_bought_train(game, sym, t)
 
 
