@@ -116,6 +116,19 @@ class TrainsAndPhases:
                   self.data.train(t.name).obsolete_on in (train.name, train.variant)]
         if ageing:
             self.rules.obsolete_on_purchase(self, ageing, train.owner)
+        for td in self.data.trains:
+            if td.available_on in (train.name, train.variant):
+                # 1830's Diesel: on sale beside the next train from now on, said when it starts (a table would
+                # otherwise learn it only from the train step's menu)
+                by_price: dict[int, list[str]] = {}
+                for kind, cost in td.trade_in.items():
+                    by_price.setdefault(cost, []).append(kind)
+                trade = tuple(M("{price} trading in a {train}-train", price=self.fmt(cost), train=or_list(kinds))
+                              for cost, kinds in by_price.items())
+                self.say(M("{train}-trains are on sale from now on, for {price} ({trade}).", train=td.name,
+                           price=self.fmt(td.price), trade=or_list(list(trade))) if trade else
+                         M("{train}-trains are on sale from now on, for {price}.", train=td.name,
+                           price=self.fmt(td.price)))
         for event in self.data.train(train.name).events:
             self.rules.train_event(self, event)
         self.rules.on_phase(self)

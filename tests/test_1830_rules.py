@@ -403,6 +403,22 @@ def test_4_the_erie_places_its_home_once_buffalo_has_track_and_may_not_pass_it()
     assert "ERIE" in g.rules.homes_placed(g) and ("E11", 1) in g.board.stations("ERIE")
 
 
+def test_the_first_6_train_says_the_diesel_is_on_sale_and_its_trade_in() -> None:
+    """The phase 6 announcement did not say that Diesels are for sale from then on, nor the $800 trade-in: a table
+    found it only in the train step's menu."""
+    g = to_operating(game())
+    for t in g.trains:
+        if t.name in ("2", "3", "4", "5"):
+            t.owner = "NYC"  # set-up: the 2s to 5s sold; the bank sells the first 6 next
+    g.bought_train_types.update({"2", "3", "4", "5"})
+    g.phase_index = next(i for i, ph in enumerate(g.data.phases) if ph.name == "5")
+    g.corps["PRR"].cash = 700
+    skip_to(g, "buy_train")
+    act(g, "buy_train", train="6")
+    said = [str(m) for _i, m in g.messages]
+    assert "D-trains are on sale from now on, for $1,100 ($800 trading in a 4 or 5 or 6-train)." in said, said[-6:]
+
+
 def test_4_routes_altoona_through_track_and_off_board_areas() -> None:
     g = to_operating(game())
     rules = g.rules.route_rules(g)
