@@ -162,7 +162,7 @@ def holdings(game: Game, catalog: Catalog | None = None) -> Sheet:
         crows.append([s, game.fmt(c.par_price or 0), game.fmt(game.price(s)), game.fmt(c.cash), trains,
                       str(c.tokens_left), privates(s) or "–", last.get(s, "–"), state])
         swatches.append(_rgb(game.data.corporation(s).color))
-    books = Table([t(M("Corp")), t(M("Par")), t(M("Price")), t(M("Cash")), t(M("Trains")), t(M("Tokens")),
+    books = Table([t(M("Corp")), t(M("Par")), t(M("Price")), t(M("Cash")), t(M("Trains")), t(M("Tokens left")),
                    t(M("Privates")), t(M("Last run")), t(M("Status"))], crows, swatches,
                   heading=t(M("Corporations (w: withheld)")))
 

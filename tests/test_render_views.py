@@ -388,6 +388,10 @@ def test_holdings_add_up_to_every_share(played: Game) -> None:
     sheet = holdings(played)
     shares = sheet.tables[0]
     assert shares.columns[-1] == "Privates"
+    # the count is of the tokens still on the charter, as /view corporations says ("Tokens" read as those placed)
+    books = sheet.tables[1]
+    i = books.columns.index("Tokens left")
+    assert [r[i] for r in books.rows] == [str(played.corps[r[0]].tokens_left) for r in books.rows]
     for row in shares.rows[:len(played.players)]:
         assert row[-1].split() == [c.sym for c in played.companies.values() if c.owner == row[0] and not c.closed]
     for i, sym in enumerate(shares.columns[1:-4], start=1):
