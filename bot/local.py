@@ -60,6 +60,7 @@ from .commands import Command, coerce, command_words, option_word, resolve_optio
 from .i18n import DEFAULT, LANGUAGES, Tr
 from .reminders import due_notices
 from .service import Button, Reply, Select, Service, User
+from .texts import duration_text
 
 LOCAL_GUILD = 1
 ID_BASE = 100_000_000
@@ -261,7 +262,7 @@ class LocalChannel:
         if seconds is None:
             return self._local_refusal(M("Write /wait 12h (s, m, h or d)."), expect)
         self.clock.offset += seconds
-        self.write(self.t(M("⏳ {span} pass.", span=words[0])))
+        self.write(self.t(M("⏳ {span} pass.", span=duration_text(seconds))))  # in the reader's words
         await self._learn_names()
         for notice in await due_notices(self.service):
             if notice.channel_id != self.channel_id and notice.dm_user_id is None:

@@ -55,6 +55,7 @@ def test_script_with_expected_refusals_runs_to_the_end(tmp_path: Path, capsys: A
     assert "bob starts SAL at $90" in out
     assert "choices for corporation:" in out and "FEC" in out
     assert "⏰ Reminder @alice" in out  # alice has not acted for 13 h (interval 12 h)
+    assert "⏳ 13 h pass." in out  # the time in the reader's words, as reminders write it (not the "13h" typed)
     pictures = sorted((tmp_path / "pictures").glob("*.png"))
     assert any(p.name.endswith("-map.png") for p in pictures)
     assert any(p.name.endswith("-market.png") for p in pictures)  # the par moved prices: posted after the turn
