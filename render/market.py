@@ -132,7 +132,9 @@ def render_market(title: TitleData, market: Market, corp_colors: dict[str, tuple
                fill=PAR if cell.is_par else INK, anchor="mm")
         tags = [t(TAGS[k][0]) for k in cell.kinds if k in TAGS]
         if tags:
-            d.text(((x0 + x1) / 2, y1 - tag_h / 2 * SS), " ".join(tags), font=f_tag,
+            # inside a par cell's frame, not on it (a Japanese tag's glyphs reach lower than "PAR")
+            lift = 5 * SS if cell.is_par else 0
+            d.text(((x0 + x1) / 2, y1 - tag_h / 2 * SS - lift), " ".join(tags), font=f_tag,
                    fill=PAR if cell.is_par else INK, anchor="mm")
 
     r = token_d / 2 * SS
