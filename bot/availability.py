@@ -12,6 +12,7 @@ from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from engine.messages import M, Msg, Text
+from engine.wording import quoted
 
 from .storage import MemberRow
 
@@ -46,9 +47,9 @@ def parse_time_zone(text: str) -> str:
     near = tuple(sorted(z for z in lowered.values() if name.lower().split("/")[-1] in z.lower())[:5])
     if near:
         raise PreferenceError(M("{typed} is not a time zone I know. Use a name such as Europe/Paris or Asia/Tokyo. "
-                                "Did you mean {zones}?", typed=repr(text), zones=near))
+                                "Did you mean {zones}?", typed=quoted(text), zones=near))
     raise PreferenceError(M("{typed} is not a time zone I know. Use a name such as Europe/Paris or Asia/Tokyo.",
-                            typed=repr(text)))
+                            typed=quoted(text)))
 
 
 _CLOCK = re.compile(r"^\s*(\d{1,2})(?::(\d{2}))?\s*$")
@@ -58,7 +59,7 @@ def _minute_of_day(text: str) -> int:
     m = _CLOCK.match(text)
     if not m or int(m.group(1)) > 24 or int(m.group(2) or 0) > 59:
         raise PreferenceError(M("{typed} is not a time of day; use 22 or 22:30 (24-hour clock).",
-                                typed=repr(text.strip())))
+                                typed=quoted(text.strip())))
     return (int(m.group(1)) * 60 + int(m.group(2) or 0)) % DAY_MINUTES
 
 
@@ -91,7 +92,7 @@ def parse_away_until(text: str, now: float, time_zone: str | None) -> float | No
     except ValueError:
         raise PreferenceError(M(
             "{typed} is not a date; give YYYY-MM-DD (away until the end of that day), a span like 3d or 36h, or "
-            "`off` when you are back.", typed=repr(text.strip()))) from None
+            "`off` when you are back.", typed=quoted(text.strip()))) from None
     until = datetime.combine(day + timedelta(days=1), datetime.min.time(), zone(time_zone)).timestamp()
     if until <= now:
         raise PreferenceError(M("{date} has already passed; give a date in the future, or `off`.",

@@ -27,6 +27,7 @@ from functools import cache
 from typing import Any, Literal
 
 from engine.messages import Catalog, M, Msg
+from engine.wording import quoted
 
 from .i18n import DEFAULT, LANGUAGES, catalog, pgettext
 
@@ -430,17 +431,17 @@ def coerce(opt: Option, raw: str) -> Any:
             value: Any = int(raw.lstrip("$"))
         except ValueError:
             raise OptionError(M("{option} must be a whole number, not {value}", option=word,
-                                value=repr(raw))) from None
+                                value=quoted(raw))) from None
     elif opt.type == "float":
         try:
             value = float(raw.rstrip("h"))
         except ValueError:
-            raise OptionError(M("{option} must be a number, not {value}", option=word, value=repr(raw))) \
+            raise OptionError(M("{option} must be a number, not {value}", option=word, value=quoted(raw))) \
                 from None
     elif opt.type == "bool":
         low = raw.lower()
         if low not in _TRUE | _FALSE:
-            raise OptionError(M("{option} must be true or false, not {value}", option=word, value=repr(raw)))
+            raise OptionError(M("{option} must be true or false, not {value}", option=word, value=quoted(raw)))
         value = low in _TRUE
     else:
         value = raw
@@ -461,7 +462,7 @@ def validate(cmd: Command, opts: Mapping[str, Any]) -> dict[str, Any]:
         if opt is None:
             known = tuple(option_word(o.name) for o in cmd.options) or M("none")
             raise OptionError(M("/{command} has no option {option} (options: {options})",
-                                command=command_words(cmd.path), option=repr(name), options=known))
+                                command=command_words(cmd.path), option=quoted(name), options=known))
         if isinstance(value, str) and opt.type in ("int", "float", "bool"):
             value = coerce(opt, value.strip())
         out[name] = _checked(opt, value)
@@ -495,7 +496,7 @@ def _checked(opt: Option, value: Any) -> Any:
                                 length=len(value), limit=MAX_TEXT))
         if opt.choices and value not in opt.choices:
             raise OptionError(M("{option} must be one of {choices}, not {value}", option=word,
-                                choices=opt.choices, value=repr(value[:40])))
+                                choices=opt.choices, value=quoted(value[:40])))
     if isinstance(value, int) and not isinstance(value, bool):
         if opt.min_value is not None and value < opt.min_value:
             raise OptionError(M("{option} must be at least {min}", option=word, min=opt.min_value))

@@ -55,6 +55,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from engine.messages import M, Text
+from engine.wording import quoted
 
 from .commands import Command, coerce, command_words, option_word, resolve_option, resolve_path, translated
 from .i18n import DEFAULT, LANGUAGES, Tr
@@ -197,7 +198,7 @@ class LocalChannel:
                 free = [o for o in positional if o.name not in options]
                 if not free:
                     raise ValueError(self.t(M("/{command} has no option for {word}. Options: {options}.",
-                                              command=command_words(cmd.path), word=repr(word),
+                                              command=command_words(cmd.path), word=quoted(word),
                                               options=tuple(option_word(o.name) for o in cmd.options))))
                 opt, value = free[0], word
             if value == "?":
@@ -247,7 +248,7 @@ class LocalChannel:
             else:
                 chosen = next((o for o in comp.options if pick.lower() in (o.value.lower(), o.label.lower())), None)
             if chosen is None:
-                return self._local_refusal(M("Menu #{n} has no entry {entry}.", n=n, entry=repr(pick)), expect)
+                return self._local_refusal(M("Menu #{n} has no entry {entry}.", n=n, entry=quoted(pick)), expect)
             values = [chosen.value]
             self._echo(self.t(M("(chooses “{entry}” in menu #{n})", entry=chosen.label, n=n)))
         else:

@@ -20,6 +20,7 @@ from engine.board import Board
 from engine.describe import rotation_words
 from engine.game import Game
 from engine.messages import M, Msg, Text
+from engine.wording import quoted
 
 Job = Callable[[], bytes]
 SHEETS = ("tiles", "trains", "holdings", "revenue")
@@ -90,7 +91,7 @@ def find_region(game: Game, text: str) -> str:
         return prefix[0]
     some = tuple(sorted({n for n, _ in named})[:12])  # a place on several hexes (an off-board) once
     raise ViewError(M("There is no hex or place called {name} on the {title} map. Use a hex id such as {hex} or a "
-                      "place: {places} …", name=repr(want), title=game.data.title, hex=game.data.hexes[0].id,
+                      "place: {places} …", name=quoted(want), title=game.data.title, hex=game.data.hexes[0].id,
                       places=some))
 
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from .messages import M, Msg, Text
 
-__all__ = ["and_list", "clauses", "color_word", "or_list", "trains_text"]
+__all__ = ["and_list", "clauses", "color_word", "or_list", "quoted", "trains_text"]
 
 
 # count words as a Msg each: "two 2-trains" reads 「2列車2両」 in Japanese
@@ -21,6 +21,11 @@ def trains_text(n: int, variant: str) -> Msg:
         return M("an {train}-train", train=variant) if variant[0] == "8" else M("a {train}-train", train=variant)
     count = _COUNT_WORDS[n] if n < len(_COUNT_WORDS) else str(n)
     return M("{count} {train}-trains", count=count, train=variant)
+
+
+def quoted(value: object) -> Msg:
+    """Something a player typed, quoted as the reader's language quotes ('XYZ' in English, 「XYZ」 in Japanese)."""
+    return M("'{text}'", text=str(value))
 
 
 def and_list(parts: Sequence[Text]) -> Text:

@@ -191,8 +191,7 @@ def test_a_refused_option_names_it_in_the_readers_language() -> None:
     with pytest.raises(OptionError) as e:
         validate(command("game create"), {"title": "18FL", "images": "often"})
     assert str(e.value) == "images must be one of turn, round, request, not 'often'"
-    assert Tr("ja")(e.value.msg) == ("画像 は turn、round、request のいずれかでなければなりません"
-                                     "（'often' は不可）")
+    assert Tr("ja")(e.value.msg) == "「画像」はturn、round、requestのいずれかでなければなりません（「often」は不可）"
     with pytest.raises(ValueError):  # callers that catch ValueError keep working
         validate(command("view history"), {"lines": "many"})
 

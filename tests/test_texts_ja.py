@@ -266,3 +266,14 @@ def test_a_routes_legend_and_the_routes_line_read_in_japanese(fl_played: Game) -
     assert all(re.fullmatch(r"\S+: .+", str(d.label)) for d in draws)
     assert JA(M("🚂 **{corp}**: {routes}", corp=corp, routes=routes_text(fl_played, best))).startswith(
         f"🚂 **{corp}**：")
+
+
+def test_what_a_player_typed_is_quoted_in_the_readers_way() -> None:
+    """Typed values were shown with Python's quotes in Japanese too (「会社 'XYZ'」); a Japanese sentence quotes
+    with 「」."""
+    from bot.commands import Option, OptionError, coerce
+
+    with pytest.raises(OptionError) as e:
+        coerce(Option("count", "int", "how many"), "回数:1")
+    assert JA(e.value.msg) == "「数」は整数でなければなりません（「回数:1」は不可）", JA(e.value.msg)
+    assert str(e.value.msg) == "count must be a whole number, not '回数:1'"

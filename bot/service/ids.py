@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.game import Game
 from engine.messages import M, Msg
+from engine.wording import quoted
 
 from .replies import Refusal
 
@@ -109,7 +110,7 @@ def _unknown(key: str, typed: str, choices: list[str]) -> Msg:
     by_upper = {c.upper(): c for c in choices}
     shown = tuple(by_upper[n] for n in near) or tuple(choices[:8])
     return M("There is no {kind} {typed} here. Nearest legal choices: {choices}. Nothing was changed.",
-             kind=_KINDS.get(key, key), typed=repr(typed[:40]), choices=shown or M("none now"))
+             kind=_KINDS.get(key, key), typed=quoted(typed[:40]), choices=shown or M("none now"))
 
 
 def _bare(text: str) -> str:

@@ -10,7 +10,7 @@ from engine.game import seat_order
 from engine.messages import MN, Join, M, Msg, Text
 from engine.titledata import load_title
 from engine.titles import TITLES, new_game, rules_for
-from engine.wording import clauses
+from engine.wording import clauses, quoted
 
 from .. import texts
 from ..commands import make_custom_id
@@ -374,7 +374,7 @@ def find_title(text: str, strict: bool = True) -> str:
             return t
     if not strict:
         return TITLES[0]
-    raise Refusal(M("Unknown title {title}. Titles: {titles}.", title=repr(text), titles=tuple(TITLES)))
+    raise Refusal(M("Unknown title {title}. Titles: {titles}.", title=quoted(text), titles=tuple(TITLES)))
 
 
 NO_OPTIONS = ("none", "-", "なし")  # `/game settings options:` words for no options, as either language writes it
@@ -389,7 +389,7 @@ def _parse_title_options(title: str, text: str) -> dict[str, Any]:
         key, sep, value = part.partition("=")
         key = key.strip()
         if key not in known:
-            raise Refusal(M("{title} has no option {option}. Options: {options}.", title=title, option=repr(key),
+            raise Refusal(M("{title} has no option {option}. Options: {options}.", title=title, option=quoted(key),
                             options=tuple(known) or M("none")))
         if not sep:
             out[key] = True
