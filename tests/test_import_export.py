@@ -609,3 +609,28 @@ def test_our_own_record_from_outside_takes_nothing_on_trust() -> None:
     run["routes"][0]["nodes"] = run["routes"][0]["nodes"][:2]  # not the maximum
     with pytest.raises(RecordError, match="must run for its maximum"):
         read_own(data)
+
+
+async def test_an_exported_record_says_when_each_action_was_made(tmp_path: Path) -> None:
+    """Every action and the end carried the game's creation time (for an imported game, the time of the import):
+    the site's history of the game was wrong."""
+    from tests.test_service import Clock
+
+    clock = Clock()
+    svc = await Service.open(str(tmp_path / "times.sqlite3"), now=clock, seed_source=lambda: 7)
+    try:
+        assert (await do(svc, ALICE, "game create", title="18FL")).ok
+        assert (await do(svc, BOB, "game join")).ok
+        assert (await do(svc, ALICE, "game start")).ok
+        made = []
+        for who in (ALICE, BOB):
+            clock.t += 3600
+            assert (await do(svc, who, "private bid", price=5)).ok
+            made.append(int(clock.t))
+        out = await do(svc, ALICE, "game export", format="18xx.games")
+        (_name, body), = out.files
+        record_ = json.loads(body)
+        assert [a["created_at"] for a in record_["actions"]] == made, record_["actions"]
+        assert record_["created_at"] == 1_000_000
+    finally:
+        await svc.close()

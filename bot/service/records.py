@@ -54,7 +54,9 @@ class Records(Table):
             data = to_record(game)
         else:
             try:
-                data = await asyncio.to_thread(write_record, game, game_id=row.id, created_at=int(row.created_at))
+                times = [int(a.created_at) for a in await self.store.actions(row.id)]
+                data = await asyncio.to_thread(write_record, game, game_id=row.id, created_at=int(row.created_at),
+                                               action_times=times)
             except (ValueError, GameError) as e:
                 raise Refusal(M("Game #{game} cannot be written as an 18xx.games record: {reason}. `/game export "
                                 "format:stationmaster` writes our own record of it.", game=row.id,

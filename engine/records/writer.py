@@ -15,6 +15,7 @@ unknown keys), so re-importing it plays by the same rules; the site itself would
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..actions import (
@@ -52,14 +53,17 @@ class ExportError(TextError):
 
 
 def write_record(game: Game, *, game_id: int | None = None, player_ids: list[int] | None = None,
-                 created_at: int | None = None, description: str = "") -> dict[str, Any]:
-    """The record of ``game`` as a JSON-ready dict. ``player_ids`` default to 1..n in seat order."""
-    return _Writer(game, game_id, player_ids, created_at, description).write()
+                 created_at: int | None = None, description: str = "",
+                 action_times: Sequence[int] | None = None) -> dict[str, Any]:
+    """The record of ``game`` as a JSON-ready dict. ``player_ids`` default to 1..n in seat order. ``action_times``:
+    when each of the game's actions was made (seconds since the epoch), for the record's ``created_at`` of each
+    action and its ``finished_at``; without them every action carries ``created_at``, the game's."""
+    return _Writer(game, game_id, player_ids, created_at, description, action_times).write()
 
 
 class _Writer:
     def __init__(self, game: Game, game_id: int | None, player_ids: list[int] | None, created_at: int | None,
-                 description: str) -> None:
+                 description: str, action_times: Sequence[int] | None = None) -> None:
         tmap = map_for(game.data)
         if tmap is None:
             raise ExportError(M("{title} records are not supported", title=game.title_name))
@@ -72,6 +76,9 @@ class _Writer:
         self.pid = dict(zip(self.players, self.pids, strict=True))
         self.game_id = game_id if game_id is not None else (game.seed or 1)
         self.created_at = created_at
+        self.times = list(action_times) if action_times is not None and \
+            len(action_times) == len(game.actions) else None
+        self.at = created_at  # the time of the action being written
         self.description = description
         self.game = Game(game.rules, self.players, game.seed, game.options)
         self.game.replaying = True  # the stored log's route choices stand as they were accepted
@@ -99,13 +106,15 @@ class _Writer:
         out.update({k: v for k, v in fields.items() if v is not None})
         out["id"] = len(self.actions) + 1
         self.silent = 0
-        if self.created_at is not None:
-            out["created_at"] = self.created_at
+        if self.at is not None:
+            out["created_at"] = self.at
         self.actions.append(out)
 
     # -- the walk
     def write(self) -> dict[str, Any]:
         for i, act in enumerate(self.source.actions):
+            if self.times is not None:
+                self.at = int(self.times[i])
             try:
                 self.step(act)
             except ExportError as e:
@@ -264,8 +273,8 @@ class _Writer:
             out["game_end_reason"] = game.end_reason
             if game.end_reason == "manually_ended":
                 out["manually_ended"] = True
-            if self.created_at is not None:
-                out["finished_at"] = self.created_at
+            if self.at is not None:
+                out["finished_at"] = self.at  # the last action's time (the game's, without action times)
         profile = game.options.get("rules_profile", "rulebook")
         if profile != PROFILE:
             out[META_KEY] = {"rules_profile": profile}
