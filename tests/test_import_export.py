@@ -634,3 +634,19 @@ async def test_an_exported_record_says_when_each_action_was_made(tmp_path: Path)
         assert record_["created_at"] == 1_000_000
     finally:
         await svc.close()
+
+
+async def test_an_import_says_what_stays_on_the_site(svc: Service) -> None:
+    """The record's chat and a standing order still in force were dropped without a word."""
+    data = record(10)
+    n = max(a["id"] for a in data["actions"])
+    data["actions"] += [
+        {"id": n + 1, "type": "message", "entity": 1, "entity_type": "player", "message": "good luck"},
+        {"id": n + 2, "type": "program_share_pass", "entity": 2, "entity_type": "player", "unconditional": True,
+         "indefinite": True}]
+    r = await do(svc, ALICE, "game import", file=as_file(data))
+    assert r.ok, r.text
+    assert "ℹ️ The record's chat (1 message) stays on 18xx.games." in r.text
+    assert "Standing orders set on 18xx.games (auto-pass, auto-buy) do not carry over" in r.text
+    plain = await svc.handle(CH + 1, GUILD, ALICE, "game import", {"file": as_file(record(10))})
+    assert plain.ok and "ℹ️" not in plain.text

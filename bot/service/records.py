@@ -109,6 +109,7 @@ class Records(Table):
                             "one `/game export format:stationmaster` wrote."))
         warnings: list[Text] = []
         parted: list[Text] = []
+        left: list[Text] = []
         try:
             # a long record replays for seconds: off the event loop
             if own:
@@ -118,6 +119,7 @@ class Records(Table):
                 imported = await asyncio.to_thread(read_record, data)
                 game, warnings = imported.game, list(imported.warnings)
                 parted = imported.divergences()
+                left = left_on_the_site(imported.chat, data.get("actions") or [])
         except RecordError as e:
             reason = getattr(e, "msg", None) or str(e).rstrip(".")
             raise Refusal(M("The record cannot be imported: {reason}. The action: {action}", reason=reason,
@@ -169,6 +171,7 @@ class Records(Table):
                            "views work afterwards, but no move can be made.",
                            reason=texts.end_reason_text(game.end_reason)))
         lines += [M("⚠️ {warning}", warning=w) for w in warnings[:5]]
+        lines += [M("ℹ️ {note}", note=n) for n in left]
         if parted:
             # our rules and the site's part there: the game continued here may not be the one the site showed
             lines.append(MN("⚠️ Our replay parts from the game the site showed in {n} place: {first}",
@@ -259,6 +262,24 @@ class Records(Table):
         reply = Reply(text=text)
         merge(reply, self._prompt(ctx, game, previous=[]))
         return reply
+
+
+def left_on_the_site(chat: list[Any], actions: list[Any]) -> list[Text]:
+    """What a record holds that a game here does not take on, said at the import rather than dropped in silence:
+    its chat, and standing orders (auto-pass, auto-buy), which the site would go on carrying out."""
+    out: list[Text] = []
+    said = sum(1 for _id, _who, text in chat if text)
+    if said:
+        out.append(MN("The record's chat ({n} message) stays on 18xx.games.",
+                      "The record's chat ({n} messages) stays on 18xx.games.", n=said))
+    last: dict[str, str] = {}  # each player's last order: one not disabled is still in force on the site
+    for a in actions:
+        if isinstance(a, dict) and str(a.get("type", "")).startswith("program_"):
+            last[str(a.get("entity"))] = str(a["type"])
+    if any(kind != "program_disable" for kind in last.values()):
+        out.append(M("Standing orders set on 18xx.games (auto-pass, auto-buy) do not carry over: each move is asked "
+                     "for here."))
+    return out
 
 
 def seat_note(game: Game, name: str, seat: int) -> Text:
