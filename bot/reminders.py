@@ -74,15 +74,16 @@ async def due_notices(service: Service, limit: int = 100) -> list[Notice]:
             continue  # the player acted meanwhile, or another worker sent it
         mentions = [u for r in message for u in r.mentions]
         for r in message:
+            dm: int | None = None
+            reader = None
             if r.dm is not None:  # one of several members reminded, who asked for DMs
-                dm: int | None = r.dm
-                reader = await service.store.member(r.dm)
-            else:
+                dm, reader = r.dm, await service.store.member(r.dm)
+            elif r.own:  # the member's own reminder: by DM where they asked for it
                 wants_dm = member.reminders_via == "dm" if member and member.reminders_via else row.dm
                 dm, reader = (row.user_id, member) if wants_dm and row.user_id is not None else (None, None)
             t = Tr(language_of(reader.locale) if dm is not None and reader and reader.locale else row.language)
             cid = make_custom_id(row.game_id, "any", "notnow")
-            not_now = [[Button(t(M("Not now")), cid)]] if row.user_id is not None and cid else []
+            not_now = [[Button(t(M("Not now")), cid)]] if r.own and cid else []
             out.append(Notice(row.game_id, row.channel_id, row.guild_id, t(r.text), r.mentions, dm, not_now))
         # the stall notice names the member reminded (not one the reminder fell back from: an offer lost in a
         # restart)

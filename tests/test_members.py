@@ -161,6 +161,28 @@ async def test_of_several_members_reminded_those_who_chose_dms_get_their_own(svc
     assert sorted(n.dm_user_id or 0 for n in await due_notices(svc)) == sorted([ALICE.id, BOB.id, CAROL.id])
 
 
+async def test_an_undo_vote_during_one_players_turn_reaches_each_voter_their_own_way(svc: Service,
+                                                                                     clock: Clock) -> None:
+    """The player to act chose DMs and an undo's vote was open: the one reminder, voters' mentions inside it, went
+    by DM to that player alone, and the voters reading the channel were never told."""
+    waiting = await game_waiting_for_one(svc, CH1, (ALICE, BOB, CAROL), reminder_hours=12)
+    cur = await svc.current_game(CH1)
+    assert cur is not None
+    bidders = [str(a.entity) for a in cur[1].actions if a.type == "bid"]
+    asker = next(u for u in (ALICE, BOB, CAROL) if u.name != bidders[-1] and u != waiting)
+    ask = await do(svc, asker, "undo", count=2)  # the last two bids: their bidders must agree
+    assert ask.ok and ask.mentions, ask.text
+    voters = set(ask.mentions)
+    assert (await do(svc, waiting, "reminders", 0, via="dm")).ok
+    clock.t += 12 * HOUR
+    notes = await due_notices(svc)
+    channel = [n for n in notes if n.dm_user_id is None]
+    assert len(channel) == 1 and set(channel[0].mentions) == voters - {waiting.id}, notes
+    assert "request to undo waits for the vote of" in channel[0].text
+    mine = [n for n in notes if n.dm_user_id == waiting.id]
+    assert len(mine) == 1 and waiting.id in mine[0].mentions, notes
+
+
 async def test_dm_for_all_games_and_not_now_postpones_by_the_interval(svc: Service, clock: Clock) -> None:
     waiting = await game_waiting_for_one(svc, CH1, (ALICE, BOB), reminder_hours=10)
     assert (await do(svc, waiting, "reminders", 0, via="dm")).ok

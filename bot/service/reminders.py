@@ -25,12 +25,14 @@ class WaitUntil:
 
 @dataclass(frozen=True)
 class Reminding:
-    """One reader's reminder: posted in the channel mentioning ``mentions``, or, with ``dm``, sent to that member
-    alone (of several members reminded at once, each who asked for reminders by DM gets their own)."""
+    """One reader's reminder: posted in the channel mentioning ``mentions``; with ``dm``, sent to that member alone
+    (of several members reminded at once, each who asked for reminders by DM gets their own); with ``own``, the
+    reminded member's own, sent the way they chose (the reminder loop reads their choice)."""
 
     text: Text
     mentions: list[int]
     dm: int | None = None
+    own: bool = False
 
 
 class Reminders(Table):
@@ -77,7 +79,7 @@ class Reminders(Table):
                 return [Reminding(M("⏰ Reminder {member}: {game} in {channel} has waited {waited} for your answer to "
                                     "{buyer}'s offer (Accept or Decline on the offer's post).", member=mention(seller),
                                     game=texts.game_tag(ctx.row), channel=f"<#{reminder.channel_id}>", waited=waited,
-                                    buyer=vote.requester.name), [seller])]
+                                    buyer=vote.requester.name), [seller], own=True)]
             ids = [u for u in (ctx.uid(n) for n in acting) if u is not None]
             undo = self._votes.get((ctx.row.id, "undo"))
             voters = sorted(undo.needed - undo.agreed) if undo is not None and undo.state == self.state_token(
@@ -102,9 +104,12 @@ class Reminders(Table):
                                      voters=" ".join(mention(u) for u in voters))))
             return Reminding(text, ids + [u for u in voters if u not in ids])
 
-        if reminder.user_id is not None or not ids + voters:
+        if not ids + voters:
             return [text_for(ids, voters)]
-        # one member's own preferences are seen by the reminder loop; several members' are seen here
+        if reminder.user_id is not None and not voters:
+            return [replace(text_for(ids, voters), own=True)]
+        # one member's own preferences are seen by the reminder loop; several members' (an undo's voters with the
+        # player to act among them) are seen here
         members = {m.user_id: m for m in await self.store.members(ids + voters)}
         allowed = {u: next_reminder_time(m, now) for u, m in members.items()}
         free = {u for u in ids + voters if allowed.get(u, now) <= now}
