@@ -184,7 +184,7 @@ COMMANDS: tuple[Command, ...] = (
     ), admin=True),
     Command("game end", "End the game now and score it (admin)", "lifecycle", action="end_game", admin=True),
     Command("game export", "Download the channel's game (or its last finished one) as a file", "lifecycle", (
-        Option("format", "str", "18xx.games (loads on that site, default) or stationmaster (our own format)",
+        Option("format", "str", "18xx.games (default for a game brought from there) or stationmaster (our own)",
                choices=("18xx.games", "stationmaster")),
     )),
     Command("game import", "Import a game record (18xx.games, or this bot's own) here; players then claim its seats",

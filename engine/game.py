@@ -427,6 +427,11 @@ _END_REASONS = {"bank": M("bank"), "bankrupt": M("bankrupt"), "manually_ended": 
                 "stock_market": M("stock market")}
 
 
+def is_game_over_line(text: object) -> bool:
+    """Whether a line of the log is ``end_game``'s (a bot that says the end its own way leaves it out)."""
+    return isinstance(text, Msg) and text.text == "Game over ({reason}). {standings}"
+
+
 def end_reason_text(reason: str) -> Text:
     """Why the game ended, in words ("bank broken" ... the reason ids of ``Game.end_game``)."""
     return _END_REASONS.get(reason, reason.replace("_", " "))

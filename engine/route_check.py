@@ -350,12 +350,14 @@ def _sharing_problem(net: Network, plans: list[tuple[TrainSpec, list[int]]], opt
             used1 = options[r1][0][2]
             seq2, links2, _ = options[r2][0]
             first, second = called(plans[r1][0]), called(plans[r2][0])
+            # two trains of one kind are "the two 2-trains", not "the 2-train and the 2-train"
+            pair = M("the two {train}s", train=first) if first == second else \
+                M("the {first} and the {second}", first=first, second=second)
             for k, lk in enumerate(links2):
                 if lk.res & used1:
-                    return RouteError(M("the {first} and the {second} would share track between {a} and {b}",
-                                        first=first, second=second, a=name[seq2[k]], b=name[seq2[k + 1]]))
-            return RouteError(M("the {first} and the {second} cannot both run without sharing track", first=first,
-                                second=second))
+                    return RouteError(M("{trains} would share track between {a} and {b}", trains=pair,
+                                        a=name[seq2[k]], b=name[seq2[k + 1]]))
+            return RouteError(M("{trains} cannot both run without sharing track", trains=pair))
     return RouteError(M("these trains cannot all run without sharing track"))
 
 

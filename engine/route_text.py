@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 _ROUTES = re.compile(r"[;\n]")
 _STOPS = re.compile(r"\s*[-–—]\s*")
+_DOUBLE_NAME = re.compile(r"\s*&\s*|\s+and\s+", re.IGNORECASE)  # "New York & Newark", "Dunkirk and Buffalo"
 _MAX_READINGS = 256  # readings tried (trains for the routes, stops for hexes with several): a handful as a rule
 
 
@@ -47,26 +48,33 @@ def _stops_of_hex(game: Game, hex_id: str) -> list[Stop]:
     return out
 
 
+def _written_names(game: Game, hex_id: str) -> list[str]:
+    """What a hex is called on the map, as printed: its name, each place of a double name ("New York" of "New York &
+    Newark"), and its label where that label is on no other hex ("NY"; not "OO" or "B", kinds of tile)."""
+    hdef = game.data.hex(hex_id)
+    name = (hdef.name or "").strip()
+    out = [name] if name else []
+    parts = [p for p in _DOUBLE_NAME.split(name) if p.strip()] if name else []
+    out += [p.strip() for p in parts] if len(parts) > 1 else []
+    label = (hdef.label or "").strip()
+    if len(label) > 1 and sum(1 for h in game.data.hexes if (h.label or "").strip() == label) == 1:
+        out.append(label)
+    return out
+
+
 def _names(game: Game) -> dict[str, list[list[Stop]]]:
-    """Lower-case name -> the stop choices it may mean (one list per hex or stop carrying that name). Besides the
-    printed names: each place of a double name ("New York" of "New York & Newark") and a hex's label of more than
-    one letter ("NY"), where no printed name is the same."""
+    """Lower-case name -> the stop choices it may mean (one list per hex or stop carrying that name): the names of
+    ``_written_names``, printed names first, and each stop of a hex with several by its own name."""
     out: dict[str, list[list[Stop]]] = {}
     extra: dict[str, list[list[Stop]]] = {}
     for hex_id in game.board.hexes:
         stops = _stops_of_hex(game, hex_id)
         if not stops:
             continue
-        hdef = game.data.hex(hex_id)
-        name = (hdef.name or "").strip().lower()
-        if name:
-            out.setdefault(name, []).append(stops)
-            parts = [p.strip() for p in re.split(r"\s*&\s*|\s+and\s+", name) if p.strip()]
-            for part in parts if len(parts) > 1 else []:
-                extra.setdefault(part, []).append(stops)
-        label = (hdef.label or "").strip().lower()
-        if len(label) > 1:
-            extra.setdefault(label, []).append(stops)
+        written = _written_names(game, hex_id)
+        name = (game.data.hex(hex_id).name or "").strip().lower()
+        for k, w in enumerate(written):
+            (out if k == 0 and name else extra).setdefault(w.lower(), []).append(stops)
         if len(stops) > 1:
             for s in stops:
                 stop_name = str(game.rules.stop_name(game, s)).strip().lower()
@@ -125,12 +133,11 @@ def _route_words(game: Game, text: str, names: dict[str, list[list[Stop]]], rout
 
 
 def _printed(game: Game, key: str) -> str:
-    """A lower-case name key as the map prints it (a whole name, a place of a double name, a label)."""
+    """A lower-case name key as the map prints it."""
     for hex_id in game.board.hexes:
-        hdef = game.data.hex(hex_id)
-        for written in (hdef.name or "", *re.split(r"\s*&\s*|\s+and\s+", hdef.name or ""), hdef.label or ""):
-            if written.strip().lower() == key:
-                return written.strip()
+        for written in _written_names(game, hex_id):
+            if written.lower() == key:
+                return written
     return key
 
 

@@ -37,7 +37,7 @@ def and_list(parts: Sequence[Text]) -> Text:
 
 
 def clauses(parts: Sequence[Text]) -> Text:
-    """Clauses of one sentence kept apart with semicolons (「、」 in Japanese)."""
+    """Clauses of one sentence kept apart with semicolons (「；」 in Japanese)."""
     out = parts[0]
     for p in parts[1:]:
         out = M("{first}; {second}", first=out, second=p)

@@ -59,6 +59,7 @@ async def test_the_private_auction_and_the_bo_par_in_the_bot(svc: Service) -> No
     assert (await do(svc, second, "pass")).ok
     # the rest of the privates are bought in turn, cheapest first; the BO's buyer then sets the B&O par
     r = None
+    bought_alone = False  # the MH bought with `/private buy` and nothing else (checked below that it came up)
     while (await state(svc))[1].round.selling_privates((await state(svc))[1]):
         _row, game = await state(svc)
         who = USERS[game.current_entity]
@@ -70,9 +71,11 @@ async def test_the_private_auction_and_the_bo_par_in_the_bot(svc: Service) -> No
             r = await do(svc, who, "private buy")
             assert r.ok and "MH" in r.text, r.text
             assert (await state(svc))[1].companies["MH"].owner == who.name
+            bought_alone = True
             continue
         r = await do(svc, who, "private buy", company=cheapest, price=game.rules.private_price(game, cheapest))
         assert r.ok, r.text
+    assert bought_alone
     _row, game = await state(svc)
     owner = game.companies["BO"].owner
     assert game.current_entity == owner

@@ -332,7 +332,7 @@ def test_check_routes_prices_a_legal_set(board: Board) -> None:
         ([("2-0", ["G20-0", "G20-0"])], "^the 2-train visits Tampa \\(G20\\) twice$"),
         ([("2-0", ["D23-0", "C24-0"])], "no ACL station"),
         ([("2-0", ["I22-0", "G20-0", "D23-0"]), ("2-1", ["G20-0", "D23-0"])],
-         "the 2-train and the 2-train would share track between Tampa \\(G20\\) and Palatka \\(D23\\)"),
+         "the two 2-trains would share track between Tampa \\(G20\\) and Palatka \\(D23\\)"),
         ([("2-0", ["G20-0", "C24-0"])], "no track from Tampa \\(G20\\) to St. Augustine \\(C24\\)"),
     ],
 )

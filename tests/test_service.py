@@ -809,6 +809,10 @@ def test_left_out_options_are_filled_only_when_the_legal_moves_agree() -> None:
     b = {"type": "buy_shares", "entity": "bob", "corporation": "PRR"}
     _fill_from_legal(g, b, legal)
     assert b["source"] == "pool"
+    g.corps["PRR"].floated = False  # before the float only an IPO share counts toward it: the IPO, whatever the price
+    b = {"type": "buy_shares", "entity": "bob", "corporation": "PRR"}
+    _fill_from_legal(g, b, legal)
+    assert b["source"] == "ipo"
     c = {"type": "buy_shares", "entity": "bob", "corporation": "FEC"}
     _fill_from_legal(g, c, legal)
     assert c["source"] == "pool"  # only the pool has one

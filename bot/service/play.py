@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from engine.actions import dump_action, parse_action, shape_problems
 from engine.describe import rotation_words
 from engine.errors import GameError
-from engine.game import Game
+from engine.game import Game, is_game_over_line
 from engine.messages import Join, M, Msg, Text
 from engine.route_text import routes_from_text
 from engine.stock import share_price
@@ -90,11 +90,11 @@ class Play(Table):
             fields = cmd.build(opts) if cmd.build else {}
             action = {"type": cmd.action, **fields}
             action["entity"] = self._entity_for(game, seat.name, cmd.action, ctx.row)
-            if action["type"] == "pass" and ctx.row is not None and getattr(game.round, "step", None) == "routes":
-                # no route earns anything: passing is running the trains for nothing (the engine has no pass here)
-                best = await asyncio.to_thread(self.best_routes, ctx.row.id, game)
-                if best.proven and best.revenue == 0 and action["entity"] == getattr(game.round, "corp", None):
-                    action = {"type": "run_routes", "entity": action["entity"]}
+            if action["type"] == "pass" and ctx.row is not None and \
+                    action["entity"] == getattr(game.round, "corp", None) and \
+                    await self._runs_for_nothing(ctx.row.id, game):
+                # passing is running the trains for nothing (the engine has no pass there)
+                action = {"type": "run_routes", "entity": action["entity"]}
             row = ctx.row
             assert row is not None
 
@@ -286,10 +286,8 @@ class Play(Table):
             legal = turn_moves(game, self.legal(row.id, game))
             if len(legal) != 1 or legal[0]["type"] not in ("pass", "run_routes"):
                 return
-            if legal[0]["type"] == "run_routes":
-                best = await asyncio.to_thread(self.best_routes, row.id, game)
-                if not best.proven or best.revenue > 0:
-                    return
+            if legal[0]["type"] == "run_routes" and not await self._runs_for_nothing(row.id, game):
+                return
             entity = str(legal[0]["entity"])
             player = game.player_for(entity) or entity
             await asyncio.to_thread(game.process, dict(legal[0]))
@@ -309,6 +307,13 @@ class Play(Table):
                 self._evict(row.id)
                 return
             await self._prepare(row.id, game)
+
+    async def _runs_for_nothing(self, game_id: int, game: Game) -> bool:
+        """At a run of trains, no route earns anything (proven, not merely none found within the budget)."""
+        if getattr(game.round, "step", None) != "routes":
+            return False
+        best = await asyncio.to_thread(self.best_routes, game_id, game)
+        return bool(best.proven and best.revenue == 0)
 
     def _after_action(self, ctx: Ctx, game: Game, action: Mapping[str, Any], before: _Before,
                       headline: Text = "") -> Reply:
@@ -342,7 +347,7 @@ class Play(Table):
         prices_moved = dict(game.market.positions) != before.prices
         if game.finished:
             # the game-over block says what the log's own line says, better: the line goes
-            parts = [t for t in parts if not (isinstance(t, Msg) and t.text == "Game over ({reason}). {standings}")]
+            parts = [t for t in parts if not is_game_over_line(t)]
             parts.append(ctx.names_as_members(texts.game_over_text(game)))
             pictures.append(self._standings_picture(row, game))
             pictures.append(self._map_picture(row, game))
@@ -472,9 +477,9 @@ _FILLABLE = ("city", "town", "source", "variant", "size", "count", "company", "e
 
 
 def _fill_from_legal(game: Game, action: dict[str, Any], legal: Sequence[Mapping[str, Any]]) -> None:
-    """Complete the fields a player left out from the legal moves that match what they did say; a share sold by
-    both the IPO and the pool comes from the cheaper (the IPO at equal prices), as a player means who says only
-    "buy"."""
+    """Complete the fields a player left out from the legal moves that match what they did say; a share of a floated
+    corporation sold by both the IPO and the pool comes from the cheaper (the IPO at equal prices, and always before
+    the float), as a player means who says only "buy"."""
     given = {k: str(v) for k, v in action.items()}
     matches = [a for a in legal if all(str(a.get(k)) == v for k, v in given.items())]
     for key in _FILLABLE:
@@ -485,7 +490,9 @@ def _fill_from_legal(game: Game, action: dict[str, Any], legal: Sequence[Mapping
             action[key] = matches[0][key]
         elif key == "source" and "ipo" in values:
             corp = str(action.get("corporation"))
-            pool_cheaper = "pool" in values and corp in game.market.positions and \
+            # only where the two sources differ in price alone: before a corporation floats, a share from the IPO
+            # counts toward its float and one from the pool does not (1830, 18AL)
+            pool_cheaper = "pool" in values and corp in game.market.positions and game.corps[corp].floated and \
                 share_price(game, corp, False) < share_price(game, corp, True)
             action[key] = "pool" if pool_cheaper else "ipo"
 

@@ -189,10 +189,17 @@ class Records(Table):
             return []
         notes = self._seat_notes.get(row.id)
         if notes is None or game is not None:
-            if game is None:  # after a restart: the record is replayed once more
-                game = await asyncio.to_thread(new_game, row.title, list(pending.seats), row.seed, row.options,
-                                               pending.actions)
-            notes = self._seat_notes[row.id] = {n: seat_note(game, n, i) for i, n in enumerate(pending.seats, 1)}
+            try:
+                if game is None:  # after a restart: the record is replayed once more
+                    game = await asyncio.to_thread(new_game, row.title, list(pending.seats), row.seed, row.options,
+                                                   pending.actions)
+                notes = {n: seat_note(game, n, i) for i, n in enumerate(pending.seats, 1)}
+            except Exception:
+                # the notes are an extra: a leave or a claim must not fail for them (the last claim replays the
+                # record again and says so if it cannot)
+                log.exception("import lobby of game %s: its record does not replay for the seats' notes", row.id)
+                notes = {}
+            self._seat_notes[row.id] = notes
         return [[Select(cid, M("Claim a seat (the record's player you are)…"),
                         [SelectOption(n[:100], n[:100], notes.get(n, "")) for n in free[:25]])]]
 

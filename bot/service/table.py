@@ -207,6 +207,7 @@ class Table:
         self._routes_pictured.pop(game_id, None)
         self._map_posted.pop(game_id, None)
         self._deciders.pop(game_id, None)
+        self._seat_notes.pop(game_id, None)
 
     def state_token(self, game: Game) -> str:
         """The state a button, a vote or a cached answer was made for: the action count and a hash of the whole log.

@@ -365,7 +365,9 @@ class TitleRules:
         return None
 
     def token_pass_problem(self, game: Game, rnd: OperatingRound) -> Msg | None:
-        """Why the corporation may not skip the token step now (1830: the D&H station came with its tile)."""
+        """Why the corporation may not skip the token step now (1830: the D&H station came with its tile, a home
+        station is due): a whole sentence saying what to do, as the turn's prompt shows it in place of the step's
+        choices."""
         return None
 
     def reach(self, game: Game, corp: str) -> Reach:

@@ -227,8 +227,7 @@ class Rules1830(PrivateAuction, Privates1830, HomeStations, TitleRules):
             hex_id, _ = self.home(game, sym)
             choices = self.home_choices(game, sym)
             if act.hex != hex_id or act.city not in choices:
-                raise GameError(M("{corp} first places its home station in {hex}, in city {cities}.", corp=sym,
-                                  hex=hex_id, cities=either([str(c) for c in choices])))
+                raise GameError(self.home_words(game, sym))
             self.place_home(game, sym, act.city)
             if rnd.step == "home" or not self.station_options(game, sym):
                 rnd.advance(game)
