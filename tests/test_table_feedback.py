@@ -338,7 +338,8 @@ def test_a_change_of_president_is_told_after_the_sale_and_in_the_summary() -> No
     new = g.corps["PRR"].president
     assert new != first
     assert said[0].startswith(f"{first} sells 2 shares of PRR") and said[1] == f"{new} becomes president of PRR."
-    assert f"{new} became president of PRR" in [str(t) for t in g.round.summary]
+    # the summary in the same order: the sale, then what it caused (it read "became president" before the sale)
+    assert [str(t) for t in g.round.summary][-2:] == [f"{first} sold 2× PRR", f"{new} became president of PRR"]
 
 
 def test_a_train_named_by_its_kind_is_the_banks_and_its_only_trade_in_is_filled_in() -> None:

@@ -104,11 +104,13 @@ class StockRound(Tracked):
         problem = self.sell_problem(game, player, corp, act.count)
         if problem:
             raise GameError(problem)
+        at = len(self.summary)
         stock.sell(game, player, corp, act.count)
         self.multi = None  # a sale after the purchase ends it
         self.sold_this_turn.add(corp)
         self.sold_in_round[player].add(corp)
-        self.summary.append(M("{player} sold {n}× {corp}", player=player, n=act.count, corp=corp))
+        # before what the sale caused (a new president), as the log says it
+        self.summary.insert(at, M("{player} sold {n}× {corp}", player=player, n=act.count, corp=corp))
         self._acted(game)
 
     def sell_problem(self, game: Game, player: str, corp: str, count: int) -> Text | None:
