@@ -1,7 +1,8 @@
 """Import and export of 18xx.games game records (see ``shared/reference/18xx-games-format.md``).
 
 ``read_record`` replays a record into a game of ours (rules profile "18xx.games"); ``write_record`` turns any
-of our games into a record that site loads.
+of our games into a record in that site's format, which the site replays by its own rules (``site_reading`` says
+where a game played here by the rulebook parts from them).
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from .reader import (
     UnsupportedTitle,
     is_site_record,
     read_record,
-    site_reading,
 )
+from .site_reading import site_reading
 from .titles import title_map
 from .writer import write_record
 

@@ -46,7 +46,6 @@ from ..actions import (
     shape_problems,
 )
 from ..errors import GameError
-from ..game import Game
 from ..messages import M, Text
 from ..route_check import check_routes
 from ..routes import RouteError, best_routes
@@ -67,7 +66,7 @@ from .undo import effective_actions, resolve_undo_redo, truncate
 # what other modules and tests import from here, now at home in the modules above
 __all__ = ["META_KEY", "PROFILE", "Imported", "RecordError", "RouteCheck", "Seat", "UnsupportedTitle", "cert_size",
            "effective_actions", "is_site_record", "new_share_ledger", "nodes_from_connections", "options_of",
-           "read_record", "resolve_undo_redo", "seats_of", "site_reading", "sync_shares", "sync_tiles", "truncate"]
+           "read_record", "resolve_undo_redo", "seats_of", "sync_shares", "sync_tiles", "truncate"]
 
 
 class _Reader:
@@ -566,36 +565,6 @@ def read_record(record: dict[str, Any], *, before: Any = None, routes: bool = Tr
             raise RecordError(M("there is no action with id {id}", id=before))
         actions = actions[:cut]
     return _Reader(record, routes=routes, optimum=optimum).run(actions)
-
-
-def site_reading(record: dict[str, Any], game: Game) -> list[Text]:
-    """What 18xx.games would make of ``record``, written by us of ``game``: the site ignores our block (our rules
-    profile, our decisions it has no action for) and plays by its own rules, which our "18xx.games" profile models.
-    Empty where the record replays so, without a repair, to the same scores; else where it parts: the action it
-    would refuse, the repairs, another end or other scores."""
-    site = {k: v for k, v in record.items() if k != META_KEY}
-    try:
-        imported = read_record(site, routes=False)
-    except RecordError as e:
-        return [e.msg]
-    out = imported.divergences()
-    if not out and _position(imported.game) != _position(game):
-        # scores are not compared: what counts toward them is itself one of the profiles' differences
-        out.append(M("by its rules the same moves leave other holdings or sums of money"))
-    return out
-
-
-def _position(game: Game) -> tuple[Any, ...]:
-    """Who holds what: money, certificates, privates and trains (the seats in order: a record names seats)."""
-    seat = {p.name: i for i, p in enumerate(game.players)}
-
-    def who(owner: Any) -> str:
-        return str(seat.get(owner, owner))
-
-    return (tuple(p.cash for p in game.players), tuple(sorted((s, c.cash) for s, c in game.corps.items())),
-            tuple(sorted((c.corp, c.index, who(c.owner)) for c in game.certs)),
-            tuple(sorted((s, who(c.owner), c.closed) for s, c in game.companies.items())),
-            tuple(sorted((t.id, who(t.owner)) for t in game.trains)), game.finished)
 
 
 def is_site_record(data: Any) -> bool:
