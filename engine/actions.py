@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from .messages import M, Msg
+from .wording import quoted
 
 
 class _Action(BaseModel):
@@ -185,12 +186,12 @@ def shape_problems(error: ValidationError, action: Mapping[str, Any]) -> tuple[M
     for err in error.errors()[:3]:
         name = str(err["loc"][-1]) if err.get("loc") else ""
         if not name or name == str(action.get("type")):
-            problems.append(M("there is no kind of move called {kind}", kind=repr(str(action.get("type"))[:30])))
+            problems.append(M("there is no kind of move called {kind}", kind=quoted(str(action.get("type"))[:30])))
         elif err.get("type") == "missing":
             problems.append(M("{field} is missing", field=name))
         else:
             problems.append(M("{field} has the wrong kind of value ({value})", field=name,
-                              value=repr(str(action.get(name, ""))[:30])))
+                              value=quoted(str(action.get(name, ""))[:30])))
     return tuple(dict.fromkeys(problems))
 
 
