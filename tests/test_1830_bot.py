@@ -67,7 +67,7 @@ async def test_the_private_auction_and_the_bo_par_in_the_bot(svc: Service) -> No
         if cheapest == "MH":  # `/private buy` alone: the one private that may be bought, at its price
             other = next(u for u in USERS.values() if u != who)
             refused = await do(svc, other, "private buy")
-            assert not refused.ok and "There is no private you can buy now." in refused.text, refused.text
+            assert not refused.ok and refused.text.startswith("It is not your turn."), refused.text
             r = await do(svc, who, "private buy")
             assert r.ok and "MH" in r.text, r.text
             assert (await state(svc))[1].companies["MH"].owner == who.name
@@ -79,6 +79,8 @@ async def test_the_private_auction_and_the_bo_par_in_the_bot(svc: Service) -> No
     _row, game = await state(svc)
     owner = game.companies["BO"].owner
     assert game.current_entity == owner
+    none = await do(svc, USERS[owner], "private buy")  # the auction is over: nothing to buy, though it is her turn
+    assert not none.ok and "There is no private you can buy now." in none.text, none.text
     pars = await svc.autocomplete(CH, USERS[owner], "stock par", "price", "", {"corporation": "B&O"})
     assert sorted(c.value for c in pars) == [67, 71, 76, 82, 90, 100]
     # the prompt offers the six pars in a menu too

@@ -108,8 +108,11 @@ class Play(Table):
                 # left out where one private may be bought (1830's waterfall: the cheapest); else the choices
                 offered = sorted({str(a["company"]) for a in legal()
                                   if a["type"] == "buy_company" and a["entity"] == action["entity"]})
-                raise Refusal(M("Name the private to buy: {companies}.", companies=tuple(offered)) if offered else
-                              M("There is no private you can buy now."))
+                if offered:
+                    raise Refusal(M("Name the private to buy: {companies}.", companies=tuple(offered)))
+                if seat.name not in game.acting_players():
+                    raise Refusal(M("It is not your turn. {turn}", turn=game.describe_turn()))
+                raise Refusal(M("There is no private you can buy now."))
             if cmd.action == "buy_company" and "price" not in action:
                 action["price"] = _listed_price(game, action, legal())
         return await self._apply(ctx, game, action)
