@@ -216,6 +216,8 @@ def test_rule_3_3_the_tallahassee_tile_comes_after_the_lays_whoever_owns_it() ->
     act(g, "lay_tile", "SAL", hex="C22", tile="9", rotation=0)
     assert g.round.step == "track"  # the bonus comes after the corporation's own lays
     assert any(a.entity == "TR" for a in g.legal_actions())
+    # bob's private lays it, not alice: "lay a tile with TR, or pass" read as if she could
+    assert str(g.describe_turn()) == "alice, for SAL (OR 1.1): a tile with TR (its owner's move), or pass."
     act(g, "lay_tile", "TR", hex="D25", tile="4", rotation=2)
     assert g.companies["TR"].closed and g.round.step == "token"
     # the same for a bonus token: carol's Terminal Company may follow SAL's own hotel

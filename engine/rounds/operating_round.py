@@ -234,6 +234,10 @@ class OperatingRound(TrainStep, EmergencyMoney, Tracked):
         elif yellow or upgrade:
             lay = M("lay a second yellow tile") if yellow and not upgrade else M("lay another tile")
         elif bonus:
+            president = game.corps[self.corp or ""].president
+            if all(game.companies[c].owner not in (president, self.corp) for c in bonus):
+                # another player's private lays it (18FL's TR): the president does not, and may pass
+                return M("a tile with {companies} (its owner's move), or pass", companies=tuple(bonus))
             return M("lay a tile with {companies}, or pass", companies=tuple(bonus))
         else:
             return M("pass")
