@@ -1023,3 +1023,14 @@ def test_d2_a_bankrupt_keeps_what_the_pool_limits_leave_unsold() -> None:
         assert violations(g) == [], len(g.actions)
     bankrupt = [p.name for p in g.players if p.bankrupt]
     assert g.end_reason == "bankrupt" and any(c.owner in bankrupt for c in g.certs)
+
+
+def test_a_record_cut_short_by_a_lower_last_id_says_so() -> None:
+    """The site stops at the first action whose id exceeds the last one's (spec 14.2); the import did the same in
+    silence, and its reply spoke of "1 actions"."""
+    data = _spec_example()
+    data["actions"][-1]["id"] = 1
+    imported = read_record(data)
+    assert any("lower than earlier ones: as on the site, only the first action is read" in str(w)
+               for w in imported.warnings), [str(w) for w in imported.warnings]
+    assert read_record(_spec_example()).warnings == []

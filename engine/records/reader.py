@@ -46,7 +46,7 @@ from ..actions import (
     shape_problems,
 )
 from ..errors import GameError
-from ..messages import M, Text
+from ..messages import MN, M, Text
 from ..route_check import check_routes
 from ..routes import RouteError, best_routes
 from ..titledata import load_title
@@ -158,7 +158,15 @@ class _Reader:
                 if item["type"] not in KNOWN_TYPES:
                     raise RecordError(M("action type {type} does not occur in {title} records",
                                         type=repr(item["type"]), title=self.game.title_name), a.get("id"), a)
-        effective = effective_actions(truncate(actions))
+        kept = truncate(actions)
+        if len(kept) < len(actions):
+            # the site reads a record so too (format spec 14.2): said, or "1 actions" puzzles whoever imported it
+            self.out.warnings.append(MN("the record's last action has id {id}, lower than earlier ones: as on the "
+                                        "site, only the first action is read",
+                                        "the record's last action has id {id}, lower than earlier ones: as on the "
+                                        "site, only the {n} actions up to it are read", id=actions[-1].get("id"),
+                                        n=len(kept)))
+        effective = effective_actions(kept)
         # a record's route choices are the players' (the site does not insist on the maximum)
         self.game.replaying = True
         try:
