@@ -20,6 +20,7 @@ from __future__ import annotations
 import difflib
 import itertools
 import re
+from collections import Counter
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -48,17 +49,21 @@ def _stops_of_hex(game: Game, hex_id: str) -> list[Stop]:
     return out
 
 
-def _written_names(game: Game, hex_id: str) -> list[str]:
-    """What a hex is called on the map, as printed: its name, each place of a double name ("New York" of "New York &
-    Newark"), and its label where that label is on no other hex ("NY"; not "OO" or "B", kinds of tile)."""
-    hdef = game.data.hex(hex_id)
-    name = (hdef.name or "").strip()
-    out = [name] if name else []
-    parts = [p for p in _DOUBLE_NAME.split(name) if p.strip()] if name else []
-    out += [p.strip() for p in parts] if len(parts) > 1 else []
-    label = (hdef.label or "").strip()
-    if len(label) > 1 and sum(1 for h in game.data.hexes if (h.label or "").strip() == label) == 1:
-        out.append(label)
+def _written_names(game: Game) -> dict[str, list[str]]:
+    """What each hex is called on the map, as printed: its name, each place of a double name ("New York" of "New
+    York & Newark"), and its label where that label is on no other hex ("NY"; not "OO" or "B", kinds of tile)."""
+    labels = Counter((h.label or "").strip() for h in game.data.hexes)
+    out: dict[str, list[str]] = {}
+    for hex_id in game.board.hexes:
+        hdef = game.data.hex(hex_id)
+        name = (hdef.name or "").strip()
+        written = [name] if name else []
+        parts = [p.strip() for p in _DOUBLE_NAME.split(name) if p.strip()] if name else []
+        written += parts if len(parts) > 1 else []
+        label = (hdef.label or "").strip()
+        if len(label) > 1 and labels[label] == 1:
+            written.append(label)
+        out[hex_id] = written
     return out
 
 
@@ -67,11 +72,12 @@ def _names(game: Game) -> dict[str, list[list[Stop]]]:
     ``_written_names``, printed names first, and each stop of a hex with several by its own name."""
     out: dict[str, list[list[Stop]]] = {}
     extra: dict[str, list[list[Stop]]] = {}
+    names = _written_names(game)
     for hex_id in game.board.hexes:
         stops = _stops_of_hex(game, hex_id)
         if not stops:
             continue
-        written = _written_names(game, hex_id)
+        written = names[hex_id]
         name = (game.data.hex(hex_id).name or "").strip().lower()
         for k, w in enumerate(written):
             (out if k == 0 and name else extra).setdefault(w.lower(), []).append(stops)
@@ -134,11 +140,7 @@ def _route_words(game: Game, text: str, names: dict[str, list[list[Stop]]], rout
 
 def _printed(game: Game, key: str) -> str:
     """A lower-case name key as the map prints it."""
-    for hex_id in game.board.hexes:
-        for written in _written_names(game, hex_id):
-            if written.lower() == key:
-                return written
-    return key
+    return next((w for names in _written_names(game).values() for w in names if w.lower() == key), key)
 
 
 def routes_from_text(game: Game, corp: str, text: str) -> RouteSet:
